@@ -1,0 +1,63 @@
+#include "bench/synthetic_scenario.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "sim/cluster/mig_config.h"
+#include "sim/cluster/node_type.h"
+
+namespace migsim {
+namespace {
+
+NodeSpec BalancedP4d(int i) {
+  NodeSpec node;
+  node.name = "p4d-" + std::to_string(i);
+  node.type = FindNodeType("p4d.24xlarge");
+  node.plugin.strategy = MigStrategy::kMixed;
+  node.mig_config = "all-balanced";
+  Result<GpuMigSetting> setting = ResolveMigConfig(*node.type->gpu, node.mig_config);
+  if (!setting.ok()) std::abort();
+  node.gpus.assign(node.type->gpu_count, setting.value());
+  return node;
+}
+
+PodTemplate MigPod(ResourceTable& resources, const char* profile) {
+  PodTemplate t;
+  t.requests.cpu_milli = 500;
+  t.requests.memory_mib = 2048;
+  t.requests.extended.push_back({resources.Intern(std::string("nvidia.com/mig-") + profile), 1});
+  t.job_class = JobClassId(0);
+  return t;
+}
+
+}  // namespace
+
+Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed) {
+  Scenario s;
+  s.seed = seed;
+  for (int i = 0; i < nodes; ++i) s.cluster.nodes.push_back(BalancedP4d(i));
+  JobClass inference;
+  inference.name = "inference";
+  inference.startup = SimTime::Seconds(5);
+  inference.run_time = {{"1g.5gb", SimTime::Seconds(90)},
+                        {"2g.10gb", SimTime::Seconds(50)},
+                        {"3g.20gb", SimTime::Seconds(35)}};
+  s.job_classes.push_back(inference);
+  for (const char* profile : {"1g.5gb", "2g.10gb", "3g.20gb"}) {
+    s.templates.push_back(MigPod(s.resources, profile));
+  }
+  // Waves of 1,000 pods every 10 s; each wave mixes the three profiles 4:2:1 (the
+  // node's own 2:1:1 supply is outpaced, so a backlog builds).
+  const int waves = pods / 1000;
+  for (int w = 0; w < waves; ++w) {
+    for (int t = 0; t < 3; ++t) {
+      int share[] = {572, 286, 142};
+      s.workloads.push_back(PodGroupSpec{"wave" + std::to_string(w) + "-" + std::to_string(t),
+                                         SimTime::Seconds(10.0 * w), share[t],
+                                         TemplateId(static_cast<TemplateId::Rep>(t))});
+    }
+  }
+  return s;
+}
+
+}  // namespace migsim

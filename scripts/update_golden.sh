@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerates tests/golden/expected/ from the current model. Run after a deliberate
+# change to the model's predictions, and review the diff before committing it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+for scenario in 56-superres mig-strategies timeslice-cifar10; do
+  tmp=$(mktemp -d)
+  ./build/migsim run "scenarios/$scenario.json" --out "$tmp" --quiet >/dev/null
+  cp "$tmp/summary.json" "tests/golden/expected/$scenario.json"
+  for csv in "$tmp"/pods-*.csv; do
+    cp "$csv" "tests/golden/expected/$scenario.$(basename "$csv")"
+  done
+  rm -rf "$tmp"
+done
+git status --short tests/golden/expected

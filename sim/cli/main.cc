@@ -1,0 +1,46 @@
+// The migsim executable: parses the command line and hands over to a command.
+// Exit codes: 0 success, 1 internal error, 2 bad input or usage.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "sim/cli/run_command.h"
+
+namespace {
+
+void AddRun(CLI::App& app, migsim::RunOptions& run) {
+  CLI::App* cmd = app.add_subcommand("run", "Simulate a scenario's variants and print the results");
+  cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required();
+  cmd->add_flag("--json", run.json, "Print results as JSON instead of a table");
+  cmd->add_option("--out", run.out_dir,
+                  "Also write summary.json and pods-<variant>.csv into this directory");
+  cmd->add_option("--variant", run.variants, "Run only this variant (repeatable)");
+  cmd->add_flag("-q,--quiet", run.quiet, "No progress on stderr");
+  cmd->footer(
+      "Examples:\n"
+      "  migsim run scenarios/56-superres.json\n"
+      "  migsim run scenarios/mig-strategies.json --json\n"
+      "  migsim run scenarios/timeslice-cifar10.json --out out/ --variant time-slicing");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"migsim: a discrete-event simulator of Kubernetes GPU clusters with MIG"};
+  app.set_version_flag("--version", "migsim 0.1.0");
+  app.require_subcommand(1);
+  migsim::RunOptions run;
+  AddRun(app, run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    return migsim::RunCommand(run);
+  } catch (const std::exception& e) {
+    std::cerr << "migsim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

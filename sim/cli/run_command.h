@@ -1,0 +1,20 @@
+#pragma once
+// `migsim run`: load a scenario, run its variants, print and write the results.
+
+#include <string>
+#include <vector>
+
+namespace migsim {
+
+struct RunOptions {
+  std::string scenario_path;
+  bool json = false;                  // print JSON instead of the table
+  std::string out_dir;                // also write summary.json and pods-<variant>.csv
+  std::vector<std::string> variants;  // run only these (all when empty)
+  bool quiet = false;                 // no progress on stderr
+};
+
+// Exit code: 0 success, 2 bad input (message on stderr, nothing written).
+int RunCommand(const RunOptions& options);
+
+}  // namespace migsim

@@ -1,0 +1,48 @@
+#pragma once
+// The cluster a run starts from, and the MIG relabellings that happen during it.
+// Built and validated by the scenario loader; the engine trusts it.
+
+#include <string>
+#include <vector>
+
+#include "sim/cluster/device_plugin.h"
+#include "sim/cluster/mig_config.h"
+#include "sim/cluster/node_type.h"
+#include "sim/core/sim_time.h"
+#include "sim/policy/resources.h"
+
+namespace migsim {
+
+struct NodeSpec {
+  std::string name;
+  const NodeType* type = nullptr;  // owned by the node-type catalog
+  Labels extra_labels;             // user labels, sorted by key
+  DevicePluginConfig plugin;
+  std::vector<GpuMigSetting> gpus;  // one per GPU of the type
+  // Value of the nvidia.com/mig.config label (a mig-parted config name), or empty when
+  // the GPUs were given as custom per-GPU layouts.
+  std::string mig_config;
+};
+
+// Setting nvidia.com/mig.config on a node at a given time (domain.md §4.1): the node's
+// state goes `pending`, its GPU resources are withdrawn for `duration`, then it comes
+// back `success` with the new layout.
+//
+// Pods on GPUs whose layout changes lose their MIG device (mig-parted destroys and
+// rebuilds the whole GPU; the operator does not evict) and end failed with reason
+// DeviceLost; their controllers react as to any failure. Pods on GPUs whose layout does
+// not change keep running. Relabelling to the config already applied does nothing.
+struct Reconfiguration {
+  SimTime at;
+  uint32_t node = 0;  // index into ClusterSpec::nodes
+  std::string mig_config;
+  std::vector<GpuMigSetting> gpus;  // the config resolved for the node's GPU model
+  SimTime duration;
+};
+
+struct ClusterSpec {
+  std::vector<NodeSpec> nodes;
+  std::vector<Reconfiguration> reconfigurations;
+};
+
+}  // namespace migsim

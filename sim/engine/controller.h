@@ -1,0 +1,50 @@
+#pragma once
+// Controllers turn a scenario into pods over time, as Kubernetes controllers do
+// (Deployments, Jobs, Argo Workflows, bare pods). They live in workloads/ and talk to
+// the engine only through ControllerContext.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sim/core/ids.h"
+#include "sim/core/rng.h"
+#include "sim/core/sim_time.h"
+#include "sim/engine/pod.h"
+
+namespace migsim {
+
+class ControllerContext {
+ public:
+  virtual SimTime now() const = 0;
+  virtual Rng& rng() = 0;
+  // Creates a pending pod from `tmpl`, owned by `owner`, with the owner's `tag`.
+  virtual PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) = 0;
+  // Deletes a pod that has not ended (pending pods leave the queue, bound pods release
+  // their resources). No effect on a pod that already ended. Does not call back
+  // OnPodEnded: the caller knows.
+  virtual void Delete(PodId pod) = 0;
+  // Calls owner->OnTimer(tag) at `at`. REQUIRES: at >= now().
+  virtual void SetTimer(SimTime at, OwnerId owner, uint64_t tag) = 0;
+  virtual const Pod& pod(PodId id) const = 0;
+
+ protected:
+  ~ControllerContext() = default;
+};
+
+class Controller {
+ public:
+  virtual ~Controller() = default;
+  // "Deployment/mig1-5", "Workflow/super-resolution", ...
+  virtual std::string name() const = 0;
+  // Called once at t = 0; typically sets a timer for the workload's start.
+  virtual void Start(ControllerContext& ctx, OwnerId self) = 0;
+  virtual void OnTimer(ControllerContext& ctx, uint64_t tag) = 0;
+  // Called after one of this controller's pods succeeded or failed. `pod` is a copy:
+  // the controller may submit pods during the call.
+  virtual void OnPodEnded(ControllerContext& ctx, const Pod& pod) = 0;
+  // The Kubernetes name of a pod this controller created with `tag` and id `id`.
+  virtual std::string PodName(const Pod& pod) const = 0;
+};
+
+}  // namespace migsim

@@ -1,0 +1,132 @@
+#pragma once
+// The discrete-event engine: simulated time, the event queue, the pod lifecycle and
+// the scheduling cycle. No I/O, no globals, no wall clock: the same inputs and seed
+// give the same run, event for event.
+//
+// Each instant: all events at that time are applied in (time, sequence) order, then one
+// scheduling cycle offers pending pods to the policy, oldest first.
+
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/core/event_queue.h"
+#include "sim/core/rng.h"
+#include "sim/engine/cluster_spec.h"
+#include "sim/engine/controller.h"
+#include "sim/engine/job_class.h"
+#include "sim/engine/node_runtime.h"
+#include "sim/engine/observer.h"
+#include "sim/engine/pod.h"
+#include "sim/engine/scheduling_queue.h"
+#include "sim/policy/policy.h"
+
+namespace migsim {
+
+struct EngineConfig {
+  uint64_t seed = 1;
+  SimTime horizon = SimTime::Max();  // events after it are not run
+};
+
+// Everything a run is made of. The engine takes ownership of the controllers; the
+// cluster spec must outlive the engine.
+struct EngineInputs {
+  const ClusterSpec* cluster = nullptr;
+  ResourceTable resources;  // pre-interned names used by the templates
+  std::vector<JobClass> job_classes;
+  std::vector<PodTemplate> templates;
+  std::vector<std::unique_ptr<Controller>> controllers;
+};
+
+class Engine final : private ControllerContext {
+ public:
+  Engine(EngineInputs inputs, Policy& policy, EngineConfig config);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // REQUIRES: called before Run. The observer must outlive the run.
+  void AddObserver(EngineObserver* observer) { observers_.push_back(observer); }
+  // Runs until no event is left or the next one is after the horizon.
+  void Run();
+
+  // Results, valid after Run.
+  SimTime end_time() const { return now_; }
+  std::span<const Pod> pods() const { return pods_; }
+  std::span<const NodeInfo> nodes() const { return node_info_; }
+  const NodeRuntime& node_runtime(NodeId id) const { return runtimes_[id.value()]; }
+  const ResourceTable& resources() const { return resources_; }
+  const PodTemplate& pod_template(TemplateId id) const { return templates_[id.value()]; }
+  std::string PodName(const Pod& pod) const;
+  std::string OwnerName(const Pod& pod) const;
+  // "gpu3" (whole GPU), "gpu3/1g.5gb@4" (MIG device), "/shared" appended for a
+  // time-sliced replica, "+" between several; "" when none.
+  std::string DeviceName(const Pod& pod) const;
+  int64_t rejected_decisions() const { return rejected_decisions_; }
+  int64_t gpu_capacity_weight() const { return capacity_weight_; }
+
+ private:
+  struct ControllerTimer { OwnerId owner; uint64_t tag; };
+  struct PodStart { PodId pod; uint32_t generation; };
+  struct PodEnd { PodId pod; uint32_t generation; EndReason reason; };
+  struct ReconfigureBegin { uint32_t index; };
+  struct ReconfigureEnd { uint32_t index; };
+  using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd>;
+
+  // ControllerContext
+  SimTime now() const override { return now_; }
+  Rng& rng() override { return rng_; }
+  PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) override;
+  void Delete(PodId pod) override;
+  void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
+  const Pod& pod(PodId id) const override { return pods_[id.value()]; }
+
+  void Handle(const ControllerTimer& e);
+  void Handle(const PodStart& e);
+  void Handle(const PodEnd& e);
+  void Handle(const ReconfigureBegin& e);
+  void Handle(const ReconfigureEnd& e);
+
+  void AssignSchedulingClasses();
+  void ScheduleCycle();
+  bool TryBind(Pod& pod);
+  void Bind(Pod& pod, NodeId node);
+  void EndPod(Pod& pod, PodPhase phase, EndReason reason);
+  void ReleaseFromNode(Pod& pod);
+  void NotifyAllocation();
+  std::span<const uint32_t> DevicesOf(const Pod& pod) const;
+
+  const ClusterSpec* cluster_;
+  ResourceTable resources_;
+  std::vector<JobClass> job_classes_;
+  std::vector<PodTemplate> templates_;
+  std::vector<SchedulingClassId> template_class_;
+  std::vector<std::unique_ptr<Controller>> controllers_;
+  Policy* policy_;
+  EngineConfig config_;
+
+  SimTime now_;
+  Rng rng_;
+  EventQueue<Event> events_;
+  std::vector<Pod> pods_;
+  // Device indices of bound pods (by Pod::device_begin), and beside each the device's
+  // identity at bind time, which stays readable after a MIG change rebuilds the node.
+  struct DeviceDesc {
+    int16_t gpu = 0;
+    int16_t profile = -1;  // MIG profile index, or -1 for a whole GPU
+    int16_t start = 0;
+    bool shared = false;
+  };
+  std::vector<uint32_t> allocation_pool_;
+  std::vector<DeviceDesc> allocation_desc_;
+  std::vector<NodeInfo> node_info_;
+  std::vector<NodeRuntime> runtimes_;
+  SchedulingQueue queue_{0};
+  std::vector<EngineObserver*> observers_;
+  int64_t allocated_weight_ = 0;
+  int64_t capacity_weight_ = 0;
+  int64_t rejected_decisions_ = 0;
+};
+
+}  // namespace migsim

@@ -1,0 +1,32 @@
+// Human-readable names for results: pods, owners and devices.
+#include <string>
+
+#include "sim/engine/engine.h"
+
+namespace migsim {
+
+std::string Engine::PodName(const Pod& pod) const {
+  return controllers_[pod.owner.value()]->PodName(pod);
+}
+
+std::string Engine::OwnerName(const Pod& pod) const {
+  return controllers_[pod.owner.value()]->name();
+}
+
+std::string Engine::DeviceName(const Pod& pod) const {
+  if (pod.device_count == 0) return "";
+  const GpuModel& model = *cluster_->nodes[pod.node.value()].type->gpu;
+  std::string out;
+  for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
+    const DeviceDesc& d = allocation_desc_[k];
+    if (!out.empty()) out += "+";
+    out += "gpu" + std::to_string(d.gpu);
+    if (d.profile >= 0) {
+      out += "/" + model.profiles[d.profile].name + "@" + std::to_string(d.start);
+    }
+    if (d.shared) out += "/shared";
+  }
+  return out;
+}
+
+}  // namespace migsim

@@ -1,0 +1,56 @@
+// MIG relabelling of a node during a run (see Reconfiguration in cluster_spec.h).
+#include <algorithm>
+#include <cassert>
+
+#include "sim/engine/engine.h"
+
+namespace migsim {
+
+void Engine::Handle(const ReconfigureBegin& e) {
+  const Reconfiguration& r = cluster_->reconfigurations[e.index];
+  NodeRuntime& runtime = runtimes_[r.node];
+  std::vector<int> changing = runtime.ChangingGpus(r.gpus);
+  if (changing.empty()) {
+    // The config is already in place: the MIG manager reports success at once.
+    events_.Push(now_, ReconfigureEnd{e.index});
+    return;
+  }
+  // mig-parted destroys every GI of a GPU it rebuilds: pods on those GPUs lose their
+  // device. Collect first, end after: ending a pod can make its controller submit more.
+  std::vector<PodId> victims;
+  for (const Pod& pod : pods_) {
+    if (!pod.on_node() || pod.node.value() != r.node) continue;
+    for (uint32_t d : DevicesOf(pod)) {
+      int gpu = runtime.devices()[d].plugin.gpu;
+      if (std::find(changing.begin(), changing.end(), gpu) != changing.end()) {
+        victims.push_back(pod.id);
+        break;
+      }
+    }
+  }
+  for (PodId id : victims) {
+    Pod& pod = pods_[id.value()];
+    if (pod.on_node()) EndPod(pod, PodPhase::kFailed, EndReason::kDeviceLost);
+  }
+  runtime.Withdraw(r.mig_config, node_info_[r.node]);
+  events_.Push(now_ + r.duration, ReconfigureEnd{e.index});
+}
+
+void Engine::Handle(const ReconfigureEnd& e) {
+  const Reconfiguration& r = cluster_->reconfigurations[e.index];
+  NodeRuntime& runtime = runtimes_[r.node];
+  std::vector<int> remap = runtime.Apply(r.gpus, r.mig_config, resources_, node_info_[r.node]);
+  for (Pod& pod : pods_) {
+    if (!pod.on_node() || pod.node.value() != r.node) continue;
+    for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
+      assert(remap[allocation_pool_[k]] >= 0 && "a surviving pod lost its device");
+      allocation_pool_[k] = static_cast<uint32_t>(remap[allocation_pool_[k]]);
+    }
+  }
+  allocated_weight_ = 0;
+  for (const NodeRuntime& n : runtimes_) allocated_weight_ += n.allocated_weight();
+  queue_.UnblockAll();
+  NotifyAllocation();
+}
+
+}  // namespace migsim

@@ -1,0 +1,200 @@
+#include "sim/engine/node_runtime.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "sim/engine/observer.h"
+
+namespace migsim {
+namespace {
+
+int GpuUnits(const GpuModel& model) { return std::max(model.compute_slices, 1); }
+
+std::string DeviceKind(const GpuModel& model, const GpuMigSetting& gpu, const PluginDevice& d) {
+  if (d.gi < 0) return "gpu";
+  return model.profiles[gpu.layout[d.gi].profile].name;
+}
+
+void SetLabel(Labels& labels, const std::string& key, const std::string& value) {
+  auto it = std::lower_bound(labels.begin(), labels.end(), key,
+                             [](const auto& l, const std::string& k) { return l.first < k; });
+  if (it != labels.end() && it->first == key) {
+    it->second = value;
+  } else {
+    labels.insert(it, {key, value});
+  }
+}
+
+}  // namespace
+
+NodeRuntime::NodeRuntime(const NodeSpec& spec, NodeId id, ResourceTable& resources,
+                         NodeInfo& info)
+    : spec_(&spec), gpus_(spec.gpus), mig_config_(spec.mig_config) {
+  if (!mig_config_.empty()) mig_state_ = "success";
+  info.id = id;
+  info.name = spec.name;
+  info.cpu_milli_allocatable = int64_t{spec.type->vcpu} * 1000;
+  info.memory_mib_allocatable = static_cast<int64_t>(spec.type->memory_gib * 1024);
+  if (spec.type->gpu != nullptr) {
+    view_ = DerivePluginView(*spec.type->gpu, gpus_, spec.plugin);
+    BuildDevices(view_, resources);
+  }
+  RefreshInfo(resources, info);
+}
+
+void NodeRuntime::BuildDevices(const PluginView& view, ResourceTable& resources) {
+  const GpuModel& model = *spec_->type->gpu;
+  devices_.clear();
+  for (const PluginDevice& d : view.devices) {
+    Device dev;
+    dev.plugin = d;
+    dev.resource = resources.Intern(d.resource);
+    dev.kind = DeviceKind(model, gpus_[d.gpu], d);
+    dev.weight = d.compute_slices * kGpuWeight / GpuUnits(model);
+    devices_.push_back(std::move(dev));
+  }
+  // Advertised names with zero devices (nvidia.com/gpu: 0) still get an id, so they
+  // show up in the node's allocatable as the real kubelet shows them.
+  for (const auto& [name, count] : view.advertised) resources.Intern(name);
+}
+
+void NodeRuntime::RefreshInfo(const ResourceTable& resources, NodeInfo& info) const {
+  info.allocatable.assign(resources.size(), 0);
+  info.requested.resize(resources.size(), 0);
+  if (!reconfiguring_) {
+    for (const auto& [name, count] : view_.advertised) {
+      info.allocatable[resources.Find(name).value()] = count;
+    }
+  }
+  RefreshLabels(info);
+}
+
+void NodeRuntime::RefreshLabels(NodeInfo& info) const {
+  Labels labels = spec_->extra_labels;
+  SetLabel(labels, "kubernetes.io/hostname", spec_->name);
+  SetLabel(labels, "node.kubernetes.io/instance-type", spec_->type->name);
+  for (const auto& [key, value] : view_.labels) SetLabel(labels, key, value);
+  if (!mig_config_.empty()) SetLabel(labels, "nvidia.com/mig.config", mig_config_);
+  if (!mig_state_.empty()) SetLabel(labels, "nvidia.com/mig.config.state", mig_state_);
+  info.labels = std::move(labels);
+}
+
+bool NodeRuntime::AdmissionRejects(const PodRequests& req) const {
+  if (!spec_->plugin.fail_requests_greater_than_one) return false;
+  for (const ResourceRequest& r : req.extended) {
+    if (r.count <= 1) continue;
+    for (const Device& d : devices_) {
+      if (d.resource == r.resource && d.plugin.shared) return true;
+    }
+  }
+  return false;
+}
+
+int64_t NodeRuntime::Occupy(Device& d, int32_t tenants) {
+  bool was_busy = d.used > 0;
+  d.used += tenants;
+  assert(d.used >= 0 && d.used <= d.plugin.replicas && "device over- or under-booked");
+  bool busy = d.used > 0;
+  int64_t delta = (busy && !was_busy) ? d.weight : (!busy && was_busy) ? -d.weight : 0;
+  allocated_weight_ += delta;
+  return delta;
+}
+
+int NodeRuntime::PickShared(ResourceId r, const std::vector<int>& taken_by_this_pod) const {
+  // The plugin's "distributed" policy: fewest tenants first; ties to the device this
+  // request used least, then to the lowest index.
+  int best = -1;
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    const Device& d = devices_[i];
+    if (d.resource != r || d.used >= d.plugin.replicas) continue;
+    if (best < 0) {
+      best = static_cast<int>(i);
+      continue;
+    }
+    const Device& b = devices_[best];
+    if (d.used < b.used || (d.used == b.used && taken_by_this_pod[i] < taken_by_this_pod[best])) {
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<uint32_t>& out,
+                              NodeInfo& info) {
+  int64_t delta = 0;
+  info.cpu_milli_requested += req.cpu_milli;
+  info.memory_mib_requested += req.memory_mib;
+  for (const ResourceRequest& r : req.extended) {
+    info.requested[r.resource.value()] += r.count;
+    std::vector<int> taken(devices_.size(), 0);
+    for (int n = 0; n < r.count; ++n) {
+      int pick = PickShared(r.resource, taken);
+      assert(pick >= 0 && "Allocate called for a pod that does not fit");
+      ++taken[pick];
+      delta += Occupy(devices_[pick], 1);
+      out.push_back(static_cast<uint32_t>(pick));
+    }
+  }
+  return delta;
+}
+
+int64_t NodeRuntime::Release(const PodRequests& req, std::span<const uint32_t> devices,
+                             NodeInfo& info) {
+  int64_t delta = 0;
+  info.cpu_milli_requested -= req.cpu_milli;
+  info.memory_mib_requested -= req.memory_mib;
+  for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] -= r.count;
+  for (uint32_t d : devices) delta += Occupy(devices_[d], -1);
+  return delta;
+}
+
+std::vector<int> NodeRuntime::ChangingGpus(const std::vector<GpuMigSetting>& target) const {
+  std::vector<int> changing;
+  for (size_t g = 0; g < gpus_.size(); ++g) {
+    if (!(gpus_[g] == target[g])) changing.push_back(static_cast<int>(g));
+  }
+  return changing;
+}
+
+void NodeRuntime::Withdraw(const std::string& config, NodeInfo& info) {
+  reconfiguring_ = true;
+  mig_config_ = config;
+  mig_state_ = "pending";
+  std::fill(info.allocatable.begin(), info.allocatable.end(), 0);
+  RefreshLabels(info);
+}
+
+std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
+                                    const std::string& config, ResourceTable& resources,
+                                    NodeInfo& info) {
+  std::vector<Device> old = std::move(devices_);
+  gpus_ = gpus;
+  view_ = DerivePluginView(*spec_->type->gpu, gpus_, spec_->plugin);
+  BuildDevices(view_, resources);
+  std::vector<int> remap(old.size(), -1);
+  for (size_t o = 0; o < old.size(); ++o) {
+    if (old[o].used == 0) continue;
+    for (size_t n = 0; n < devices_.size(); ++n) {
+      const PluginDevice& a = old[o].plugin;
+      const PluginDevice& b = devices_[n].plugin;
+      if (a.gpu == b.gpu && a.gi == b.gi && a.resource == b.resource) {
+        remap[o] = static_cast<int>(n);
+        devices_[n].used = old[o].used;
+        break;
+      }
+    }
+  }
+  allocated_weight_ = 0;
+  for (const Device& d : devices_) allocated_weight_ += d.used > 0 ? d.weight : 0;
+  reconfiguring_ = false;
+  mig_config_ = config;
+  mig_state_ = "success";
+  RefreshInfo(resources, info);
+  return remap;
+}
+
+int64_t NodeRuntime::capacity_weight() const {
+  return int64_t{spec_->type->gpu_count} * kGpuWeight;
+}
+
+}  // namespace migsim

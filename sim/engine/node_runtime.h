@@ -1,0 +1,80 @@
+#pragma once
+// The engine's state of one node: the devices its device plugin hands out, how many
+// tenants each has, and the scheduler-facing NodeInfo derived from them.
+//
+// Devices come from DerivePluginView over the node's current MIG settings; the
+// advertised counts and labels in NodeInfo are recomputed from them, never kept apart.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/device_plugin.h"
+#include "sim/engine/cluster_spec.h"
+#include "sim/policy/cluster_view.h"
+
+namespace migsim {
+
+class NodeRuntime {
+ public:
+  struct Device {
+    PluginDevice plugin;
+    ResourceId resource;
+    std::string kind;  // "gpu" or the MIG profile name: the key of JobClass::run_time
+    int32_t used = 0;  // tenants; at most plugin.replicas
+    int64_t weight = 0;  // GPU capacity units it stands for (see kGpuWeight)
+  };
+
+  // Builds the node from `spec` and fills `info`. `spec` must outlive the runtime.
+  NodeRuntime(const NodeSpec& spec, NodeId id, ResourceTable& resources, NodeInfo& info);
+
+  std::span<const Device> devices() const { return devices_; }
+  const std::vector<GpuMigSetting>& gpus() const { return gpus_; }
+  const NodeSpec& spec() const { return *spec_; }
+  bool reconfiguring() const { return reconfiguring_; }
+  // The device plugin's current view (advertised names, labels, health).
+  const PluginView& plugin_view() const { return view_; }
+
+  // True when kubelet admission rejects the pod: the plugin has
+  // failRequestsGreaterThanOne and the pod asks for more than one shared device.
+  bool AdmissionRejects(const PodRequests& req) const;
+
+  // Picks devices for the extended requests as the plugin's preferred allocation does
+  // (exclusive devices: first free; time-sliced: the device with fewest tenants), marks
+  // them used, appends their indices to `out`, and books the pod in `info`.
+  // REQUIRES: the pod fits `info`. Returns the change of allocated GPU weight.
+  int64_t Allocate(const PodRequests& req, std::vector<uint32_t>& out, NodeInfo& info);
+  // Undoes Allocate. Returns the (negative) change of allocated GPU weight.
+  int64_t Release(const PodRequests& req, std::span<const uint32_t> devices, NodeInfo& info);
+
+  // The GPUs whose MIG setting differs from `target`.
+  std::vector<int> ChangingGpus(const std::vector<GpuMigSetting>& target) const;
+  // The plugin is paused for a MIG change: GPU resources are withdrawn and
+  // nvidia.com/mig.config.state becomes `pending`.
+  void Withdraw(const std::string& config, NodeInfo& info);
+  // The change is applied: devices are rebuilt from `gpus`. Devices of unchanged GPUs
+  // keep their tenants. Returns old device index -> new index (or -1 when gone).
+  std::vector<int> Apply(const std::vector<GpuMigSetting>& gpus, const std::string& config,
+                         ResourceTable& resources, NodeInfo& info);
+
+  int64_t allocated_weight() const { return allocated_weight_; }
+  int64_t capacity_weight() const;
+
+ private:
+  void BuildDevices(const PluginView& view, ResourceTable& resources);
+  void RefreshInfo(const ResourceTable& resources, NodeInfo& info) const;
+  void RefreshLabels(NodeInfo& info) const;
+  int64_t Occupy(Device& d, int32_t tenants);
+  int PickShared(ResourceId r, const std::vector<int>& taken_by_this_pod) const;
+
+  const NodeSpec* spec_;
+  std::vector<GpuMigSetting> gpus_;
+  std::vector<Device> devices_;
+  PluginView view_;                // the latest derived view (labels, health)
+  std::string mig_config_;         // nvidia.com/mig.config
+  std::string mig_state_;          // nvidia.com/mig.config.state
+  bool reconfiguring_ = false;
+  int64_t allocated_weight_ = 0;
+};
+
+}  // namespace migsim

@@ -1,0 +1,27 @@
+#pragma once
+// Typed notifications from the engine. Metrics and writers are observers that live
+// outside the engine; the engine itself never prints.
+
+#include <cstdint>
+
+#include "sim/core/sim_time.h"
+#include "sim/engine/pod.h"
+
+namespace migsim {
+
+class EngineObserver {
+ public:
+  virtual ~EngineObserver() = default;
+  virtual void OnPodSubmitted(SimTime, const Pod&) {}
+  virtual void OnPodBound(SimTime, const Pod&) {}
+  virtual void OnPodStarted(SimTime, const Pod&) {}
+  virtual void OnPodEnded(SimTime, const Pod&) {}
+  // The GPU capacity in use changed. Units: a GPU is kGpuWeight; a MIG device of g
+  // compute slices on a GPU of G slices is g * kGpuWeight / G.
+  virtual void OnGpuAllocation(SimTime, int64_t /*allocated*/, int64_t /*capacity*/) {}
+};
+
+// 28 = lcm(7, 4): whole units for 7-slice (A100/H100/H200) and 4-slice (A30) GPUs.
+inline constexpr int64_t kGpuWeight = 28;
+
+}  // namespace migsim

@@ -1,0 +1,75 @@
+#pragma once
+// Pods: the unit the engine schedules. A pod is created from a template by its owning
+// controller, waits pending, is bound to a node and devices, starts after its job
+// class's start-up delay, and ends succeeded, failed or deleted.
+
+#include <cstdint>
+#include <string_view>
+
+#include "sim/core/ids.h"
+#include "sim/core/sim_time.h"
+#include "sim/policy/resources.h"
+
+namespace migsim {
+
+using TemplateId = Id<struct TemplateTag>;
+
+// What a controller stamps pods from.
+struct PodTemplate {
+  PodRequests requests;
+  Labels node_selector;     // sorted by key
+  JobClassId job_class;     // invalid for pods that run until deleted
+  bool runs_forever = false;  // Deployment pods: never complete on their own
+};
+
+enum class PodPhase : uint8_t {
+  kPending,    // not bound to a node
+  kStarting,   // bound; container starting
+  kRunning,
+  kSucceeded,
+  kFailed,
+  kDeleted,    // removed by its controller (scale-down, failed Job) before it ended
+};
+
+enum class EndReason : uint8_t {
+  kNone,
+  kCompleted,          // exit 0
+  kError,              // non-zero exit (job class failure probability)
+  kAdmissionError,     // UnexpectedAdmissionError: >1 shared resource with failRequestsGreaterThanOne
+  kDeviceLost,         // its MIG device was destroyed by a reconfiguration
+  kNoRunTime,          // its job class has no run time for the device it got
+  kDeleted,            // deleted by its controller
+};
+
+std::string_view PhaseName(PodPhase phase);
+std::string_view EndReasonName(EndReason reason);
+
+// True for failures of the system around the container (Argo's retryPolicy "OnError"),
+// false for the container's own (non-zero exit; a lost MIG device kills the CUDA
+// context, so the container fails: "OnFailure").
+inline bool IsSystemError(EndReason r) {
+  return r == EndReason::kAdmissionError || r == EndReason::kNoRunTime;
+}
+
+struct Pod {
+  PodId id;
+  OwnerId owner;
+  uint32_t tag = 0;  // the owner's own meaning (replica index, step item, ...)
+  TemplateId tmpl;
+  PodPhase phase = PodPhase::kPending;
+  EndReason reason = EndReason::kNone;
+  uint32_t generation = 0;  // bumped when pending events for the pod become stale
+  NodeId node;
+  uint32_t device_begin = 0;  // into the engine's allocation pool
+  uint16_t device_count = 0;
+  bool has_started = false;  // `started` is meaningful
+  SimTime created, bound, started, ended;
+
+  bool ended_already() const {
+    return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||
+           phase == PodPhase::kDeleted;
+  }
+  bool on_node() const { return phase == PodPhase::kStarting || phase == PodPhase::kRunning; }
+};
+
+}  // namespace migsim

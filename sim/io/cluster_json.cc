@@ -1,0 +1,154 @@
+// `cluster`: custom node types and node pools (see scenarios/README.md).
+
+#include <deque>
+#include <mutex>
+
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim::io {
+namespace {
+
+// Node pools are capped so that a typo ("count": 1e9) is an error, not an allocation
+// that takes the machine down.
+constexpr int64_t kMaxNodesPerPool = 100000;
+constexpr int64_t kMaxGpusPerNode = 64;
+
+using CustomTypes = std::vector<std::pair<std::string, const NodeType*>>;
+
+bool SameType(const NodeType& a, const NodeType& b) {
+  return a.name == b.name && a.vcpu == b.vcpu && a.memory_gib == b.memory_gib &&
+         a.gpu_count == b.gpu_count && a.gpu == b.gpu && a.price_per_hour == b.price_per_hour;
+}
+
+// NodeSpec::type is a plain pointer, valid for the whole program for catalog types, and
+// a ClusterSpec may outlive the loader and the ScenarioFile it came in (Scenario cannot
+// own the types: its layout belongs to workloads/). So custom types live here for the
+// whole program: a deque never moves its elements, entries are never removed, and equal
+// types are shared so that loading a file again does not grow it. The mutex makes loads
+// from several threads (a sweep's thread pool) safe.
+const NodeType* RegisterNodeType(NodeType type) {
+  static std::mutex mutex;
+  static std::deque<NodeType> types;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const NodeType& known : types) {
+    if (SameType(known, type)) return &known;
+  }
+  types.push_back(std::move(type));
+  return &types.back();
+}
+
+std::vector<std::string> GpuModelNames() {
+  std::vector<std::string> names;
+  for (const GpuModel& model : AllGpuModels()) names.push_back(model.name);
+  return names;
+}
+
+const NodeType* LoadNodeType(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
+  ObjectReader r(ctx, ref, {"vcpu", "memory_gib", "gpus", "gpu_model", "price_per_hour"});
+  NodeType type{.name = name};
+  r.Require("vcpu");
+  type.vcpu = static_cast<int>(r.Int("vcpu", 1, 1));
+  r.Require("memory_gib");
+  type.memory_gib = r.Number("memory_gib", 1, 0);
+  if (r.Has("memory_gib") && type.memory_gib <= 0) {
+    ctx->Fail(r.Field("memory_gib").pointer(), "must be > 0");
+  }
+  type.gpu_count = static_cast<int>(r.Int("gpus", 0, 0, kMaxGpusPerNode));
+  if (type.gpu_count > 0 && r.Require("gpu_model")) {
+    std::string model = r.String("gpu_model");
+    type.gpu = FindGpuModel(model);
+    if (type.gpu == nullptr && ctx->ok()) {
+      ctx->Fail(r.Field("gpu_model").pointer(),
+                UnknownNameMessage("GPU model", model, GpuModelNames()));
+    }
+  } else if (r.Has("gpu_model")) {
+    ctx->Fail(r.Field("gpu_model").pointer(), "only allowed when gpus >= 1");
+  }
+  type.price_per_hour = r.Number("price_per_hour", 0, 0);
+  if (!ctx->ok()) return nullptr;
+  return RegisterNodeType(std::move(type));
+}
+
+CustomTypes LoadNodeTypes(LoadContext* ctx, const JsonRef& ref) {
+  CustomTypes types;
+  if (!ExpectObject(ctx, ref)) return types;
+  for (const auto& [name, value] : ref.value().items()) {
+    if (FindNodeType(name) != nullptr) {
+      ctx->Fail(ref.PointerTo(name),
+                "'" + name + "' is a catalog node type; give the custom type another name");
+      return types;
+    }
+    const NodeType* type = LoadNodeType(ctx, name, ref.Member(name));
+    if (type == nullptr) return types;
+    types.emplace_back(name, type);
+  }
+  return types;
+}
+
+std::vector<std::string> NodeTypeNames(const CustomTypes& custom) {
+  std::vector<std::string> names;
+  for (const NodeType& type : AllNodeTypes()) names.push_back(type.name);
+  for (const auto& [name, type] : custom) names.push_back(name);
+  return names;
+}
+
+// Custom types first; they cannot shadow catalog names anyway.
+const NodeType* ResolveNodeType(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom) {
+  std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return nullptr;
+  for (const auto& [custom_name, type] : custom) {
+    if (custom_name == *name) return type;
+  }
+  if (const NodeType* type = FindNodeType(*name)) return type;
+  ctx->Fail(ref.pointer(), UnknownNameMessage("node type", *name, NodeTypeNames(custom)));
+  return nullptr;
+}
+
+// Nodes `<pool>-<i>`, all alike.
+void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+              const CustomTypes& custom, ClusterSpec* cluster, std::vector<NodePool>* pools) {
+  ObjectReader r(ctx, ref, {"type", "count", "labels", "mig", "device_plugin"});
+  if (!r.Require("type")) return;
+  NodeSpec node;
+  node.type = ResolveNodeType(ctx, r.Field("type"), custom);
+  const int64_t count = r.Int("count", 1, 1, kMaxNodesPerPool);
+  if (r.Has("labels")) node.extra_labels = ReadLabels(ctx, r.Field("labels"));
+  if (!ctx->ok()) return;
+  LoadNodeGpus(ctx, r, &node);
+  if (!ctx->ok()) return;
+  const auto first = static_cast<uint32_t>(cluster->nodes.size());
+  pools->push_back({name, first, static_cast<uint32_t>(count)});
+  for (int64_t i = 0; i < count; ++i) {
+    node.name = name + "-" + std::to_string(i);
+    cluster->nodes.push_back(node);
+  }
+}
+
+void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
+               ClusterSpec* cluster, std::vector<NodePool>* pools) {
+  if (!ExpectObject(ctx, ref)) return;
+  if (ref.value().empty()) {
+    ctx->Fail(ref.pointer(), "must have at least one node pool");
+    return;
+  }
+  for (const auto& [name, value] : ref.value().items()) {
+    LoadPool(ctx, name, ref.Member(name), custom, cluster, pools);
+    if (!ctx->ok()) return;
+  }
+}
+
+}  // namespace
+
+void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
+  ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations"});
+  if (!r.valid()) return;
+  CustomTypes custom;
+  if (r.Has("node_types")) custom = LoadNodeTypes(ctx, r.Field("node_types"));
+  std::vector<NodePool> pools;
+  if (r.Require("nodes") && ctx->ok()) LoadPools(ctx, r.Field("nodes"), custom, out, &pools);
+  if (r.Has("reconfigurations") && ctx->ok()) {
+    LoadReconfigurations(ctx, r.Field("reconfigurations"), pools, out);
+  }
+}
+
+}  // namespace migsim::io

@@ -1,0 +1,128 @@
+#pragma once
+// Internal to sim/io: reading a JSON document field by field. Every problem becomes an
+// InvalidArgument that names the file and the JSON pointer (RFC 6901) of the offending
+// element. This header brings in nlohmann/json, so only sim/io .cc files include it.
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/sim_time.h"
+#include "sim/core/status.h"
+#include "sim/core/text.h"
+#include "sim/policy/resources.h"
+
+namespace migsim::io {
+
+// Keeps members in file order: the order of variants, pools, workloads and steps.
+using Json = nlohmann::ordered_json;
+
+constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
+// Longest duration or instant a file may give, so that sums of times never overflow.
+constexpr double kMaxSeconds = 1e9;
+
+// One reference token escaped for a pointer: '~' -> "~0", '/' -> "~1".
+std::string EscapePointerToken(std::string_view token);
+
+// "unknown job class 'x' (valid: a, b)", or "... (none is defined)" when `valid` is empty.
+std::string UnknownNameMessage(std::string_view what, std::string_view name,
+                               const std::vector<std::string>& valid);
+// "3", "0.5", "1e+12": integers without a decimal point.
+std::string FormatNumber(double value);
+
+// Parses `text`; a syntax error is a ParseError located at "line L, column C".
+Result<Json> ParseJson(std::string_view text, const std::string& file_label);
+
+// Collects the first error of a load. Later errors are dropped, so a loader can carry on
+// with defaults after a failure and check ok() where it needs valid values.
+class LoadContext {
+ public:
+  explicit LoadContext(std::string file) : file_(std::move(file)) {}
+  // Records InvalidArgument(message) at `pointer`, unless an error is recorded already.
+  void Fail(const std::string& pointer, std::string message);
+  bool ok() const { return error_.ok(); }
+  const Status& status() const { return error_; }
+
+ private:
+  std::string file_;
+  Status error_;
+};
+
+// A value inside a document and the pointer that names it. Non-owning: the document
+// must outlive it.
+class JsonRef {
+ public:
+  JsonRef(const Json& value, std::string pointer) : value_(&value), pointer_(std::move(pointer)) {}
+  const Json& value() const { return *value_; }
+  const std::string& pointer() const { return pointer_; }
+  // REQUIRES: value() is an object holding `key`.
+  JsonRef Member(const std::string& key) const;
+  // REQUIRES: value() is an array longer than `index`.
+  JsonRef Element(size_t index) const;
+  // The pointer of member `key`, present or not.
+  std::string PointerTo(std::string_view key) const;
+
+ private:
+  const Json* value_;
+  std::string pointer_;
+};
+
+// "a number", "a string", "an object", ... for "expected X, got Y" messages.
+std::string TypeName(const Json& value);
+
+// Scalar readers: each reports a wrong type or an out-of-range value at the value's
+// pointer ("expected a string, got a number", "must be >= 1") and then returns nullopt.
+std::optional<std::string> ReadString(LoadContext* ctx, const JsonRef& ref);
+std::optional<int64_t> ReadInt(LoadContext* ctx, const JsonRef& ref, int64_t min,
+                               int64_t max = kMaxInt);
+std::optional<uint64_t> ReadUint64(LoadContext* ctx, const JsonRef& ref);
+std::optional<double> ReadNumber(LoadContext* ctx, const JsonRef& ref, double min,
+                                 double max = std::numeric_limits<double>::max());
+std::optional<bool> ReadBool(LoadContext* ctx, const JsonRef& ref);
+// A number of seconds in [0, kMaxSeconds], rounded to the microsecond.
+std::optional<SimTime> ReadSeconds(LoadContext* ctx, const JsonRef& ref);
+// Report "expected an object/an array, got ..." and return false when the type differs.
+bool ExpectObject(LoadContext* ctx, const JsonRef& ref);
+bool ExpectArray(LoadContext* ctx, const JsonRef& ref);
+// An object of string values, sorted by key.
+Labels ReadLabels(LoadContext* ctx, const JsonRef& ref);
+// An array of strings, in order.
+std::vector<std::string> ReadStringArray(LoadContext* ctx, const JsonRef& ref);
+
+// Reads one JSON object against a fixed list of fields. The constructor reports a value
+// that is not an object, or the first member not in `fields`. The getters return
+// `fallback` when the field is absent, or after reporting a problem with it.
+class ObjectReader {
+ public:
+  ObjectReader(LoadContext* ctx, JsonRef object, std::span<const std::string_view> fields);
+  ObjectReader(LoadContext* ctx, JsonRef object, std::initializer_list<std::string_view> fields)
+      : ObjectReader(ctx, std::move(object), std::span(fields.begin(), fields.size())) {}
+
+  bool valid() const { return valid_; }  // the value is an object
+  const JsonRef& object() const { return object_; }
+  bool Has(std::string_view key) const;
+  // REQUIRES: Has(key).
+  JsonRef Field(std::string_view key) const;
+  // Reports "missing required field 'key'" at the object's pointer; returns Has(key).
+  bool Require(std::string_view key);
+
+  std::string String(std::string_view key, std::string fallback = "");
+  int64_t Int(std::string_view key, int64_t fallback, int64_t min, int64_t max = kMaxInt);
+  double Number(std::string_view key, double fallback, double min,
+                double max = std::numeric_limits<double>::max());
+  bool Bool(std::string_view key, bool fallback);
+  SimTime Seconds(std::string_view key, SimTime fallback);
+
+ private:
+  LoadContext* ctx_;
+  JsonRef object_;
+  bool valid_ = false;
+};
+
+}  // namespace migsim::io

@@ -1,0 +1,19 @@
+#pragma once
+// Writing result files so that a failure leaves nothing half-written.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/status.h"
+
+namespace migsim {
+
+// Creates `dir` if needed and writes each (file name, contents) into it. Every file is
+// first written beside its target under a temporary name and renamed only when all of
+// them were written, so readers never see a partial set. IoError naming the path on
+// failure (temporary files are removed).
+Status WriteFiles(const std::string& dir,
+                  const std::vector<std::pair<std::string, std::string>>& files);
+
+}  // namespace migsim

@@ -1,0 +1,156 @@
+// `job_classes` and pod templates (the `template` field of workloads and steps).
+
+#include <algorithm>
+
+#include "sim/cluster/gpu_model.h"
+#include "sim/io/quantity.h"
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim::io {
+namespace {
+
+// "cpu", "gpu", and every MIG profile name of the catalog, in catalog order. A job class
+// is not tied to a GPU model, so any model's profile is a valid kind.
+std::vector<std::string> DeviceKinds() {
+  std::vector<std::string> kinds = {"cpu", "gpu"};
+  for (const GpuModel& model : AllGpuModels()) {
+    for (const MigProfile& profile : model.profiles) {
+      if (std::find(kinds.begin(), kinds.end(), profile.name) == kinds.end()) {
+        kinds.push_back(profile.name);
+      }
+    }
+  }
+  return kinds;
+}
+
+void LoadRunTimes(LoadContext* ctx, const JsonRef& ref, JobClass* job_class) {
+  if (ref.value().is_number()) {
+    job_class->default_run_time = ReadSeconds(ctx, ref);
+    return;
+  }
+  if (!ref.value().is_object()) {
+    ctx->Fail(ref.pointer(), "expected a number or an object, got " + TypeName(ref.value()));
+    return;
+  }
+  const std::vector<std::string> kinds = DeviceKinds();
+  for (const auto& [kind, value] : ref.value().items()) {
+    const JsonRef field = ref.Member(kind);
+    if (kind != "default" && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+      ctx->Fail(field.pointer(),
+                "unknown device kind '" + kind + "' (valid: default, " + JoinNames(kinds) + ")");
+      return;
+    }
+    std::optional<SimTime> seconds = ReadSeconds(ctx, field);
+    if (!seconds) return;
+    if (kind == "default") {
+      job_class->default_run_time = seconds;
+    } else {
+      job_class->run_time.emplace_back(kind, *seconds);
+    }
+  }
+}
+
+JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
+  ObjectReader r(ctx, ref, {"startup_s", "run_s", "failure_probability"});
+  JobClass job_class;
+  job_class.name = name;
+  job_class.startup = r.Seconds("startup_s", SimTime::Zero());
+  if (r.Has("run_s")) LoadRunTimes(ctx, r.Field("run_s"), &job_class);
+  job_class.failure_probability = r.Number("failure_probability", 0, 0, 1);
+  return job_class;
+}
+
+std::vector<std::string> JobClassNames(const std::vector<JobClass>& classes) {
+  std::vector<std::string> names;
+  for (const JobClass& job_class : classes) names.push_back(job_class.name);
+  return names;
+}
+
+JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref,
+                        const std::vector<JobClass>& classes) {
+  std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return JobClassId::Invalid();
+  for (size_t i = 0; i < classes.size(); ++i) {
+    if (classes[i].name == *name) return JobClassId(static_cast<JobClassId::Rep>(i));
+  }
+  ctx->Fail(ref.pointer(), UnknownNameMessage("job class", *name, JobClassNames(classes)));
+  return JobClassId::Invalid();
+}
+
+// cpu and memory take a quantity string or a plain number (of cores, of bytes).
+int64_t ReadQuantity(LoadContext* ctx, const JsonRef& ref,
+                     Result<int64_t> (*parse)(std::string_view)) {
+  const Json& value = ref.value();
+  std::string text;
+  if (value.is_string()) {
+    text = value.get<std::string>();
+  } else if (value.is_number()) {
+    text = value.dump();  // exact decimal digits: 0.1 stays "0.1"
+  } else {
+    ctx->Fail(ref.pointer(), "expected a number or a quantity string, got " + TypeName(value));
+    return 0;
+  }
+  Result<int64_t> parsed = parse(text);
+  if (!parsed.ok()) {
+    ctx->Fail(ref.pointer(), parsed.status().message());
+    return 0;
+  }
+  return parsed.value();
+}
+
+// Kubernetes only accepts extended resources with a domain ("nvidia.com/gpu"), so a bare
+// "gpu" is a typo here, not a resource no node will ever offer.
+PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* resources) {
+  PodRequests requests;
+  if (!ExpectObject(ctx, ref)) return requests;
+  for (const auto& [name, value] : ref.value().items()) {
+    const JsonRef field = ref.Member(name);
+    if (name == "cpu") {
+      requests.cpu_milli = ReadQuantity(ctx, field, &ParseCpuMilli);
+    } else if (name == "memory") {
+      requests.memory_mib = ReadQuantity(ctx, field, &ParseMemoryMib);
+    } else if (name.find('/') == std::string::npos) {
+      ctx->Fail(field.pointer(), "unknown resource '" + name +
+                                     "' (expected cpu, memory or an extended resource with a "
+                                     "domain, such as nvidia.com/gpu)");
+    } else if (std::optional<int64_t> count = ReadInt(ctx, field, 1)) {
+      requests.extended.push_back({resources->Intern(name), static_cast<int32_t>(*count)});
+    }
+    if (!ctx->ok()) return requests;
+  }
+  std::sort(
+      requests.extended.begin(), requests.extended.end(),
+      [](const ResourceRequest& a, const ResourceRequest& b) { return a.resource < b.resource; });
+  return requests;
+}
+
+}  // namespace
+
+void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out) {
+  if (!ExpectObject(ctx, classes)) return;
+  for (const auto& [name, value] : classes.value().items()) {
+    out->push_back(LoadJobClass(ctx, name, classes.Member(name)));
+    if (!ctx->ok()) return;
+  }
+}
+
+TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, bool deployment,
+                           Scenario* scenario) {
+  ObjectReader r(ctx, tmpl, {"job_class", "resources", "node_selector"});
+  if (!r.valid()) return TemplateId::Invalid();
+  PodTemplate pod;
+  pod.runs_forever = deployment;
+  if (!deployment) r.Require("job_class");
+  if (r.Has("job_class")) {
+    pod.job_class = FindJobClass(ctx, r.Field("job_class"), scenario->job_classes);
+  }
+  if (r.Has("resources")) {
+    pod.requests = LoadRequests(ctx, r.Field("resources"), &scenario->resources);
+  }
+  if (r.Has("node_selector")) pod.node_selector = ReadLabels(ctx, r.Field("node_selector"));
+  if (!ctx->ok()) return TemplateId::Invalid();
+  scenario->templates.push_back(std::move(pod));
+  return TemplateId(static_cast<TemplateId::Rep>(scenario->templates.size() - 1));
+}
+
+}  // namespace migsim::io

@@ -1,0 +1,39 @@
+#include <cstdio>
+#include <string>
+
+#include "sim/io/run_report.h"
+
+namespace migsim {
+namespace {
+
+std::string Seconds(std::optional<SimTime> t) {
+  if (!t) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", t->seconds());
+  return buf;
+}
+
+// RFC 4180: quote fields holding a comma, quote or newline; double inner quotes.
+std::string Field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string FormatPodsCsv(const VariantResult& variant) {
+  std::string out = "name,owner,node,device,created,bound,started,finished,state,reason\n";
+  for (const PodRecord& p : variant.pods) {
+    out += Field(p.name) + "," + Field(p.owner) + "," + Field(p.node) + "," + Field(p.device) +
+           "," + Seconds(p.created) + "," + Seconds(p.bound) + "," + Seconds(p.started) + "," +
+           Seconds(p.ended) + "," + p.state + "," + p.reason + "\n";
+  }
+  return out;
+}
+
+}  // namespace migsim

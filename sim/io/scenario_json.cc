@@ -1,0 +1,189 @@
+#include "sim/io/scenario_json.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "policies/registry.h"
+#include "sim/io/json_reader.h"
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim {
+namespace {
+
+using io::Json;
+using io::JsonRef;
+using io::LoadContext;
+using io::ObjectReader;
+
+constexpr std::array<std::string_view, 9> kTopLevelFields = {
+    "name",    "description", "seed",      "horizon_s", "policy",
+    "cluster", "job_classes", "workloads", "variants"};
+
+// What is read from the base document before any variant is built.
+struct Header {
+  std::string name;
+  std::string description;
+  std::vector<std::pair<std::string, Json>> variants;  // name -> merge patch, file order
+  Json base;                                           // the document without "variants"
+};
+
+std::string LoadPolicy(LoadContext* ctx, const ObjectReader& root) {
+  if (!root.Has("policy")) return "first-fit";
+  ObjectReader r(ctx, root.Field("policy"), {"name"});
+  if (!r.Require("name")) return "";
+  const std::string name = r.String("name");
+  const std::vector<std::string> valid = PolicyNames();
+  if (ctx->ok() && std::find(valid.begin(), valid.end(), name) == valid.end()) {
+    ctx->Fail(r.Field("name").pointer(), io::UnknownNameMessage("policy", name, valid));
+  }
+  return name;
+}
+
+// One variant's document (without "variants"), fully validated.
+Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
+  LoadContext ctx(file);
+  ObjectReader r(&ctx, JsonRef(doc, ""), kTopLevelFields);
+  if (!r.valid()) return ctx.status();
+  r.Require("name");
+  r.String("name");
+  r.Require("description");
+  r.String("description");
+  Scenario scenario;
+  if (r.Has("seed")) scenario.seed = io::ReadUint64(&ctx, r.Field("seed")).value_or(1);
+  scenario.horizon = r.Seconds("horizon_s", SimTime::Max());
+  scenario.policy = LoadPolicy(&ctx, r);
+  if (r.Require("cluster") && ctx.ok()) {
+    io::LoadCluster(&ctx, r.Field("cluster"), &scenario.cluster);
+  }
+  if (r.Has("job_classes") && ctx.ok()) {
+    io::LoadJobClasses(&ctx, r.Field("job_classes"), &scenario.job_classes);
+  }
+  if (r.Require("workloads") && ctx.ok()) {
+    io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
+  }
+  if (!ctx.ok()) return ctx.status();
+  return scenario;
+}
+
+// Variant names end up in output file names, so they stay plain.
+bool IsPlainName(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  });
+}
+
+std::vector<std::pair<std::string, Json>> ReadVariants(LoadContext* ctx, const JsonRef& ref) {
+  std::vector<std::pair<std::string, Json>> variants;
+  if (!io::ExpectObject(ctx, ref)) return variants;
+  for (const auto& [name, patch] : ref.value().items()) {
+    const JsonRef variant = ref.Member(name);
+    if (!IsPlainName(name)) {
+      ctx->Fail(variant.pointer(),
+                "variant name '" + name + "' may only contain letters, digits, '.', '_' and '-'");
+    } else if (io::ExpectObject(ctx, variant) && patch.contains("name")) {
+      ctx->Fail(variant.PointerTo("name"), "a variant cannot change 'name'");
+    } else if (patch.contains("variants")) {
+      ctx->Fail(variant.PointerTo("variants"), "variants cannot be nested");
+    }
+    if (!ctx->ok()) return {};
+    variants.emplace_back(name, patch);
+  }
+  return variants;
+}
+
+Result<Header> ReadHeader(const std::string& file, Json doc) {
+  LoadContext ctx(file);
+  Header header;
+  {
+    ObjectReader r(&ctx, JsonRef(doc, ""), kTopLevelFields);
+    if (!r.valid()) return ctx.status();
+    r.Require("name");
+    header.name = r.String("name");
+    if (ctx.ok() && r.Has("name") && header.name.empty()) ctx.Fail("/name", "must not be empty");
+    r.Require("description");
+    header.description = r.String("description");
+    if (r.Has("variants") && ctx.ok()) header.variants = ReadVariants(&ctx, r.Field("variants"));
+  }
+  if (!ctx.ok()) return ctx.status();
+  doc.erase("variants");
+  header.base = std::move(doc);
+  return header;
+}
+
+// An error the base document has on its own is the base's: prefixing it with the first
+// variant's name would send the user to the wrong place.
+Status VariantError(const std::string& file, const Json& base, const std::string& variant,
+                    const Status& error) {
+  Result<Scenario> alone = LoadScenario(file, base);
+  if (!alone.ok() && alone.status().message() == error.message() &&
+      alone.status().location().json_pointer == error.location().json_pointer) {
+    return error;
+  }
+  return error.Prefixed("variant '" + variant + "': ");
+}
+
+Status LoadVariants(const std::string& file, const Header& header, ScenarioFile* out) {
+  if (header.variants.empty()) {
+    Result<Scenario> base = LoadScenario(file, header.base);
+    if (!base.ok()) return base.status();
+    out->variants.emplace_back("base", std::move(base).value());
+    return Status::Ok();
+  }
+  for (const auto& [name, patch] : header.variants) {
+    Json merged = header.base;
+    merged.merge_patch(patch);
+    Result<Scenario> scenario = LoadScenario(file, merged);
+    if (!scenario.ok()) return VariantError(file, header.base, name, scenario.status());
+    out->variants.emplace_back(name, std::move(scenario).value());
+  }
+  return Status::Ok();
+}
+
+Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label) {
+  Result<Json> doc = io::ParseJson(text, file_label);
+  if (!doc.ok()) return doc.status();
+  Result<Header> header = ReadHeader(file_label, std::move(doc).value());
+  if (!header.ok()) return header.status();
+  ScenarioFile file{.path = file_label,
+                    .name = header.value().name,
+                    .description = header.value().description,
+                    .variants = {}};
+  if (Status s = LoadVariants(file_label, header.value(), &file); !s.ok()) return s;
+  return file;
+}
+
+}  // namespace
+
+Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label) {
+  // The loaders check every type before reading a value, so nlohmann has nothing left to
+  // throw; should it throw anyway, the error still stops here, as a Status.
+  try {
+    return Parse(text, file_label);
+  } catch (const Json::exception& e) {
+    return Status::Internal(file_label + ": unexpected JSON error: " + e.what());
+  }
+}
+
+Result<ScenarioFile> LoadScenarioFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Status::IoError("cannot read file: it is a directory", {path, ""});
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::IoError("cannot read file: " + std::string(std::strerror(errno)), {path, ""});
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Status::IoError("cannot read file: read error", {path, ""});
+  return ParseScenarioText(text.str(), path);
+}
+
+}  // namespace migsim

@@ -1,0 +1,65 @@
+#pragma once
+// Internal to sim/io: the loaders of the sections of one (merged) scenario document.
+// Each reads its section into the output and reports the first problem to `ctx`; when
+// ctx->ok() is false afterwards the output is incomplete and must be discarded.
+// The field-by-field format is specified in scenarios/README.md.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/io/json_reader.h"
+#include "workloads/scenario.h"
+
+namespace migsim::io {
+
+// --- cluster (cluster_json.cc) ---
+
+// The nodes a pool of `cluster.nodes` became: ClusterSpec::nodes[first, first + count).
+struct NodePool {
+  std::string name;
+  uint32_t first = 0;
+  uint32_t count = 0;
+};
+
+// `cluster`: node types, node pools, reconfigurations.
+void LoadCluster(LoadContext* ctx, const JsonRef& cluster, ClusterSpec* out);
+
+// --- per-node GPU state (mig_json.cc) ---
+
+// The pool's `mig` and `device_plugin` fields (or their defaults) into node->gpus,
+// node->mig_config and node->plugin. REQUIRES: node->type is set.
+void LoadNodeGpus(LoadContext* ctx, const ObjectReader& pool, NodeSpec* node);
+
+// A mig-parted config resolved for every GPU of `type`; problems are reported at
+// `config`, the JSON string naming it. REQUIRES: type.gpu_count > 0.
+std::optional<std::vector<GpuMigSetting>> ResolveConfigForType(LoadContext* ctx,
+                                                               const JsonRef& config,
+                                                               const NodeType& type);
+
+// --- cluster.reconfigurations (reconfiguration_json.cc) ---
+
+// One Reconfiguration per node, sorted by time; overlapping windows are an error.
+void LoadReconfigurations(LoadContext* ctx, const JsonRef& list, const std::vector<NodePool>& pools,
+                          ClusterSpec* cluster);
+
+// --- job classes and pod templates (pod_template_json.cc) ---
+
+void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out);
+
+// Appends the template to scenario->templates (interning its extended resources in
+// scenario->resources) and returns its id; an invalid id after an error. Deployment
+// templates run forever and need no job class.
+TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, bool deployment,
+                           Scenario* scenario);
+
+// --- workloads (workload_json.cc, workflow_json.cc) ---
+
+// `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
+void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);
+
+// One workload of kind "Workflow" called `name`.
+void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& workflow,
+                  Scenario* scenario);
+
+}  // namespace migsim::io

@@ -1,0 +1,107 @@
+// `workloads`: bare pods, Deployments and Jobs (Workflows are in workflow_json.cc).
+
+#include <algorithm>
+
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim::io {
+namespace {
+
+// Reads `template` when present (it is required everywhere).
+TemplateId RequireTemplate(LoadContext* ctx, ObjectReader* r, bool deployment, Scenario* scenario) {
+  if (!r->Require("template")) return TemplateId::Invalid();
+  return LoadPodTemplate(ctx, r->Field("template"), deployment, scenario);
+}
+
+void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+                  Scenario* scenario) {
+  ObjectReader r(ctx, ref, {"kind", "at_s", "count", "template"});
+  PodGroupSpec spec;
+  spec.name = name;
+  spec.at = r.Seconds("at_s", SimTime::Zero());
+  spec.count = static_cast<int>(r.Int("count", 1, 1));
+  spec.tmpl = RequireTemplate(ctx, &r, false, scenario);
+  if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
+}
+
+std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime start) {
+  std::vector<ScaleEvent> events;
+  if (!ExpectArray(ctx, ref)) return events;
+  for (size_t i = 0; i < ref.value().size() && ctx->ok(); ++i) {
+    ObjectReader r(ctx, ref.Element(i), {"at_s", "replicas"});
+    r.Require("at_s");
+    r.Require("replicas");
+    const ScaleEvent event{.at = r.Seconds("at_s", start),
+                           .replicas = static_cast<int>(r.Int("replicas", 0, 0))};
+    if (ctx->ok() && event.at < start) {
+      ctx->Fail(r.Field("at_s").pointer(),
+                "must be >= the Deployment's at_s (" + FormatNumber(start.seconds()) + ")");
+    }
+    events.push_back(event);
+  }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const ScaleEvent& a, const ScaleEvent& b) { return a.at < b.at; });
+  return events;
+}
+
+void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+                    Scenario* scenario) {
+  ObjectReader r(ctx, ref, {"kind", "at_s", "replicas", "scale", "template"});
+  DeploymentSpec spec;
+  spec.name = name;
+  spec.at = r.Seconds("at_s", SimTime::Zero());
+  spec.replicas = static_cast<int>(r.Int("replicas", 1, 0));
+  if (r.Has("scale") && ctx->ok()) spec.scale = LoadScale(ctx, r.Field("scale"), spec.at);
+  spec.tmpl = RequireTemplate(ctx, &r, true, scenario);
+  if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
+}
+
+void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
+  ObjectReader r(ctx, ref,
+                 {"kind", "at_s", "completions", "parallelism", "backoff_limit", "template"});
+  JobSpec spec;
+  spec.name = name;
+  spec.at = r.Seconds("at_s", SimTime::Zero());
+  spec.completions = static_cast<int>(r.Int("completions", 1, 1));
+  spec.parallelism = static_cast<int>(r.Int("parallelism", 1, 1));
+  spec.backoff_limit = static_cast<int>(r.Int("backoff_limit", 6, 0));
+  spec.tmpl = RequireTemplate(ctx, &r, false, scenario);
+  if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
+}
+
+// The kind decides which fields are allowed, so it is read before anything else.
+void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+                  Scenario* scenario) {
+  if (!ExpectObject(ctx, ref)) return;
+  if (!ref.value().contains("kind")) {
+    ctx->Fail(ref.pointer(), "missing required field 'kind'");
+    return;
+  }
+  const JsonRef kind_ref = ref.Member("kind");
+  const std::optional<std::string> kind = ReadString(ctx, kind_ref);
+  if (!kind) return;
+  if (*kind == "Pod") {
+    LoadPodGroup(ctx, name, ref, scenario);
+  } else if (*kind == "Deployment") {
+    LoadDeployment(ctx, name, ref, scenario);
+  } else if (*kind == "Job") {
+    LoadJob(ctx, name, ref, scenario);
+  } else if (*kind == "Workflow") {
+    LoadWorkflow(ctx, name, ref, scenario);
+  } else {
+    ctx->Fail(kind_ref.pointer(),
+              UnknownNameMessage("workload kind", *kind, {"Pod", "Deployment", "Job", "Workflow"}));
+  }
+}
+
+}  // namespace
+
+void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario) {
+  if (!ExpectObject(ctx, workloads)) return;
+  for (const auto& [name, value] : workloads.value().items()) {
+    LoadWorkload(ctx, name, workloads.Member(name), scenario);
+    if (!ctx->ok()) return;
+  }
+}
+
+}  // namespace migsim::io

@@ -1,0 +1,78 @@
+#include "sim/metrics/run_metrics.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numeric>
+
+namespace migsim {
+
+double NearestRank(std::span<const double> sorted, double p) {
+  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+LatencyStats ComputeLatency(std::vector<double> latencies_s) {
+  LatencyStats s;
+  s.count = static_cast<int64_t>(latencies_s.size());
+  if (latencies_s.empty()) return s;
+  std::sort(latencies_s.begin(), latencies_s.end());
+  s.mean_s = std::accumulate(latencies_s.begin(), latencies_s.end(), 0.0) /
+             static_cast<double>(latencies_s.size());
+  s.p50_s = NearestRank(latencies_s, 0.50);
+  s.p95_s = NearestRank(latencies_s, 0.95);
+  s.p99_s = NearestRank(latencies_s, 0.99);
+  s.max_s = latencies_s.back();
+  return s;
+}
+
+PodCounts CountPods(std::span<const Pod> pods) {
+  PodCounts c;
+  c.submitted = static_cast<int64_t>(pods.size());
+  for (const Pod& pod : pods) {
+    switch (pod.phase) {
+      case PodPhase::kPending: ++c.pending; break;
+      case PodPhase::kStarting:
+      case PodPhase::kRunning: ++c.running; break;
+      case PodPhase::kSucceeded: ++c.completed; break;
+      case PodPhase::kFailed: ++c.failed; break;
+      case PodPhase::kDeleted: ++c.deleted; break;
+    }
+  }
+  return c;
+}
+
+namespace {
+
+bool WasBound(const Pod& pod) {
+  return pod.phase != PodPhase::kPending && pod.node.valid();
+}
+
+}  // namespace
+
+RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& allocation,
+                          SimTime end) {
+  RunMetrics m;
+  m.pods = CountPods(pods);
+  assert(m.pods.balanced() && "a pod was lost");
+  m.end_s = end.seconds();
+  if (pods.empty()) return m;
+  SimTime first_submit = SimTime::Max();
+  std::optional<SimTime> last_completion;
+  std::vector<double> latencies;
+  latencies.reserve(pods.size());
+  for (const Pod& pod : pods) {
+    first_submit = std::min(first_submit, pod.created);
+    if (pod.phase == PodPhase::kSucceeded && (!last_completion || pod.ended > *last_completion)) {
+      last_completion = pod.ended;
+    }
+    if (WasBound(pod)) latencies.push_back((pod.bound - pod.created).seconds());
+  }
+  m.queueing = ComputeLatency(std::move(latencies));
+  SimTime window_end = last_completion.value_or(end);
+  if (last_completion) m.makespan_s = (*last_completion - first_submit).seconds();
+  m.gpu_allocation_ratio = allocation.MeanRatio(first_submit, window_end);
+  return m;
+}
+
+}  // namespace migsim

@@ -1,0 +1,53 @@
+#pragma once
+// The metrics every output reports (definitions in README "Output"):
+// makespan, queueing latency, GPU allocation ratio and pod accounting.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "sim/engine/pod.h"
+#include "sim/metrics/allocation_recorder.h"
+
+namespace migsim {
+
+struct LatencyStats {
+  int64_t count = 0;  // pods that were bound
+  double mean_s = 0, p50_s = 0, p95_s = 0, p99_s = 0, max_s = 0;
+};
+
+// submitted = completed + failed + running + pending + deleted, always.
+struct PodCounts {
+  int64_t submitted = 0;
+  int64_t completed = 0;
+  int64_t failed = 0;
+  int64_t running = 0;  // bound to a node at the end (starting or running)
+  int64_t pending = 0;  // never bound, or not yet
+  int64_t deleted = 0;  // removed by their controller (scale-down, failed Job)
+  bool balanced() const {
+    return submitted == completed + failed + running + pending + deleted;
+  }
+};
+
+struct RunMetrics {
+  // Last completion - first submission; nullopt when no pod completed.
+  std::optional<double> makespan_s;
+  LatencyStats queueing;
+  // Time-weighted over the makespan window, or over [first submission, end of run]
+  // when no pod completed.
+  double gpu_allocation_ratio = 0;
+  PodCounts pods;
+  double end_s = 0;  // simulated time at the end of the run
+};
+
+// Nearest-rank percentile of sorted values: the value at rank ceil(p * n).
+// REQUIRES: !sorted.empty(), 0 < p <= 1.
+double NearestRank(std::span<const double> sorted, double p);
+
+LatencyStats ComputeLatency(std::vector<double> latencies_s);
+PodCounts CountPods(std::span<const Pod> pods);
+RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& allocation,
+                          SimTime end);
+
+}  // namespace migsim

@@ -1,0 +1,47 @@
+#pragma once
+// What pods ask for and what nodes offer, in the units the Kubernetes scheduler uses.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sim/core/ids.h"
+
+namespace migsim {
+
+// Interns extended-resource names ("nvidia.com/gpu", "nvidia.com/mig-1g.5gb") so that
+// nodes can keep per-resource counts in flat vectors indexed by ResourceId.
+class ResourceTable {
+ public:
+  // The id of `name`, interning it if new.
+  ResourceId Intern(std::string_view name);
+  // The id of `name`, or an invalid id when it was never interned.
+  ResourceId Find(std::string_view name) const;
+  const std::string& name(ResourceId id) const { return names_[id.value()]; }
+  size_t size() const { return names_.size(); }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+struct ResourceRequest {
+  ResourceId resource;
+  int32_t count = 0;
+  bool operator==(const ResourceRequest&) const = default;
+};
+
+struct PodRequests {
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
+  std::vector<ResourceRequest> extended;  // sorted by resource id, counts > 0
+  bool operator==(const PodRequests&) const = default;
+};
+
+using Labels = std::vector<std::pair<std::string, std::string>>;  // sorted by key
+
+// True when every (key, value) of `selector` is in `labels`. Both sorted by key.
+bool MatchesSelector(const Labels& labels, const Labels& selector);
+
+}  // namespace migsim

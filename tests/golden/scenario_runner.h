@@ -1,0 +1,30 @@
+#pragma once
+// Runs the scenario files of scenarios/ in-process for the seed and golden tests.
+
+#include <string>
+
+#include "sim/io/run_report.h"
+#include "workloads/scenario.h"
+
+namespace migsim::testing {
+
+struct ScenarioRun {
+  ScenarioFile file;
+  RunReport report;  // report.file points at `file`
+  ScenarioRun() = default;
+  ScenarioRun(const ScenarioRun&) = delete;
+};
+
+// Loads scenarios/<name>.json from the source tree and runs every variant (pods
+// collected). Fails the current test when the file does not load.
+void RunScenarioFile(const std::string& name, ScenarioRun& run);
+
+// The variant called `name`. Fails the current test when there is none.
+const VariantResult& Variant(const ScenarioRun& run, const std::string& name);
+
+// The allocatable count of `resource` on the variant's first node (0 when absent).
+int Allocatable(const VariantResult& v, const std::string& resource);
+
+std::string ReadFile(const std::string& path);
+
+}  // namespace migsim::testing

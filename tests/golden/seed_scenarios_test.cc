@@ -1,0 +1,119 @@
+// The seed documents' published figures, reproduced by the scenarios in scenarios/.
+#include <catch2/catch.hpp>
+
+#include "tests/golden/scenario_runner.h"
+
+namespace migsim::testing {
+namespace {
+
+std::string Label(const VariantResult& v, const std::string& key) {
+  for (const auto& [k, value] : v.nodes.at(0).labels) {
+    if (k == key) return value;
+  }
+  return "";
+}
+
+TEST_CASE("56 super-resolution jobs finish in 87 s on 1g.5gb slices and about 4 min on whole GPUs",
+          "[scenarios][seed000]") {
+  ScenarioRun run;
+  RunScenarioFile("56-superres", run);
+  const VariantResult& mig = Variant(run, "mig-1g.5gb");
+  REQUIRE(mig.metrics.makespan_s.has_value());
+  CHECK(*mig.metrics.makespan_s == Approx(87).epsilon(0.05));
+  CHECK(mig.metrics.pods.submitted == 57);  // gen-number-list + 56 fan-out steps
+  CHECK(mig.metrics.pods.completed == 57);
+  CHECK(Allocatable(mig, "nvidia.com/mig-1g.5gb") == 56);
+
+  const VariantResult& whole = Variant(run, "whole-gpu");
+  REQUIRE(whole.metrics.makespan_s.has_value());
+  CHECK(*whole.metrics.makespan_s == Approx(240).epsilon(0.10));
+  CHECK(whole.metrics.pods.completed == 57);
+  CHECK(whole.metrics.queueing.max_s > 150);  // the seventh wave waits six waves
+  CHECK(Allocatable(whole, "nvidia.com/gpu") == 8);
+}
+
+TEST_CASE("a p4d with all-1g.5gb runs 56 of 100 replicas and advertises 56 1g.5gb devices",
+          "[scenarios][seed001]") {
+  ScenarioRun run;
+  RunScenarioFile("mig-strategies", run);
+  const VariantResult& v = Variant(run, "single-all-1g.5gb");
+  CHECK(v.metrics.pods.running == 56);
+  CHECK(v.metrics.pods.pending == 44);
+  CHECK(Allocatable(v, "nvidia.com/mig-1g.5gb") == 56);
+  CHECK(Allocatable(v, "nvidia.com/gpu") == 0);
+  CHECK(Label(v, "nvidia.com/mig.config.state") == "success");
+
+  SECTION("migStrategy=single advertises the same devices as nvidia.com/gpu") {
+    const VariantResult& single = Variant(run, "true-single-strategy");
+    CHECK(Allocatable(single, "nvidia.com/gpu") == 56);
+    CHECK(single.metrics.pods.running == 56);
+    CHECK(single.metrics.pods.pending == 44);
+  }
+}
+
+TEST_CASE("all-balanced advertises 16/8/8 and three Deployments of 20 run 32 pods",
+          "[scenarios][seed001]") {
+  ScenarioRun run;
+  RunScenarioFile("mig-strategies", run);
+  for (const char* name : {"mixed-all-balanced", "relabel-after-drain"}) {
+    INFO(name);
+    const VariantResult& v = Variant(run, name);
+    CHECK(Allocatable(v, "nvidia.com/mig-1g.5gb") == 16);
+    CHECK(Allocatable(v, "nvidia.com/mig-2g.10gb") == 8);
+    CHECK(Allocatable(v, "nvidia.com/mig-3g.20gb") == 8);
+    CHECK(v.metrics.pods.running == 32);
+    CHECK(v.metrics.pods.pending == 28);
+    CHECK(Label(v, "nvidia.com/mig.config") == "all-balanced");
+    CHECK(Label(v, "nvidia.com/mig.config.state") == "success");
+  }
+  CHECK(Variant(run, "relabel-after-drain").metrics.pods.deleted == 100);
+}
+
+TEST_CASE("relabelling a node under running pods destroys their devices and they are replaced",
+          "[scenarios][seed001]") {
+  ScenarioRun run;
+  RunScenarioFile("mig-strategies", run);
+  const VariantResult& v = Variant(run, "relabel-while-running");
+  CHECK(v.metrics.pods.failed == 56);
+  CHECK(v.metrics.pods.running == 16);  // the new layout has 16 1g.5gb devices
+  CHECK(v.metrics.pods.running + v.metrics.pods.pending == 100);
+  for (const PodRecord& pod : v.pods) {
+    if (pod.state == "failed") CHECK(pod.reason == "DeviceLost");
+  }
+}
+
+TEST_CASE("time-slicing a p3.8xlarge with 10 replicas advertises 40 GPUs and runs all replicas",
+          "[scenarios][seed004]") {
+  ScenarioRun run;
+  RunScenarioFile("timeslice-cifar10", run);
+  const VariantResult& plain = Variant(run, "no-sharing");
+  CHECK(Allocatable(plain, "nvidia.com/gpu") == 4);
+  CHECK(plain.metrics.pods.running == 4);
+  CHECK(plain.metrics.pods.pending == 1);
+
+  const VariantResult& sliced = Variant(run, "time-slicing");
+  CHECK(Allocatable(sliced, "nvidia.com/gpu") == 40);
+  CHECK(sliced.metrics.pods.running == 5);
+  CHECK(sliced.metrics.pods.pending == 0);
+
+  const VariantResult& twenty = Variant(run, "time-slicing-20");
+  CHECK(twenty.metrics.pods.running == 20);
+  CHECK(twenty.metrics.pods.pending == 0);
+  CHECK(Label(twenty, "nvidia.com/gpu.product") == "Tesla-V100-SXM2-16GB-SHARED");
+}
+
+TEST_CASE("every seed scenario accounts for every pod it submitted", "[scenarios]") {
+  for (const char* name : {"56-superres", "mig-strategies", "timeslice-cifar10"}) {
+    ScenarioRun run;
+    RunScenarioFile(name, run);
+    for (const VariantResult& v : run.report.variants) {
+      INFO(name << " / " << v.name);
+      const PodCounts& c = v.metrics.pods;
+      CHECK(c.submitted == c.completed + c.failed + c.running + c.pending + c.deleted);
+      CHECK(c.submitted == static_cast<int64_t>(v.pods.size()));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace migsim::testing

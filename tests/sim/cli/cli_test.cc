@@ -1,0 +1,95 @@
+// The migsim executable end to end: exit codes, messages, and that bad input writes
+// nothing.
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace migsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome RunMigsim(const std::string& args) {
+  std::string command = std::string(MIGSIM_BINARY) + " " + args + " 2>&1";
+  Outcome out;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.output.append(buf.data(), n);
+  int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+fs::path TempDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("migsim-cli-test-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string Scenario(const std::string& name) {
+  return std::string(MIGSIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
+}
+
+TEST_CASE("migsim run prints the variants side by side", "[cli]") {
+  Outcome r = RunMigsim("run " + Scenario("56-superres"));
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("mig-1g.5gb") && Catch::Contains("whole-gpu") &&
+                           Catch::Contains("makespan (s)") && Catch::Contains("87.0"));
+}
+
+TEST_CASE("migsim run --out writes summary.json and one pods CSV per variant", "[cli]") {
+  fs::path dir = TempDir("out");
+  Outcome r = RunMigsim("run " + Scenario("timeslice-cifar10") + " --out " + dir.string());
+  CHECK(r.exit_code == 0);
+  CHECK(fs::exists(dir / "summary.json"));
+  for (const char* v : {"no-sharing", "time-slicing", "time-slicing-20"}) {
+    CHECK(fs::exists(dir / ("pods-" + std::string(v) + ".csv")));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a missing scenario file exits 2 naming the file", "[cli]") {
+  Outcome r = RunMigsim("run /nonexistent/scenario.json");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/nonexistent/scenario.json"));
+}
+
+TEST_CASE("bad input exits 2 with one located message and writes nothing", "[cli]") {
+  fs::path dir = TempDir("bad");
+  fs::path file = dir / "bad.json";
+  std::ofstream(file) << R"({"name": "x", "description": "y", "cluster": {"nodes": {)"
+                         R"("a": {"type": "p9.mega"}}}, "workloads": {}})";
+  fs::path out = dir / "out";
+  Outcome r = RunMigsim("run " + file.string() + " --out " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(file.string() + ":/cluster/nodes/a/type"));
+  CHECK_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("asking for a variant the scenario does not have exits 2 listing the variants",
+          "[cli]") {
+  Outcome r = RunMigsim("run " + Scenario("56-superres") + " --variant nope");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("mig-1g.5gb, whole-gpu"));
+}
+
+TEST_CASE("an unknown option exits 2", "[cli]") {
+  CHECK(RunMigsim("run " + Scenario("56-superres") + " --frobnicate").exit_code == 2);
+}
+
+}  // namespace
+}  // namespace migsim

@@ -1,0 +1,180 @@
+// Errors in `job_classes`, pod templates and `workloads`.
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <variant>
+
+#include "sim/io/scenario_json.h"
+
+namespace migsim {
+namespace {
+
+// A valid document around `workloads`, with one job class "train".
+std::string Doc(const std::string& workloads, const std::string& job_classes = "") {
+  return R"({"name": "t", "description": "d",
+    "cluster": {"nodes": {"a": {"type": "p4d.24xlarge"}}},
+    "job_classes": {"train": {"run_s": 10})" +
+         job_classes + R"(}, "workloads": )" + workloads + "}";
+}
+
+// A document with one workload `w` of the given members.
+std::string Workload(const std::string& members) { return Doc(R"({"w": {)" + members + "}}"); }
+
+// A document with one bare pod whose template has the given members.
+std::string Template(const std::string& members) {
+  return Workload(R"("kind": "Pod", "template": {)" + members + "}");
+}
+
+// A document with one workflow `wf` whose steps are `steps`.
+std::string Workflow(const std::string& steps) {
+  return Doc(R"({"wf": {"kind": "Workflow", "steps": )" + steps + "}}");
+}
+
+std::string MessageOf(const std::string& text) {
+  Result<ScenarioFile> loaded = ParseScenarioText(text, "t.json");
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.status().code() == StatusCode::kInvalidArgument);
+  return loaded.status().ToString();
+}
+
+Scenario Load(const std::string& text) {
+  Result<ScenarioFile> loaded = ParseScenarioText(text, "t.json");
+  INFO((loaded.ok() ? "" : loaded.status().ToString()));
+  REQUIRE(loaded.ok());
+  return loaded.value().variants[0].second;
+}
+
+}  // namespace
+
+TEST_CASE("job class fields are checked", "[io]") {
+  CHECK(MessageOf(Doc("{}", R"(, "bad": {"failure_probability": 1.5})")) ==
+        "t.json:/job_classes/bad/failure_probability: must be <= 1");
+  CHECK(MessageOf(Doc("{}", R"(, "bad": {"startup_s": -1})")) ==
+        "t.json:/job_classes/bad/startup_s: must be >= 0");
+  CHECK(MessageOf(Doc("{}", R"(, "bad": {"run_s": "10"})")) ==
+        "t.json:/job_classes/bad/run_s: expected a number or an object, got a string");
+  CHECK(MessageOf(Doc("{}", R"(, "bad": {"run_s": {"tpu": 3}})"))
+            .rfind("t.json:/job_classes/bad/run_s/tpu: unknown device kind 'tpu' (valid: "
+                   "default, cpu, gpu, 1g.5gb, 1g.5gb+me, ",
+                   0) == 0);
+}
+
+TEST_CASE("a workload needs a known kind; fields depend on it", "[io]") {
+  CHECK(MessageOf(Workload(R"("count": 1)")) ==
+        "t.json:/workloads/w: missing required field 'kind'");
+  CHECK(MessageOf(Workload(R"("kind": "CronJob")")) ==
+        "t.json:/workloads/w/kind: unknown workload kind 'CronJob' (valid: Pod, Deployment, Job, "
+        "Workflow)");
+  CHECK(MessageOf(Workload(R"("kind": "Pod", "replicas": 2, "template": {})")) ==
+        "t.json:/workloads/w/replicas: unknown field 'replicas' (expected one of: kind, at_s, "
+        "count, template)");
+  CHECK(MessageOf(Workload(R"("kind": "Job")")) ==
+        "t.json:/workloads/w: missing required field 'template'");
+}
+
+TEST_CASE("negative counts and durations are rejected at the field", "[io]") {
+  CHECK(MessageOf(Workload(R"("kind": "Pod", "count": 0, "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/count: must be >= 1");
+  CHECK(MessageOf(Workload(R"("kind": "Pod", "at_s": -5, "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/at_s: must be >= 0");
+  CHECK(MessageOf(Workload(R"("kind": "Deployment", "replicas": -1, "template": {})")) ==
+        "t.json:/workloads/w/replicas: must be >= 0");
+  CHECK(MessageOf(Workload(
+            R"("kind": "Job", "backoff_limit": -1, "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/backoff_limit: must be >= 0");
+  CHECK(MessageOf(
+            Workload(R"("kind": "Job", "parallelism": 0, "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/parallelism: must be >= 1");
+}
+
+TEST_CASE("a scale event before the deployment starts is rejected", "[io]") {
+  CHECK(MessageOf(Workload(R"("kind": "Deployment", "at_s": 10,
+                              "scale": [{"at_s": 5, "replicas": 2}], "template": {})")) ==
+        "t.json:/workloads/w/scale/0/at_s: must be >= the Deployment's at_s (10)");
+  CHECK(MessageOf(Workload(R"("kind": "Deployment", "scale": [{"at_s": 5}], "template": {})")) ==
+        "t.json:/workloads/w/scale/0: missing required field 'replicas'");
+}
+
+TEST_CASE("an unknown job class lists the defined ones", "[io]") {
+  CHECK(MessageOf(Template(R"("job_class": "trian")")) ==
+        "t.json:/workloads/w/template/job_class: unknown job class 'trian' (valid: train)");
+  CHECK(MessageOf(Template("")) ==
+        "t.json:/workloads/w/template: missing required field 'job_class'");
+}
+
+TEST_CASE("template resources are quantities or positive extended counts", "[io]") {
+  CHECK(MessageOf(Template(R"("job_class": "train", "resources": {"cpu": "abc"})")) ==
+        "t.json:/workloads/w/template/resources/cpu: invalid quantity 'abc' (examples: 500m, 2, "
+        "512Mi, 1.5Gi, 1G)");
+  CHECK(MessageOf(Template(R"("job_class": "train", "resources": {"memory": -1})")) ==
+        "t.json:/workloads/w/template/resources/memory: must be >= 0");
+  CHECK(MessageOf(Template(R"("job_class": "train", "resources": {"nvidia.com/gpu": 0})")) ==
+        "t.json:/workloads/w/template/resources/nvidia.com~1gpu: must be >= 1");
+  CHECK(MessageOf(Template(R"("job_class": "train", "resources": {"gpu": 1})")) ==
+        "t.json:/workloads/w/template/resources/gpu: unknown resource 'gpu' (expected cpu, "
+        "memory or an extended resource with a domain, such as nvidia.com/gpu)");
+  CHECK(MessageOf(Template(R"("job_class": "train", "node_selector": {"a~b": 1})")) ==
+        "t.json:/workloads/w/template/node_selector/a~0b: expected a string, got a number");
+}
+
+TEST_CASE("template requests are parsed and sorted by resource id", "[io]") {
+  const Scenario s = Load(Doc(R"({
+    "first": {"kind": "Pod", "template": {"job_class": "train",
+                                          "resources": {"example.com/b": 2}}},
+    "second": {"kind": "Pod", "template": {"job_class": "train", "resources": {
+        "memory": 1000000, "example.com/a": 1, "cpu": 0.1, "example.com/b": 3}}}})"));
+  REQUIRE(s.templates.size() == 2);
+  CHECK(s.resources.name(ResourceId(0)) == "example.com/b");
+  CHECK(s.resources.name(ResourceId(1)) == "example.com/a");
+  CHECK(s.templates[1].requests ==
+        PodRequests{.cpu_milli = 100,
+                    .memory_mib = 1,
+                    .extended = {{ResourceId(0), 3}, {ResourceId(1), 1}}});
+}
+
+TEST_CASE("a workflow cycle is reported at the steps", "[io]") {
+  CHECK(MessageOf(Workflow(R"({
+    "a": {"depends": ["b"], "template": {"job_class": "train"}},
+    "b": {"depends": ["a"], "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps: steps form a cycle: a -> b -> a");
+  CHECK(MessageOf(Workflow(R"({"a": {"depends": ["a"], "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps: step 'a' depends on itself");
+}
+
+TEST_CASE("an unknown dependency lists the workflow's steps", "[io]") {
+  CHECK(MessageOf(Workflow(R"({
+    "a": {"template": {"job_class": "train"}},
+    "b": {"depends": ["a", "c"], "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/b/depends/1: unknown step 'c' (valid: a, b)");
+  CHECK(MessageOf(Workflow(R"({
+    "a": {"template": {"job_class": "train"}},
+    "b": {"depends": ["a", "a"], "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/b/depends/1: step 'a' is listed twice");
+}
+
+TEST_CASE("workflow steps check fan-out, items and retry", "[io]") {
+  CHECK(MessageOf(Workflow("{}")) == "t.json:/workloads/wf/steps: must have at least one step");
+  CHECK(MessageOf(Workflow(
+            R"({"a": {"fan_out": 2, "items": ["x"], "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/a: give either 'fan_out' or 'items', not both");
+  CHECK(MessageOf(Workflow(R"({"a": {"fan_out": 0, "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/a/fan_out: must be >= 1");
+  CHECK(MessageOf(Workflow(R"({"a": {"items": [], "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/a/items: must not be empty");
+  CHECK(MessageOf(Workflow(R"({"a": {"items": [true], "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/a/items/0: expected a string or a number, got a boolean");
+  CHECK(MessageOf(Workflow(R"({"a": {"retry": {"limit": 1, "policy": "Never"},
+                                     "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/a/retry/policy: unknown retry policy 'Never' (valid: Always, "
+        "OnFailure, OnError)");
+  CHECK(MessageOf(Workflow(R"({"a": {"retry": {}, "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/a/retry: missing required field 'limit'");
+}
+
+TEST_CASE("a deployment template may name a job class for its start-up time", "[io]") {
+  const Scenario s = Load(Workload(R"("kind": "Deployment", "template": {"job_class": "train"})"));
+  CHECK(s.templates[0].runs_forever);
+  CHECK(s.templates[0].job_class == JobClassId(0));
+}
+
+}  // namespace migsim

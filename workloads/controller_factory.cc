@@ -1,0 +1,32 @@
+#include "workloads/controller_factory.h"
+
+#include "workloads/deployment.h"
+#include "workloads/job.h"
+#include "workloads/pod_group.h"
+#include "workloads/workflow.h"
+
+namespace migsim {
+namespace {
+
+struct Maker {
+  std::unique_ptr<Controller> operator()(const PodGroupSpec& s) const {
+    return std::make_unique<PodGroup>(s);
+  }
+  std::unique_ptr<Controller> operator()(const DeploymentSpec& s) const {
+    return std::make_unique<Deployment>(s);
+  }
+  std::unique_ptr<Controller> operator()(const JobSpec& s) const {
+    return std::make_unique<Job>(s);
+  }
+  std::unique_ptr<Controller> operator()(const WorkflowSpec& s) const {
+    return std::make_unique<Workflow>(s);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Controller> MakeController(const WorkloadSpec& spec) {
+  return std::visit(Maker{}, spec);
+}
+
+}  // namespace migsim

@@ -1,0 +1,54 @@
+#include "workloads/deployment.h"
+
+#include <algorithm>
+#include <string>
+
+#include "workloads/backoff.h"
+
+namespace migsim {
+
+void Deployment::Start(ControllerContext& ctx, OwnerId self) {
+  self_ = self;
+  ctx.SetTimer(spec_.at, self_, 0);
+  for (size_t i = 0; i < spec_.scale.size(); ++i) ctx.SetTimer(spec_.scale[i].at, self_, i + 1);
+}
+
+void Deployment::OnTimer(ControllerContext& ctx, uint64_t tag) {
+  if (tag != kReconcile) desired_ = tag == 0 ? spec_.replicas : spec_.scale[tag - 1].replicas;
+  Reconcile(ctx);
+}
+
+void Deployment::Reconcile(ControllerContext& ctx) {
+  const size_t desired = static_cast<size_t>(desired_);
+  while (live_.size() < desired) live_.push_back(ctx.Submit(spec_.tmpl, self_, next_ordinal_++));
+  if (live_.size() > desired) ScaleDown(ctx, live_.size() - desired);
+}
+
+void Deployment::ScaleDown(ControllerContext& ctx, size_t surplus) {
+  // Victims: unbound pods before bound ones, newer before older.
+  std::vector<PodId> order(live_.rbegin(), live_.rend());
+  std::stable_partition(order.begin(), order.end(), [&](PodId id) {
+    return ctx.pod(id).phase == PodPhase::kPending;
+  });
+  order.resize(surplus);
+  for (PodId id : order) {
+    ctx.Delete(id);
+    Forget(id);
+  }
+}
+
+void Deployment::Forget(PodId pod) { live_.erase(std::find(live_.begin(), live_.end(), pod)); }
+
+void Deployment::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
+  Forget(pod.id);
+  ++failures_;  // Deployment pods never succeed: ending is failing
+  SimTime delay = failures_ == 1 ? SimTime::Zero()
+                                 : ExponentialBackoff(failures_ - 1, SimTime::Seconds(300));
+  ctx.SetTimer(ctx.now() + delay, self_, kReconcile);
+}
+
+std::string Deployment::PodName(const Pod& pod) const {
+  return spec_.name + "-" + std::to_string(pod.tag);
+}
+
+}  // namespace migsim

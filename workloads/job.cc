@@ -1,0 +1,54 @@
+#include "workloads/job.h"
+
+#include <algorithm>
+#include <string>
+
+#include "workloads/backoff.h"
+
+namespace migsim {
+
+void Job::Start(ControllerContext& ctx, OwnerId self) {
+  self_ = self;
+  ctx.SetTimer(spec_.at, self_, kStart);
+}
+
+// Tag kStart starts the Job; tag kBackoffOver ends one failed pod's back-off.
+void Job::OnTimer(ControllerContext& ctx, uint64_t tag) {
+  if (tag == kBackoffOver) --backing_off_;
+  Pump(ctx);
+}
+
+void Job::Pump(ControllerContext& ctx) {
+  if (job_failed_) return;
+  // A failed pod's replacement keeps its slot until its back-off is over.
+  auto busy = [this] { return static_cast<int>(active_.size()) + backing_off_; };
+  while (busy() < spec_.parallelism && succeeded_ + busy() < spec_.completions) {
+    active_.push_back(ctx.Submit(spec_.tmpl, self_, next_ordinal_++));
+  }
+}
+
+void Job::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
+  active_.erase(std::find(active_.begin(), active_.end(), pod.id));
+  if (job_failed_) return;
+  if (pod.phase == PodPhase::kSucceeded) {
+    ++succeeded_;
+    Pump(ctx);
+    return;
+  }
+  ++failed_;
+  if (failed_ > spec_.backoff_limit) {
+    job_failed_ = true;  // BackoffLimitExceeded: the Job terminates its active pods
+    for (PodId id : std::vector<PodId>(active_)) ctx.Delete(id);
+    active_.clear();
+    return;
+  }
+  ++backing_off_;
+  ctx.SetTimer(ctx.now() + ExponentialBackoff(failed_, SimTime::Seconds(360)), self_,
+               kBackoffOver);
+}
+
+std::string Job::PodName(const Pod& pod) const {
+  return spec_.name + "-" + std::to_string(pod.tag);
+}
+
+}  // namespace migsim

@@ -1,0 +1,36 @@
+#pragma once
+// A scenario as the engine runs it: one variant of a scenario file, fully validated.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/cluster_spec.h"
+#include "sim/engine/job_class.h"
+#include "sim/engine/pod.h"
+#include "sim/policy/resources.h"
+#include "workloads/workload_spec.h"
+
+namespace migsim {
+
+struct Scenario {
+  uint64_t seed = 1;
+  SimTime horizon = SimTime::Max();
+  ClusterSpec cluster;
+  ResourceTable resources;        // names the templates request
+  std::vector<JobClass> job_classes;
+  std::vector<PodTemplate> templates;
+  std::vector<WorkloadSpec> workloads;
+  std::string policy = "first-fit";
+};
+
+struct ScenarioFile {
+  std::string path;
+  std::string name;
+  std::string description;
+  // In file order; a file without "variants" has one variant named "base".
+  std::vector<std::pair<std::string, Scenario>> variants;
+};
+
+}  // namespace migsim

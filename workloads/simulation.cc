@@ -1,0 +1,78 @@
+#include "workloads/simulation.h"
+
+#include "sim/engine/engine.h"
+#include "workloads/controller_factory.h"
+
+namespace migsim {
+namespace {
+
+EngineInputs MakeInputs(const Scenario& scenario) {
+  EngineInputs in;
+  in.cluster = &scenario.cluster;
+  in.resources = scenario.resources;
+  in.job_classes = scenario.job_classes;
+  in.templates = scenario.templates;
+  for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
+  return in;
+}
+
+NodeRecord RecordNode(const Engine& engine, const NodeInfo& info) {
+  const NodeRuntime& runtime = engine.node_runtime(info.id);
+  NodeRecord r;
+  r.name = info.name;
+  r.type = runtime.spec().type->name;
+  r.labels = info.labels;
+  r.cpu_milli = info.cpu_milli_allocatable;
+  r.memory_mib = info.memory_mib_allocatable;
+  for (const auto& [name, count] : runtime.plugin_view().advertised) {
+    ResourceId id = engine.resources().Find(name);
+    r.allocatable.emplace_back(name, info.Allocatable(id));
+    r.allocated.emplace_back(name, info.Requested(id));
+  }
+  return r;
+}
+
+std::optional<SimTime> If(bool happened, SimTime t) {
+  return happened ? std::optional<SimTime>(t) : std::nullopt;
+}
+
+PodRecord RecordPod(const Engine& engine, const Pod& pod) {
+  PodRecord r;
+  r.name = engine.PodName(pod);
+  r.owner = engine.OwnerName(pod);
+  const bool bound = pod.node.valid();
+  if (bound) {
+    r.node = engine.nodes()[pod.node.value()].name;
+    r.device = engine.DeviceName(pod);
+  }
+  r.created = pod.created;
+  r.bound = If(bound, pod.bound);
+  r.started = If(pod.has_started, pod.started);
+  r.ended = If(pod.ended_already(), pod.ended);
+  r.state = std::string(PhaseName(pod.phase));
+  r.reason = std::string(EndReasonName(pod.reason));
+  return r;
+}
+
+}  // namespace
+
+VariantResult Simulate(const std::string& variant, const Scenario& scenario, Policy& policy,
+                       SimulateOptions options) {
+  Engine engine(MakeInputs(scenario), policy, EngineConfig{scenario.seed, scenario.horizon});
+  AllocationRecorder allocation;
+  engine.AddObserver(&allocation);
+  engine.Run();
+
+  VariantResult result;
+  result.name = variant;
+  result.policy = std::string(policy.name());
+  result.metrics = ComputeMetrics(engine.pods(), allocation, engine.end_time());
+  for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
+  if (options.collect_pods) {
+    result.pods.reserve(engine.pods().size());
+    for (const Pod& pod : engine.pods()) result.pods.push_back(RecordPod(engine, pod));
+  }
+  return result;
+}
+
+}  // namespace migsim

@@ -1,0 +1,47 @@
+#pragma once
+// Runs one variant of a scenario and collects what the outputs report.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/metrics/run_metrics.h"
+#include "sim/policy/policy.h"
+#include "workloads/scenario.h"
+
+namespace migsim {
+
+struct PodRecord {
+  std::string name, owner, node, device;
+  SimTime created;
+  std::optional<SimTime> bound, started, ended;
+  std::string state;   // pending, starting, running, completed, failed, deleted
+  std::string reason;  // why it ended (Completed, Error, DeviceLost, ...), or empty
+};
+
+struct NodeRecord {
+  std::string name, type;
+  Labels labels;
+  int64_t cpu_milli = 0, memory_mib = 0;
+  // Extended resources as the device plugin advertises them at the end: allocatable,
+  // and how many of each are requested by pods bound there.
+  std::vector<std::pair<std::string, int>> allocatable, allocated;
+};
+
+struct VariantResult {
+  std::string name;
+  std::string policy;
+  RunMetrics metrics;
+  std::vector<NodeRecord> nodes;
+  std::vector<PodRecord> pods;  // empty unless asked for
+};
+
+struct SimulateOptions {
+  bool collect_pods = false;
+};
+
+// REQUIRES: `policy` is the policy the scenario names (or any other to compare).
+VariantResult Simulate(const std::string& variant, const Scenario& scenario, Policy& policy,
+                       SimulateOptions options = {});
+
+}  // namespace migsim
