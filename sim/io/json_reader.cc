@@ -1,9 +1,12 @@
 #include "sim/io/json_reader.h"
+
 #include "sim/core/text.h"
+#include "sim/io/duplicate_keys.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace migsim::io {
 namespace {
@@ -64,7 +67,13 @@ std::string FormatNumber(double value) {
 
 Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
   try {
-    return Json::parse(text.begin(), text.end());
+    DuplicateKeyFinder finder;
+    Json doc = Json::parse(text.begin(), text.end(), std::ref(finder));
+    if (finder.duplicate()) {
+      return Status::InvalidArgument("duplicate key (JSON keeps only one of the values)",
+                                     {file_label, *finder.duplicate()});
+    }
+    return doc;
   } catch (const Json::parse_error& e) {
     return ParseErrorStatus(e.what(), e.byte, file_label);
   }

@@ -69,8 +69,10 @@ TEST_CASE("a top-level field of the wrong type names both types", "[io]") {
   CHECK(MessageOf(Doc(R"(, "seed": 1.5)")) == "t.json:/seed: expected an integer, got 1.5");
   CHECK(MessageOf(Doc(R"(, "seed": "7")")) == "t.json:/seed: expected an integer, got a string");
   CHECK(MessageOf(Doc(R"(, "horizon_s": -10)")) == "t.json:/horizon_s: must be >= 0");
-  CHECK(MessageOf(Doc(R"(, "job_classes": [])")) ==
-        "t.json:/job_classes: expected an object, got an array");
+  std::string array_classes = Doc();
+  const std::string classes = R"("job_classes": {"train": {"run_s": 10}})";
+  array_classes.replace(array_classes.find(classes), classes.size(), R"("job_classes": [])");
+  CHECK(MessageOf(array_classes) == "t.json:/job_classes: expected an object, got an array");
 }
 
 TEST_CASE("seed and horizon are read as given", "[io]") {
@@ -148,4 +150,29 @@ TEST_CASE("variants keep the base's description and name", "[io]") {
   CHECK(loaded.value().description == "d");
 }
 
+}  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a key written twice in one object is an error at its pointer", "[io]") {
+  const char* text = R"({"name": "x", "description": "y",
+    "cluster": {"nodes": {"a": {"type": "p4d.24xlarge", "count": 1, "count": 2}}},
+    "workloads": {"w": {"kind": "Workflow", "steps": {"s": {"items": [1, {"k": 1, "k": 2}]}}}}})";
+  Result<ScenarioFile> r = ParseScenarioText(text, "dup.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().ToString() ==
+        "dup.json:/cluster/nodes/a/count: duplicate key (JSON keeps only one of the values)");
+}
+
+TEST_CASE("a key repeated inside an array element is found at its index", "[io]") {
+  const char* text = R"({"name": "x", "description": "y", "cluster": {"nodes": {"a": {
+    "type": "p4d.24xlarge"}}, "reconfigurations": [{"at_s": 1}, {"at_s": 1, "at_s": 2}]},
+    "workloads": {}})";
+  Result<ScenarioFile> r = ParseScenarioText(text, "dup.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().location().json_pointer == "/cluster/reconfigurations/1/at_s");
+}
+
+}  // namespace
 }  // namespace migsim
