@@ -32,10 +32,12 @@ void Job::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
   if (job_failed_) return;
   if (pod.phase == PodPhase::kSucceeded) {
     ++succeeded_;
+    consecutive_failures_ = 0;  // Kubernetes resets the back-off after a success
     Pump(ctx);
     return;
   }
   ++failed_;
+  ++consecutive_failures_;
   if (failed_ > spec_.backoff_limit) {
     job_failed_ = true;  // BackoffLimitExceeded: the Job terminates its active pods
     for (PodId id : std::vector<PodId>(active_)) ctx.Delete(id);
@@ -43,7 +45,7 @@ void Job::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
     return;
   }
   ++backing_off_;
-  ctx.SetTimer(ctx.now() + ExponentialBackoff(failed_, SimTime::Seconds(360)), self_,
+  ctx.SetTimer(ctx.now() + ExponentialBackoff(consecutive_failures_, SimTime::Seconds(360)), self_,
                kBackoffOver);
 }
 

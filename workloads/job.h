@@ -8,7 +8,7 @@ namespace migsim {
 
 // A batch Job: runs pods until `completions` succeeded, at most `parallelism` at once.
 // A failed pod is replaced after Kubernetes' back-off (10 s, 20 s, 40 s, ... capped at
-// 6 min); when more than `backoff_limit` pods have failed the Job fails and its active
+// 6 min; a success resets it); when more than `backoff_limit` pods have failed the Job fails and its active
 // pods are deleted.
 class Job final : public Controller {
  public:
@@ -30,7 +30,8 @@ class Job final : public Controller {
   JobSpec spec_;
   OwnerId self_;
   int succeeded_ = 0;
-  int failed_ = 0;
+  int failed_ = 0;               // counts against backoff_limit
+  int consecutive_failures_ = 0;  // since the last success: sets the back-off delay
   int backing_off_ = 0;  // failed pods whose replacement waits for its back-off
   bool job_failed_ = false;
   uint32_t next_ordinal_ = 0;

@@ -4,14 +4,12 @@
 
 namespace migsim {
 
-Workflow::Workflow(WorkflowSpec spec) : spec_(std::move(spec)) {
+Workflow::Workflow(WorkflowSpec spec) : spec_(std::move(spec)), graph_(spec_) {
   const size_t n = spec_.steps.size();
   steps_.resize(n);
-  dependents_.resize(n);
   for (size_t s = 0; s < n; ++s) {
     const WorkflowStepSpec& step = spec_.steps[s];
     steps_[s].deps_left = static_cast<int>(step.depends.size());
-    for (int dep : step.depends) dependents_[dep].push_back(static_cast<int>(s));
     first_item_.push_back(static_cast<uint32_t>(item_step_.size()));
     size_t items = step.items.empty() ? 1 : step.items.size();
     steps_[s].items_left = static_cast<int>(items);
@@ -84,7 +82,7 @@ void Workflow::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
 
 void Workflow::StepSucceeded(ControllerContext& ctx, int step) {
   if (--steps_left_ == 0) phase_ = Phase::kSucceeded;
-  for (int next : dependents_[step]) {
+  for (int next : graph_.Dependents(step)) {
     if (--steps_[next].deps_left == 0) {
       ctx.SetTimer(ctx.now() + spec_.step_delay, self_, static_cast<uint64_t>(next) + 1);
     }

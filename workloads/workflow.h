@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/engine/controller.h"
+#include "workloads/workflow_graph.h"
 #include "workloads/workload_spec.h"
 
 namespace migsim {
@@ -41,7 +42,7 @@ class Workflow final : public Controller {
   OwnerId self_;
   Phase phase_ = Phase::kPending;
   std::vector<StepState> steps_;
-  std::vector<std::vector<int>> dependents_;
+  WorkflowGraph graph_;  // over spec_, which it points into
   std::vector<uint32_t> first_item_;  // step -> first work item
   std::vector<int> item_step_;        // work item -> step
   std::vector<int> attempts_;         // work item -> retries so far

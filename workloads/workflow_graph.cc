@@ -48,8 +48,31 @@ std::string DescribeCycle(const WorkflowSpec& wf, const std::vector<int>& parent
 
 }  // namespace
 
+struct WorkflowGraph::Impl {
+  const WorkflowSpec* workflow;
+  Graph graph;
+};
+
+WorkflowGraph::WorkflowGraph(const WorkflowSpec& workflow)
+    : impl_(new Impl{&workflow, BuildGraph(workflow)}) {}
+
+WorkflowGraph::~WorkflowGraph() = default;
+
+std::vector<int> WorkflowGraph::Dependents(int step) const {
+  std::vector<int> out;
+  for (auto [e, end] = boost::out_edges(step, impl_->graph); e != end; ++e) {
+    out.push_back(static_cast<int>(boost::target(*e, impl_->graph)));
+  }
+  return out;
+}
+
 Status ValidateWorkflowGraph(const WorkflowSpec& workflow) {
-  Graph g = BuildGraph(workflow);
+  return WorkflowGraph(workflow).Validate();
+}
+
+Status WorkflowGraph::Validate() const {
+  const WorkflowSpec& workflow = *impl_->workflow;
+  const Graph& g = impl_->graph;
   std::vector<int> parent(workflow.steps.size(), -1);
   std::pair<int, int> back{-1, -1};
   CycleFinder finder;

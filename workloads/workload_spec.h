@@ -12,36 +12,36 @@ namespace migsim {
 
 // `count` bare pods created at `at` (restartPolicy Never: a failed pod stays failed).
 struct PodGroupSpec {
-  std::string name;
-  SimTime at;
+  std::string name{};
+  SimTime at{};
   int count = 1;
-  TemplateId tmpl;
+  TemplateId tmpl{};
 };
 
 struct ScaleEvent {
-  SimTime at;
+  SimTime at{};
   int replicas = 0;
 };
 
 // A Deployment: `replicas` pods from `at`, rescaled by `scale` events. Its pods run
 // until deleted; a pod that fails is replaced after a back-off.
 struct DeploymentSpec {
-  std::string name;
-  SimTime at;
+  std::string name{};
+  SimTime at{};
   int replicas = 1;
   std::vector<ScaleEvent> scale;  // sorted by time
-  TemplateId tmpl;
+  TemplateId tmpl{};
 };
 
 // A Job: runs pods until `completions` succeeded, at most `parallelism` at a time;
 // fails once more than `backoff_limit` pods failed.
 struct JobSpec {
-  std::string name;
-  SimTime at;
+  std::string name{};
+  SimTime at{};
   int completions = 1;
   int parallelism = 1;
   int backoff_limit = 6;
-  TemplateId tmpl;
+  TemplateId tmpl{};
 };
 
 enum class RetryPolicy { kAlways, kOnFailure, kOnError };
@@ -52,21 +52,21 @@ struct RetryStrategy {
 };
 
 struct WorkflowStepSpec {
-  std::string name;
-  TemplateId tmpl;
+  std::string name{};
+  TemplateId tmpl{};
   std::vector<int> depends;           // indices of earlier-or-later steps in the workflow
   std::vector<std::string> items;     // fan-out: one pod per item; empty = one pod
-  RetryStrategy retry;
+  RetryStrategy retry{};
 };
 
 // An Argo-style Workflow: a DAG of steps; a step starts `step_delay` after all its
 // dependencies succeeded; at most `parallelism` pods exist at once (0 = unlimited).
 struct WorkflowSpec {
-  std::string name;
-  SimTime at;
+  std::string name{};
+  SimTime at{};
   int parallelism = 0;
-  SimTime step_delay;
-  std::vector<WorkflowStepSpec> steps;
+  SimTime step_delay{};
+  std::vector<WorkflowStepSpec> steps{};
 };
 
 using WorkloadSpec = std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec>;

@@ -130,3 +130,69 @@ TEST_CASE("a failed Job deletes its active pods", "[workloads][job]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// A ControllerContext that records what a controller asks for, so a controller can be
+// driven pod end by pod end without an engine.
+class RecordingContext final : public ControllerContext {
+ public:
+  SimTime now() const override { return now_; }
+  Rng& rng() override { return rng_; }
+  PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) override {
+    Pod& pod = pods_.emplace_back();
+    pod.id = PodId(static_cast<PodId::Rep>(pods_.size() - 1));
+    pod.tmpl = tmpl;
+    pod.owner = owner;
+    pod.tag = tag;
+    pod.created = now_;
+    return pod.id;
+  }
+  void Delete(PodId) override {}
+  void SetTimer(SimTime at, OwnerId, uint64_t tag) override { timers.push_back({at, tag}); }
+  const Pod& pod(PodId id) const override { return pods_[id.value()]; }
+
+  Pod Ended(PodId id, PodPhase phase) {
+    Pod p = pods_[id.value()];
+    p.phase = phase;
+    p.reason = phase == PodPhase::kSucceeded ? EndReason::kCompleted : EndReason::kError;
+    return p;
+  }
+  void set_now(double s) { now_ = SimTime::Seconds(s); }
+  size_t submitted() const { return pods_.size(); }
+
+  std::vector<std::pair<SimTime, uint64_t>> timers;
+
+ private:
+  SimTime now_;
+  Rng rng_{1};
+  std::vector<Pod> pods_;
+};
+
+TEST_CASE("a Job's back-off starts again at 10 s after a pod succeeds", "[workloads][job]") {
+  Job job(JobSpec{.name = "j", .completions = 5, .parallelism = 1, .backoff_limit = 10});
+  RecordingContext ctx;
+  job.Start(ctx, OwnerId(0));
+  job.OnTimer(ctx, 0);  // starts: one pod
+  REQUIRE(ctx.submitted() == 1);
+  auto fail_last = [&](double at) {
+    ctx.set_now(at);
+    job.OnPodEnded(ctx, ctx.Ended(PodId(static_cast<PodId::Rep>(ctx.submitted() - 1)),
+                                  PodPhase::kFailed));
+    return (ctx.timers.back().first - ctx.now()).seconds();
+  };
+  CHECK(fail_last(10) == 10);
+  job.OnTimer(ctx, 1);  // back-off over: the replacement
+  CHECK(fail_last(30) == 20);
+  job.OnTimer(ctx, 1);
+  ctx.set_now(50);
+  job.OnPodEnded(ctx, ctx.Ended(PodId(static_cast<PodId::Rep>(ctx.submitted() - 1)),
+                                PodPhase::kSucceeded));
+  CHECK(fail_last(60) == 10);
+  CHECK(job.succeeded() == 1);
+  CHECK_FALSE(job.failed());
+}
+
+}  // namespace
+}  // namespace migsim
