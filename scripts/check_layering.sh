@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Checks that dependencies point one way (README "Architecture"): each folder includes
+# only the project headers it may, and third-party headers stay at the edges.
+# Prints every violation and exits 1 if there is any.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+# check <folder> <regex of allowed project include prefixes>
+check() {
+  local folder=$1 allowed=$2
+  local bad
+  bad=$(grep -rnE '^#include "' "$folder" --include='*.h' --include='*.cc' |
+        grep -vE "#include \"($allowed)" || true)
+  if [ -n "$bad" ]; then
+    echo "layering: $folder may include only ($allowed):"
+    echo "$bad"
+    status=1
+  fi
+}
+# forbid <regex of an include> <folders where it is allowed...>
+forbid() {
+  local pattern=$1; shift
+  local bad
+  bad=$(grep -rnE "^#include <($pattern)" sim policies workloads --include='*.h' --include='*.cc' |
+        grep -vE "^($(IFS='|'; echo "$*"))" || true)
+  if [ -n "$bad" ]; then
+    echo "layering: <$pattern...> belongs only in $*:"
+    echo "$bad"
+    status=1
+  fi
+}
+
+check sim/core 'sim/core/'
+check sim/cluster 'sim/core/|sim/cluster/'
+check sim/policy 'sim/core/|sim/policy/'
+check sim/engine 'sim/core/|sim/cluster/|sim/policy/|sim/engine/'
+check sim/metrics 'sim/core/|sim/engine/|sim/metrics/|sim/policy/'
+check policies 'sim/core/|sim/policy/|policies/'
+check workloads 'sim/|workloads/'
+check sim/io 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/policy/|sim/io/|workloads/|policies/'
+forbid 'nlohmann/' sim/io/
+forbid 'CLI/' sim/cli/
+forbid 'boost/' workloads/workflow_graph.cc
+forbid 'Eigen/' sim/perf/
+
+[ $status -eq 0 ] && echo "layering: ok"
+exit $status
