@@ -47,6 +47,19 @@ std::string LoadPolicy(LoadContext* ctx, const ObjectReader& root) {
   return name;
 }
 
+// Deployment pods never end on their own, and one whose pods keep failing keeps
+// replacing them: without a horizon such a run would not end.
+void RequireHorizonForDeployments(LoadContext* ctx, const Scenario& scenario) {
+  if (scenario.horizon != SimTime::Max()) return;
+  for (const WorkloadSpec& w : scenario.workloads) {
+    if (const auto* d = std::get_if<DeploymentSpec>(&w)) {
+      ctx->Fail("/workloads/" + io::EscapePointerToken(d->name),
+                "a Deployment runs until deleted: the scenario needs horizon_s");
+      return;
+    }
+  }
+}
+
 // One variant's document (without "variants"), fully validated.
 Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   LoadContext ctx(file);
@@ -69,6 +82,7 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   if (r.Require("workloads") && ctx.ok()) {
     io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
   }
+  if (ctx.ok()) RequireHorizonForDeployments(&ctx, scenario);
   if (!ctx.ok()) return ctx.status();
   return scenario;
 }

@@ -235,7 +235,6 @@ TEST_CASE("a minimal scenario gets the documented defaults", "[io]") {
     "cluster": {"nodes": {"n": {"type": "p4d.24xlarge"}, "t4": {"type": "g4dn.xlarge"}}},
     "job_classes": {"c": {}},
     "workloads": {"j": {"kind": "Job", "template": {"job_class": "c"}},
-                  "d": {"kind": "Deployment", "template": {}},
                   "w": {"kind": "Workflow", "steps": {"only": {"template": {"job_class": "c"}}}}}
   })");
   REQUIRE(file.variants.size() == 1);
@@ -267,14 +266,30 @@ TEST_CASE("a minimal scenario gets the documented defaults", "[io]") {
   CHECK(job.completions == 1);
   CHECK(job.parallelism == 1);
   CHECK(job.backoff_limit == 6);
-  const auto& deployment = std::get<DeploymentSpec>(s.workloads[1]);
-  CHECK(deployment.replicas == 1);
-  CHECK(deployment.scale.empty());
-  const auto& wf = std::get<WorkflowSpec>(s.workloads[2]);
+  const auto& wf = std::get<WorkflowSpec>(s.workloads[1]);
   CHECK(wf.parallelism == 0);
   CHECK(wf.step_delay == SimTime::Zero());
   CHECK(wf.steps[0].retry.limit == 0);
   CHECK(wf.steps[0].retry.policy == RetryPolicy::kOnFailure);
+}
+
+TEST_CASE("a Deployment gets one replica and no scale events by default", "[io]") {
+  const ScenarioFile file = Load(R"({"name": "d", "description": "d", "horizon_s": 60,
+    "cluster": {"nodes": {"n": {"type": "p4d.24xlarge"}}},
+    "workloads": {"d": {"kind": "Deployment", "template": {}}}})");
+  const auto& deployment = std::get<DeploymentSpec>(file.variants[0].second.workloads[0]);
+  CHECK(deployment.replicas == 1);
+  CHECK(deployment.scale.empty());
+  CHECK(deployment.at == SimTime::Zero());
+}
+
+TEST_CASE("a scenario with a Deployment and no horizon is rejected at the Deployment", "[io]") {
+  Result<ScenarioFile> r = ParseScenarioText(R"({"name": "d", "description": "d",
+    "cluster": {"nodes": {"n": {"type": "p4d.24xlarge"}}},
+    "workloads": {"web/api": {"kind": "Deployment", "template": {}}}})", "t.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().ToString() ==
+        "t.json:/workloads/web~1api: a Deployment runs until deleted: the scenario needs horizon_s");
 }
 
 TEST_CASE("time-slicing defaults to sharing nvidia.com/gpu without renaming", "[io]") {

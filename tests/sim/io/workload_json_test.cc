@@ -11,7 +11,7 @@ namespace {
 
 // A valid document around `workloads`, with one job class "train".
 std::string Doc(const std::string& workloads, const std::string& job_classes = "") {
-  return R"({"name": "t", "description": "d",
+  return R"({"name": "t", "description": "d", "horizon_s": 600,
     "cluster": {"nodes": {"a": {"type": "p4d.24xlarge"}}},
     "job_classes": {"train": {"run_s": 10})" +
          job_classes + R"(}, "workloads": )" + workloads + "}";
