@@ -126,11 +126,11 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<uint32_t>& out
   info.memory_mib_requested += req.memory_mib;
   for (const ResourceRequest& r : req.extended) {
     info.requested[r.resource.value()] += r.count;
-    std::vector<int> taken(devices_.size(), 0);
+    taken_.assign(devices_.size(), 0);  // reused: no allocation per bind once grown
     for (int n = 0; n < r.count; ++n) {
-      int pick = PickShared(r.resource, taken);
+      int pick = PickShared(r.resource, taken_);
       assert(pick >= 0 && "Allocate called for a pod that does not fit");
-      ++taken[pick];
+      ++taken_[pick];
       delta += Occupy(devices_[pick], 1);
       out.push_back(static_cast<uint32_t>(pick));
     }

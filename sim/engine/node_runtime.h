@@ -75,6 +75,7 @@ class NodeRuntime {
   std::string mig_state_;          // nvidia.com/mig.config.state
   bool reconfiguring_ = false;
   int64_t allocated_weight_ = 0;
+  std::vector<int> taken_;  // Allocate's scratch: devices taken by the pod being bound
 };
 
 }  // namespace migsim
