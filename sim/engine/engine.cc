@@ -1,6 +1,6 @@
 #include "sim/engine/engine.h"
 
-#include <cassert>
+#include "sim/core/check.h"
 
 namespace migsim {
 
@@ -55,7 +55,7 @@ void Engine::Run() {
   ScheduleCycle();
   while (std::optional<SimTime> next = events_.NextTime()) {
     if (*next > config_.horizon) break;
-    assert(*next >= now_ && "time never goes backwards");
+    MIGSIM_CHECK(*next >= now_, "time never goes backwards");
     now_ = *next;
     while (events_.NextTime() == now_) {
       std::visit([this](const auto& event) { Handle(event); }, events_.Pop().payload);
@@ -93,7 +93,7 @@ void Engine::Delete(PodId id) {
 }
 
 void Engine::SetTimer(SimTime at, OwnerId owner, uint64_t tag) {
-  assert(at >= now_);
+  MIGSIM_CHECK(at >= now_, "a timer in the past");
   events_.Push(at, ControllerTimer{owner, tag});
 }
 
@@ -110,7 +110,7 @@ void Engine::Handle(const PodStart& e) {
   for (EngineObserver* o : observers_) o->OnPodStarted(now_, pod);
   const PodTemplate& t = templates_[pod.tmpl.value()];
   if (t.runs_forever) return;
-  assert(t.job_class.valid() && "a pod that ends on its own needs a job class");
+  MIGSIM_CHECK(t.job_class.valid(), "a pod that ends on its own needs a job class");
   const JobClass& jc = job_classes_[t.job_class.value()];
   std::string_view kind = "cpu";
   if (pod.device_count > 0) {

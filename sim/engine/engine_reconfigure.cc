@@ -1,7 +1,7 @@
 // MIG relabelling of a node during a run (see Reconfiguration in cluster_spec.h).
 #include <algorithm>
-#include <cassert>
 
+#include "sim/core/check.h"
 #include "sim/engine/engine.h"
 
 namespace migsim {
@@ -9,6 +9,12 @@ namespace migsim {
 void Engine::Handle(const ReconfigureBegin& e) {
   const Reconfiguration& r = cluster_->reconfigurations[e.index];
   NodeRuntime& runtime = runtimes_[r.node];
+  if (runtime.reconfiguring()) {
+    // The previous relabel of this node ends at this same instant (the loader rejects
+    // overlapping windows) but its end event was queued later: go after it.
+    events_.Push(now_, e);
+    return;
+  }
   std::vector<int> changing = runtime.ChangingGpus(r.gpus);
   if (changing.empty()) {
     // The config is already in place: the MIG manager reports success at once.
@@ -43,7 +49,7 @@ void Engine::Handle(const ReconfigureEnd& e) {
   for (Pod& pod : pods_) {
     if (!pod.on_node() || pod.node.value() != r.node) continue;
     for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
-      assert(remap[allocation_pool_[k]] >= 0 && "a surviving pod lost its device");
+      MIGSIM_CHECK(remap[allocation_pool_[k]] >= 0, "a surviving pod lost its device");
       allocation_pool_[k] = static_cast<uint32_t>(remap[allocation_pool_[k]]);
     }
   }

@@ -1,7 +1,7 @@
 // The scheduling cycle and binding: the part of the engine between the policy's
 // answer and the node's devices.
-#include <cassert>
 
+#include "sim/core/check.h"
 #include "sim/engine/engine.h"
 
 namespace migsim {
@@ -46,7 +46,7 @@ void Engine::Bind(Pod& pod, NodeId node) {
   pod.phase = PodPhase::kStarting;
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
   allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, node_info_[node.value()]);
-  pod.device_count = static_cast<uint16_t>(allocation_pool_.size() - pod.device_begin);
+  pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
   for (uint32_t d : DevicesOf(pod)) {
     const NodeRuntime::Device& dev = runtime.devices()[d];
     DeviceDesc desc{static_cast<int16_t>(dev.plugin.gpu), -1, 0, dev.plugin.shared};

@@ -1,8 +1,8 @@
 #include "sim/engine/node_runtime.h"
 
 #include <algorithm>
-#include <cassert>
 
+#include "sim/core/check.h"
 #include "sim/engine/observer.h"
 
 namespace migsim {
@@ -93,7 +93,7 @@ bool NodeRuntime::AdmissionRejects(const PodRequests& req) const {
 int64_t NodeRuntime::Occupy(Device& d, int32_t tenants) {
   bool was_busy = d.used > 0;
   d.used += tenants;
-  assert(d.used >= 0 && d.used <= d.plugin.replicas && "device over- or under-booked");
+  MIGSIM_CHECK(d.used >= 0 && d.used <= d.plugin.replicas, "device over- or under-booked");
   bool busy = d.used > 0;
   int64_t delta = (busy && !was_busy) ? d.weight : (!busy && was_busy) ? -d.weight : 0;
   allocated_weight_ += delta;
@@ -129,7 +129,7 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<uint32_t>& out
     taken_.assign(devices_.size(), 0);  // reused: no allocation per bind once grown
     for (int n = 0; n < r.count; ++n) {
       int pick = PickShared(r.resource, taken_);
-      assert(pick >= 0 && "Allocate called for a pod that does not fit");
+      MIGSIM_CHECK(pick >= 0, "Allocate called for a pod that does not fit");
       ++taken_[pick];
       delta += Occupy(devices_[pick], 1);
       out.push_back(static_cast<uint32_t>(pick));

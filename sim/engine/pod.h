@@ -61,7 +61,7 @@ struct Pod {
   uint32_t generation = 0;  // bumped when pending events for the pod become stale
   NodeId node;
   uint32_t device_begin = 0;  // into the engine's allocation pool
-  uint16_t device_count = 0;
+  uint32_t device_count = 0;
   bool has_started = false;  // `started` is meaningful
   SimTime created, bound, started, ended;
 

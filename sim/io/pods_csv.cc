@@ -13,9 +13,9 @@ std::string Seconds(std::optional<SimTime> t) {
   return buf;
 }
 
-// RFC 4180: quote fields holding a comma, quote or newline; double inner quotes.
+// RFC 4180: quote fields holding a comma, quote or line break; double inner quotes.
 std::string Field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
     if (c == '"') out += '"';

@@ -358,3 +358,45 @@ TEST_CASE("without a horizon the run ends at its last event", "[engine]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// Regression (review of issue 2): a pod may hold more than 65,535 time-slice replicas;
+// all of them must be released when it ends.
+TEST_CASE("a pod holding tens of thousands of replicas releases every one of them",
+          "[engine]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::TimeSliced(test::P4d("p4d", "all-disabled"), 10000));
+  JobClassId run = AddJobClass(s, "j", Sec(0), Sec(10));
+  AddPods(s, "big", Sec(0), AddTemplate(s, {.extended = {{"nvidia.com/gpu", 70000}},
+                                            .job_class = run}));
+  AddPods(s, "all", Sec(20), AddTemplate(s, {.extended = {{"nvidia.com/gpu", 80000}},
+                                             .job_class = run}));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  REQUIRE(engine->pods().size() == 2);
+  CHECK(engine->pods()[0].phase == PodPhase::kSucceeded);
+  CHECK(engine->pods()[1].phase == PodPhase::kSucceeded);
+  CHECK(engine->pods()[1].device_count == 80000);
+  for (const NodeRuntime::Device& d : engine->node_runtime(NodeId(0)).devices()) {
+    CHECK(d.used == 0);
+  }
+}
+
+}  // namespace
+}  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a lost MIG device is the container's failure, an admission error the system's",
+          "[engine]") {
+  CHECK_FALSE(IsSystemError(EndReason::kDeviceLost));  // retried by OnFailure, not OnError
+  CHECK_FALSE(IsSystemError(EndReason::kError));
+  CHECK(IsSystemError(EndReason::kAdmissionError));
+  CHECK(IsSystemError(EndReason::kNoRunTime));
+}
+
+}  // namespace
+}  // namespace migsim

@@ -173,3 +173,47 @@ TEST_CASE("relabelling a node to the config already applied disrupts nothing",
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// Regression (review of issue 2): when one relabel's window ends at the instant the
+// next begins, the next must run against the new layout and keep the node pending.
+TEST_CASE("a relabel starting as the previous one ends waits for it and keeps the node pending",
+          "[engine][reconfiguration]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::P4d("p4d", "all-1g.5gb"));
+  test::AddRelabel(s, 0, Sec(0), "all-3g.20gb", Sec(30));
+  test::AddRelabel(s, 0, Sec(30), "all-7g.40gb", Sec(30));
+  JobClassId run = AddJobClass(s, "j", Sec(0), Sec(100));
+  AddPods(s, "three", Sec(0), MigPod(s, "3g.20gb", run), 4);
+  AddPods(s, "seven", Sec(0), MigPod(s, "7g.40gb", run), 4);
+  FirstFitPolicy policy;
+
+  SECTION("during the second window") {
+    s.horizon = Sec(45);
+    auto engine = RunEngine(s, policy);
+    CHECK(Label(engine->nodes()[0], "nvidia.com/mig.config") == "all-7g.40gb");
+    CHECK(Label(engine->nodes()[0], "nvidia.com/mig.config.state") == "pending");
+    CHECK(Allocatable(*engine, "nvidia.com/mig-3g.20gb") == 0);
+  }
+  SECTION("after it") {
+    s.horizon = Sec(200);
+    auto engine = RunEngine(s, policy);
+    CHECK(Allocatable(*engine, "nvidia.com/mig-7g.40gb") == 8);
+    // The 3g layout only existed inside a pending window: the 3g pods never ran, the
+    // 7g pods ran on the final layout.
+    for (const Pod& pod : engine->pods()) {
+      INFO(engine->PodName(pod));
+      if (engine->PodName(pod).starts_with("three")) {
+        CHECK(pod.phase == PodPhase::kPending);
+      } else {
+        CHECK(pod.phase == PodPhase::kSucceeded);
+        CHECK(pod.bound == Sec(60));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace migsim

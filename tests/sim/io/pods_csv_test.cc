@@ -1,0 +1,24 @@
+#include <catch2/catch.hpp>
+
+#include "sim/io/run_report.h"
+
+namespace migsim {
+namespace {
+
+TEST_CASE("the pods CSV quotes fields with commas, quotes and line breaks", "[io][csv]") {
+  VariantResult v;
+  PodRecord pod;
+  pod.name = "wf-step(a,b)";
+  pod.owner = "Workflow/\"q\"";
+  pod.node = "n\r1";
+  pod.created = SimTime::Seconds(1.5);
+  pod.bound = SimTime::Seconds(2);
+  pod.state = "running";
+  v.pods.push_back(pod);
+  CHECK(FormatPodsCsv(v) ==
+        "name,owner,node,device,created,bound,started,finished,state,reason\n"
+        "\"wf-step(a,b)\",\"Workflow/\"\"q\"\"\",\"n\r1\",,1.500000,2.000000,,,running,\n");
+}
+
+}  // namespace
+}  // namespace migsim
