@@ -28,6 +28,10 @@ struct DevicePluginConfig {
   std::vector<SharedResource> shared{};  // time-slicing resources; empty when not sharing
   bool rename_by_default = false;      // advertise "<name>.shared"
   bool fail_requests_greater_than_one = false;
+  // Fraction of speed a time-sliced process loses to context switches while it shares a
+  // device with others, in [0, 1). Not a plugin setting: NVIDIA publishes no figure, and
+  // domain.md §6.3 suggests 0-5% for long kernels.
+  double switch_overhead = 0;
 };
 
 // One allocatable device as the plugin advertises it.

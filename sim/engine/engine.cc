@@ -108,24 +108,21 @@ void Engine::Handle(const PodStart& e) {
   pod.started = now_;
   pod.has_started = true;
   for (EngineObserver* o : observers_) o->OnPodStarted(now_, pod);
-  const PodTemplate& t = templates_[pod.tmpl.value()];
-  if (t.runs_forever) return;
-  MIGSIM_CHECK(t.job_class.valid(), "a pod that ends on its own needs a job class");
-  const JobClass& jc = job_classes_[t.job_class.value()];
-  std::string_view kind = "cpu";
-  if (pod.device_count > 0) {
-    kind = runtimes_[pod.node.value()].devices()[DevicesOf(pod)[0]].kind;
+  const bool ends = !templates_[pod.tmpl.value()].runs_forever;
+  std::optional<SimTime> run;
+  if (ends) {
+    run = PlanRun(pod);
+    if (!run) {
+      events_.Push(now_, PodEnd{pod.id, pod.generation, EndReason::kNoRunTime});
+      return;
+    }
   }
-  std::optional<SimTime> run = jc.RunTimeOn(kind);
-  if (!run) {
-    events_.Push(now_, PodEnd{pod.id, pod.generation, EndReason::kNoRunTime});
-    return;
+  if (std::optional<uint32_t> shared = SharedDevice(pod)) {
+    runtimes_[pod.node.value()].AddProcess(*shared, pod.id);
+    Reshare(pod.node, *shared);
+  } else if (ends) {
+    events_.Push(now_ + *run, PodEnd{pod.id, pod.generation, pod.planned_end});
   }
-  // Draw only when failures are possible, so adding a class with none does not shift
-  // the random stream of the others.
-  bool fails = jc.failure_probability > 0 && rng_.Bernoulli(jc.failure_probability);
-  events_.Push(now_ + *run,
-               PodEnd{pod.id, pod.generation, fails ? EndReason::kError : EndReason::kCompleted});
 }
 
 void Engine::Handle(const PodEnd& e) {
@@ -147,6 +144,9 @@ void Engine::EndPod(Pod& pod, PodPhase phase, EndReason reason) {
 }
 
 void Engine::ReleaseFromNode(Pod& pod) {
+  if (std::optional<uint32_t> shared = SharedDevice(pod)) {
+    if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
+  }
   const PodTemplate& t = templates_[pod.tmpl.value()];
   allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod),
                                                            node_info_[pod.node.value()]);

@@ -95,6 +95,10 @@ class Engine final : private ControllerContext {
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
   void ReleaseFromNode(Pod& pod);
   void NotifyAllocation();
+  // Running: see engine_time_share.cc.
+  std::optional<SimTime> PlanRun(Pod& pod);
+  std::optional<uint32_t> SharedDevice(const Pod& pod) const;
+  void Reshare(NodeId node, uint32_t device);
   std::span<const uint32_t> DevicesOf(const Pod& pod) const;
 
   const ClusterSpec* cluster_;
@@ -127,6 +131,7 @@ class Engine final : private ControllerContext {
   int64_t allocated_weight_ = 0;
   int64_t capacity_weight_ = 0;
   int64_t rejected_decisions_ = 0;
+  std::vector<double> demands_;  // Reshare's scratch
 };
 
 }  // namespace migsim

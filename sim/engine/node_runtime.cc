@@ -180,6 +180,7 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
       if (a.gpu == b.gpu && a.gi == b.gi && a.resource == b.resource) {
         remap[o] = static_cast<int>(n);
         devices_[n].used = old[o].used;
+        devices_[n].processes = std::move(old[o].processes);
         break;
       }
     }
@@ -191,6 +192,14 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
   mig_state_ = "success";
   RefreshInfo(resources, info);
   return remap;
+}
+
+bool NodeRuntime::RemoveProcess(uint32_t device, PodId pod) {
+  std::vector<PodId>& p = devices_[device].processes;
+  auto it = std::find(p.begin(), p.end(), pod);
+  if (it == p.end()) return false;
+  p.erase(it);
+  return true;
 }
 
 int64_t NodeRuntime::capacity_weight() const {

@@ -23,6 +23,9 @@ class NodeRuntime {
     std::string kind;  // "gpu" or the MIG profile name: the key of JobClass::run_time
     int32_t used = 0;  // tenants; at most plugin.replicas
     int64_t weight = 0;  // GPU capacity units it stands for (see kGpuWeight)
+    // Pods whose containers run on the device, in start order (time-sliced devices only:
+    // they share its time; see Engine::Reshare).
+    std::vector<PodId> processes;
   };
 
   // Builds the node from `spec` and fills `info`. `spec` must outlive the runtime.
@@ -34,6 +37,10 @@ class NodeRuntime {
   bool reconfiguring() const { return reconfiguring_; }
   // The device plugin's current view (advertised names, labels, health).
   const PluginView& plugin_view() const { return view_; }
+
+  void AddProcess(uint32_t device, PodId pod) { devices_[device].processes.push_back(pod); }
+  // False when `pod` was not running on the device.
+  bool RemoveProcess(uint32_t device, PodId pod);
 
   // True when kubelet admission rejects the pod: the plugin has
   // failRequestsGreaterThanOne and the pod asks for more than one shared device.

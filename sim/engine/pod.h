@@ -64,6 +64,14 @@ struct Pod {
   uint32_t device_count = 0;
   bool has_started = false;  // `started` is meaningful
   SimTime created, bound, started, ended;
+  // While running (see Engine::Reshare): the fraction of the run done by `progress_at`,
+  // the fraction done per second alone on the device and at the current speed, and how
+  // the run ends once complete (drawn when it starts).
+  double progress = 0;
+  double solo_rate_per_s = 0;
+  double rate_per_s = 0;
+  SimTime progress_at;
+  EndReason planned_end = EndReason::kNone;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||

@@ -156,11 +156,11 @@ TEST_CASE("a full scenario loads every section in file order", "[io]") {
     const JobClass& superres = s.job_classes[0];
     CHECK(superres.name == "superres");
     CHECK(superres.startup == SimTime::Seconds(20));
-    CHECK(superres.RunTimeOn("1g.5gb") == SimTime::Seconds(120));
-    CHECK(superres.RunTimeOn("gpu") == SimTime::Seconds(40));
-    CHECK(superres.RunTimeOn("3g.20gb") == SimTime::Seconds(200));
+    CHECK(superres.RunTimeOn("", "1g.5gb") == SimTime::Seconds(120));
+    CHECK(superres.RunTimeOn("", "gpu") == SimTime::Seconds(40));
+    CHECK(superres.RunTimeOn("", "3g.20gb") == SimTime::Seconds(200));
     CHECK(superres.failure_probability == 0.01);
-    CHECK(s.job_classes[1].RunTimeOn("cpu") == SimTime::Seconds(30));
+    CHECK(s.job_classes[1].RunTimeOn("", "cpu") == SimTime::Seconds(30));
   }
   SECTION("each template occurrence becomes one pod template with parsed requests") {
     REQUIRE(s.templates.size() == 6);

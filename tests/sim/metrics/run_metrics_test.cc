@@ -152,10 +152,11 @@ TEST_CASE("the GPU allocation ratio is time-weighted over the makespan window", 
   }
   SECTION("a time-sliced GPU counts once however many tenants it has") {
     s.cluster.nodes.push_back(test::TimeSliced(test::GpuNode("p3", "p3.2xlarge"), 4));
+    // Each tenant keeps the GPU a quarter busy: together they fit, none is slowed.
+    JobClassId quarter = AddJobClass(s, "t", Sec(0), Sec(10));
+    s.job_classes[quarter.value()].duty_cycle = 0.25;
     AddPods(s, "ts", Sec(0),
-            AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}},
-                            .job_class = AddJobClass(s, "t", Sec(0), Sec(10))}),
-            4);
+            AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = quarter}), 4);
     AddPods(s, "cpu", Sec(0),
             AddTemplate(s, {.cpu_milli = 100, .job_class = AddJobClass(s, "c", Sec(0), Sec(40))}));
     CHECK(Simulate("a", s, policy).metrics.gpu_allocation_ratio == 0.25);

@@ -1,0 +1,71 @@
+// Running pods: their run time alone, and how time-sliced pods share a device.
+//
+// A pod on an exclusive device (a whole GPU or a MIG device without replicas, or no GPU)
+// runs at the speed the job class gives for that device, so its end is known when it
+// starts. Pods on a time-sliced device are processes sharing its time (time_share.h):
+// whenever one starts or stops there, every other's progress is brought up to date, its
+// speed recomputed and its end event moved.
+#include <algorithm>
+
+#include "sim/core/check.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/time_share.h"
+
+namespace migsim {
+
+std::optional<SimTime> Engine::PlanRun(Pod& pod) {
+  const PodTemplate& t = templates_[pod.tmpl.value()];
+  MIGSIM_CHECK(t.job_class.valid(), "a pod that ends on its own needs a job class");
+  const JobClass& jc = job_classes_[t.job_class.value()];
+  std::string_view kind = "cpu";
+  std::string_view model;
+  if (pod.device_count > 0) {
+    const NodeRuntime& runtime = runtimes_[pod.node.value()];
+    kind = runtime.devices()[DevicesOf(pod)[0]].kind;
+    model = runtime.spec().type->gpu->name;
+  }
+  std::optional<SimTime> run = jc.RunTimeOn(model, kind);
+  if (!run) return std::nullopt;
+  // Draw only when failures are possible, so adding a class with none does not shift
+  // the random stream of the others.
+  bool fails = jc.failure_probability > 0 && rng_.Bernoulli(jc.failure_probability);
+  pod.planned_end = fails ? EndReason::kError : EndReason::kCompleted;
+  pod.progress = 0;
+  pod.progress_at = now_;
+  pod.solo_rate_per_s = 1e6 / static_cast<double>(std::max<int64_t>(run->micros(), 1));
+  pod.rate_per_s = pod.solo_rate_per_s;
+  return run;
+}
+
+std::optional<uint32_t> Engine::SharedDevice(const Pod& pod) const {
+  if (pod.device_count == 0) return std::nullopt;
+  const uint32_t device = DevicesOf(pod)[0];
+  if (!runtimes_[pod.node.value()].devices()[device].plugin.shared) return std::nullopt;
+  return device;
+}
+
+void Engine::Reshare(NodeId node, uint32_t device) {
+  const NodeRuntime& runtime = runtimes_[node.value()];
+  const std::vector<PodId>& processes = runtime.devices()[device].processes;
+  demands_.clear();
+  for (PodId id : processes) {
+    const PodTemplate& t = templates_[pods_[id.value()].tmpl.value()];
+    demands_.push_back(t.job_class.valid() ? job_classes_[t.job_class.value()].duty_cycle : 1.0);
+  }
+  const std::vector<double> shares = MaxMinShares(demands_);
+  const int n = static_cast<int>(processes.size());
+  for (int i = 0; i < n; ++i) {
+    Pod& pod = pods_[processes[i].value()];
+    if (templates_[pod.tmpl.value()].runs_forever) continue;  // takes time, never ends
+    pod.progress =
+        std::min(1.0, pod.progress + pod.rate_per_s * (now_ - pod.progress_at).seconds());
+    pod.progress_at = now_;
+    pod.rate_per_s = pod.solo_rate_per_s * TimeSlicedSpeed(shares[i], demands_[i], n,
+                                                           runtime.spec().plugin.switch_overhead);
+    ++pod.generation;  // the end event scheduled at the old speed is stale
+    const SimTime left = SimTime::Seconds((1.0 - pod.progress) / pod.rate_per_s);
+    events_.Push(now_ + left, PodEnd{pod.id, pod.generation, pod.planned_end});
+  }
+}
+
+}  // namespace migsim

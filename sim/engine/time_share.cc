@@ -1,0 +1,31 @@
+#include "sim/engine/time_share.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace migsim {
+
+std::vector<double> MaxMinShares(std::span<const double> demands) {
+  const size_t n = demands.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  // Smallest demands first: each gets min(demand, an equal split of what is left).
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return demands[a] < demands[b]; });
+  std::vector<double> share(n, 0.0);
+  double left = 1.0;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = order[k];
+    share[i] = std::min(demands[i], left / static_cast<double>(n - k));
+    left -= share[i];
+  }
+  return share;
+}
+
+double TimeSlicedSpeed(double share, double demand, int processes, double switch_overhead) {
+  double speed = share / demand;
+  if (processes > 1) speed *= 1.0 - switch_overhead;
+  return speed;
+}
+
+}  // namespace migsim

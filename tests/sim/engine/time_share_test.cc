@@ -1,0 +1,95 @@
+#include "sim/engine/time_share.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "policies/first_fit.h"
+#include "sim/engine/engine.h"
+#include "tests/support/tiny_world.h"
+
+namespace migsim {
+namespace {
+
+using test::AddJobClass;
+using test::AddPods;
+using test::AddTemplate;
+using test::RunEngine;
+using test::Sec;
+
+TEST_CASE("max-min fair shares give small demands what they ask and split the rest",
+          "[engine][time_share]") {
+  CHECK(MaxMinShares(std::vector<double>{1, 1}) == std::vector<double>{0.5, 0.5});
+  CHECK(MaxMinShares(std::vector<double>{0.2, 1, 1}) == std::vector<double>{0.2, 0.4, 0.4});
+  CHECK(MaxMinShares(std::vector<double>{0.3, 0.3}) == std::vector<double>{0.3, 0.3});
+  std::vector<double> seven = MaxMinShares(std::vector<double>(7, 0.8));
+  for (double s : seven) CHECK(s == Approx(1.0 / 7));
+  CHECK(MaxMinShares(std::vector<double>{}).empty());
+}
+
+TEST_CASE("a time-sliced process runs at its share over its demand, less the switch overhead",
+          "[engine][time_share]") {
+  CHECK(TimeSlicedSpeed(0.5, 1.0, 2, 0.0) == 0.5);
+  CHECK(TimeSlicedSpeed(0.3, 0.3, 2, 0.0) == 1.0);          // gets all it needs
+  CHECK(TimeSlicedSpeed(0.5, 1.0, 2, 0.1) == Approx(0.45));  // overhead when sharing
+  CHECK(TimeSlicedSpeed(1.0, 1.0, 1, 0.1) == 1.0);           // no overhead alone
+}
+
+// One V100 with nvidia.com/gpu time-sliced 4 ways, and time-sliced pods of `run` seconds.
+struct SlicedGpu {
+  Scenario s;
+  TemplateId Pod(double run_s, double duty_cycle = 1.0) {
+    JobClassId jc = AddJobClass(s, "j" + std::to_string(s.job_classes.size()), Sec(0),
+                                Sec(run_s));
+    s.job_classes[jc.value()].duty_cycle = duty_cycle;
+    return AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = jc});
+  }
+  SlicedGpu() { s.cluster.nodes.push_back(test::TimeSliced(test::GpuNode("p3", "p3.2xlarge"), 4)); }
+};
+
+TEST_CASE("when a time-sliced neighbour stops, the others speed up and end sooner",
+          "[engine][time_share]") {
+  SlicedGpu g;
+  AddPods(g.s, "short", Sec(0), g.Pod(10));
+  AddPods(g.s, "long", Sec(0), g.Pod(20));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(g.s, policy);
+  // Both at half speed: the 10 s pod ends at 20 s, when the other is half done and
+  // then runs alone for its last 10 s.
+  CHECK(engine->pods()[0].ended == Sec(20));
+  CHECK(engine->pods()[1].ended == Sec(30));
+}
+
+TEST_CASE("a neighbour arriving later slows a running time-sliced pod",
+          "[engine][time_share]") {
+  SlicedGpu g;
+  AddPods(g.s, "first", Sec(0), g.Pod(10));
+  AddPods(g.s, "second", Sec(4), g.Pod(10));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(g.s, policy);
+  // first: 4 s alone (0.4 done), then half speed: 0.6 left takes 12 s -> 16 s.
+  CHECK(engine->pods()[0].ended == Sec(16));
+  // second: 12 s at half speed (0.6 done), then 4 s alone -> 20 s.
+  CHECK(engine->pods()[1].ended == Sec(20));
+}
+
+TEST_CASE("time-sliced processes that leave the GPU idle alone lose nothing together",
+          "[engine][time_share]") {
+  SlicedGpu g;
+  AddPods(g.s, "light", Sec(0), g.Pod(10, 0.25), 4);
+  FirstFitPolicy policy;
+  auto engine = RunEngine(g.s, policy);
+  for (const Pod& pod : engine->pods()) CHECK(pod.ended == Sec(10));
+}
+
+TEST_CASE("the switch overhead slows only processes that share", "[engine][time_share]") {
+  SlicedGpu g;
+  g.s.cluster.nodes[0].plugin.switch_overhead = 0.2;
+  AddPods(g.s, "pair", Sec(0), g.Pod(10, 0.5), 2);
+  FirstFitPolicy policy;
+  auto engine = RunEngine(g.s, policy);
+  // Each gets the 0.5 it needs, at 0.8 speed: 12.5 s.
+  for (const Pod& pod : engine->pods()) CHECK(pod.ended == Sec(12.5));
+}
+
+}  // namespace
+}  // namespace migsim
