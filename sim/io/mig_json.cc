@@ -165,7 +165,8 @@ void LoadSharedResources(LoadContext* ctx, const JsonRef& ref, const GpuModel& m
 void LoadTimeSlicing(LoadContext* ctx, const JsonRef& ref, const GpuModel& model,
                      DevicePluginConfig* config) {
   ObjectReader r(ctx, ref,
-                 {"replicas", "resources", "rename_by_default", "fail_requests_greater_than_one"});
+                 {"replicas", "resources", "rename_by_default", "fail_requests_greater_than_one",
+                  "switch_overhead"});
   r.Require("replicas");
   const int replicas = static_cast<int>(r.Int("replicas", 1, 1, kMaxReplicas));
   config->sharing = SharingMode::kTimeSlicing;
@@ -176,6 +177,7 @@ void LoadTimeSlicing(LoadContext* ctx, const JsonRef& ref, const GpuModel& model
   }
   config->rename_by_default = r.Bool("rename_by_default", false);
   config->fail_requests_greater_than_one = r.Bool("fail_requests_greater_than_one", false);
+  config->switch_overhead = r.Number("switch_overhead", 0, 0, 0.99);
 }
 
 DevicePluginConfig LoadDevicePlugin(LoadContext* ctx, const JsonRef& ref, const GpuModel& model) {

@@ -1,64 +1,12 @@
-// `job_classes` and pod templates (the `template` field of workloads and steps).
+// Pod templates (the `template` field of workloads and steps).
 
 #include <algorithm>
 
-#include "sim/cluster/gpu_model.h"
 #include "sim/io/quantity.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {
 namespace {
-
-// "cpu", "gpu", and every MIG profile name of the catalog, in catalog order. A job class
-// is not tied to a GPU model, so any model's profile is a valid kind.
-std::vector<std::string> DeviceKinds() {
-  std::vector<std::string> kinds = {"cpu", "gpu"};
-  for (const GpuModel& model : AllGpuModels()) {
-    for (const MigProfile& profile : model.profiles) {
-      if (std::find(kinds.begin(), kinds.end(), profile.name) == kinds.end()) {
-        kinds.push_back(profile.name);
-      }
-    }
-  }
-  return kinds;
-}
-
-void LoadRunTimes(LoadContext* ctx, const JsonRef& ref, JobClass* job_class) {
-  if (ref.value().is_number()) {
-    job_class->default_run_time = ReadSeconds(ctx, ref);
-    return;
-  }
-  if (!ref.value().is_object()) {
-    ctx->Fail(ref.pointer(), "expected a number or an object, got " + TypeName(ref.value()));
-    return;
-  }
-  const std::vector<std::string> kinds = DeviceKinds();
-  for (const auto& [kind, value] : ref.value().items()) {
-    const JsonRef field = ref.Member(kind);
-    if (kind != "default" && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
-      ctx->Fail(field.pointer(),
-                "unknown device kind '" + kind + "' (valid: default, " + JoinNames(kinds) + ")");
-      return;
-    }
-    std::optional<SimTime> seconds = ReadSeconds(ctx, field);
-    if (!seconds) return;
-    if (kind == "default") {
-      job_class->default_run_time = seconds;
-    } else {
-      job_class->run_time.emplace_back(kind, *seconds);
-    }
-  }
-}
-
-JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
-  ObjectReader r(ctx, ref, {"startup_s", "run_s", "failure_probability"});
-  JobClass job_class;
-  job_class.name = name;
-  job_class.startup = r.Seconds("startup_s", SimTime::Zero());
-  if (r.Has("run_s")) LoadRunTimes(ctx, r.Field("run_s"), &job_class);
-  job_class.failure_probability = r.Number("failure_probability", 0, 0, 1);
-  return job_class;
-}
 
 std::vector<std::string> JobClassNames(const std::vector<JobClass>& classes) {
   std::vector<std::string> names;
@@ -125,14 +73,6 @@ PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* re
 }
 
 }  // namespace
-
-void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out) {
-  if (!ExpectObject(ctx, classes)) return;
-  for (const auto& [name, value] : classes.value().items()) {
-    out->push_back(LoadJobClass(ctx, name, classes.Member(name)));
-    if (!ctx->ok()) return;
-  }
-}
 
 TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, bool deployment,
                            Scenario* scenario) {

@@ -43,7 +43,7 @@ std::optional<std::vector<GpuMigSetting>> ResolveConfigForType(LoadContext* ctx,
 void LoadReconfigurations(LoadContext* ctx, const JsonRef& list, const std::vector<NodePool>& pools,
                           ClusterSpec* cluster);
 
-// --- job classes and pod templates (pod_template_json.cc) ---
+// --- job classes (job_class_json.cc) and pod templates (pod_template_json.cc) ---
 
 void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out);
 

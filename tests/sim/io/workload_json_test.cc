@@ -178,3 +178,41 @@ TEST_CASE("a deployment template may name a job class for its start-up time", "[
 }
 
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a job class's speed in work units per second becomes run times", "[io]") {
+  const Scenario s = Load(Doc(R"({"w": {"kind": "Pod", "template": {"job_class": "bert"}}})",
+                              R"(, "bert": {"work": 177250, "work_unit": "sequences",
+                                  "duty_cycle": 0.792,
+                                  "speed": {"gpu": 119.78, "1g.5gb": 32, "T4-16GB/gpu": 47.01}})"));
+  const JobClass& bert = s.job_classes[1];
+  CHECK(bert.work == 177250);
+  CHECK(bert.work_unit == "sequences");
+  CHECK(bert.duty_cycle == 0.792);
+  CHECK(bert.RunTimeOn("", "1g.5gb") == SimTime::Seconds(177250 / 32.0));
+  CHECK(bert.RunTimeOn("A100-SXM4-40GB", "gpu") == SimTime::Seconds(177250 / 119.78));
+  CHECK(bert.RunTimeOn("T4", "gpu") == SimTime::Seconds(177250 / 47.01));  // alias normalised
+}
+
+TEST_CASE("job class performance fields are checked", "[io]") {
+  auto error = [](const std::string& job_class) {
+    return MessageOf(Doc(R"({"w": {"kind": "Pod", "template": {"job_class": "train"}}})",
+                         R"(, "x": )" + job_class));
+  };
+  CHECK(error(R"({"speed": {"gpu": 0}})") == "t.json:/job_classes/x/speed/gpu: must be > 0");
+  CHECK(error(R"({"duty_cycle": 0})") == "t.json:/job_classes/x/duty_cycle: must be > 0");
+  CHECK(error(R"({"duty_cycle": 1.5})") == "t.json:/job_classes/x/duty_cycle: must be <= 1");
+  CHECK(error(R"({"work": 0})") == "t.json:/job_classes/x/work: must be > 0");
+  CHECK(error(R"({"run_s": 1, "speed": 1})") ==
+        "t.json:/job_classes/x/speed: give run_s or speed, not both");
+  CHECK(error(R"({"run_s": {"T4/1g.5gb": 1}})") ==
+        "t.json:/job_classes/x/run_s/T4~11g.5gb: '1g.5gb' is not a device kind of T4 (gpu or "
+        "one of its MIG profiles)");
+  CHECK_THAT(error(R"({"run_s": {"B300/gpu": 1}})"),
+             Catch::StartsWith("t.json:/job_classes/x/run_s/B300~1gpu: unknown GPU model 'B300'"));
+}
+
+}  // namespace
+}  // namespace migsim

@@ -1,0 +1,119 @@
+// `job_classes`: start-up, run time or speed per device, work, duty cycle.
+
+#include <algorithm>
+
+#include "sim/cluster/gpu_model.h"
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim::io {
+namespace {
+
+// "cpu", "gpu", and every MIG profile name of the catalog, in catalog order. A job class
+// is not tied to a GPU model, so any model's profile is a valid kind.
+std::vector<std::string> DeviceKinds() {
+  std::vector<std::string> kinds = {"cpu", "gpu"};
+  for (const GpuModel& model : AllGpuModels()) {
+    for (const MigProfile& profile : model.profiles) {
+      if (std::find(kinds.begin(), kinds.end(), profile.name) == kinds.end()) {
+        kinds.push_back(profile.name);
+      }
+    }
+  }
+  return kinds;
+}
+
+// A key of run_s or speed: "default", a device kind, or "<GPU model>/<kind>" where the
+// kind is "gpu" or one of that model's profiles. Returns the key with the model's
+// catalog name (aliases normalised), or nullopt after reporting the problem.
+std::optional<std::string> ReadKindKey(LoadContext* ctx, const JsonRef& field,
+                                       const std::string& key) {
+  const size_t slash = key.find('/');
+  if (slash == std::string::npos) {
+    const std::vector<std::string> kinds = DeviceKinds();
+    if (key == "default" || std::find(kinds.begin(), kinds.end(), key) != kinds.end()) return key;
+    ctx->Fail(field.pointer(), "unknown device kind '" + key + "' (valid: default, " +
+                                   JoinNames(kinds) + ", or <GPU model>/<kind>)");
+    return std::nullopt;
+  }
+  const std::string model_name = key.substr(0, slash), kind = key.substr(slash + 1);
+  const GpuModel* model = FindGpuModel(model_name);
+  if (model == nullptr) {
+    std::vector<std::string> names;
+    for (const GpuModel& m : AllGpuModels()) names.push_back(m.name);
+    ctx->Fail(field.pointer(), UnknownNameMessage("GPU model", model_name, names));
+    return std::nullopt;
+  }
+  if (kind != "gpu" && model->FindProfile(kind) < 0) {
+    ctx->Fail(field.pointer(), "'" + kind + "' is not a device kind of " + model->name +
+                                   " (gpu or one of its MIG profiles)");
+    return std::nullopt;
+  }
+  return model->name + "/" + kind;
+}
+
+// run_s (seconds) or speed (work units per second; converted with `work`) into run times.
+void LoadPerKind(LoadContext* ctx, const JsonRef& ref, bool speed, JobClass* job_class) {
+  auto to_time = [&](double v) { return SimTime::Seconds(speed ? job_class->work / v : v); };
+  auto read = [&](const JsonRef& value) -> std::optional<double> {
+    if (!speed) {
+      std::optional<SimTime> s = ReadSeconds(ctx, value);
+      return s ? std::optional<double>(s->seconds()) : std::nullopt;
+    }
+    std::optional<double> v = ReadNumber(ctx, value, 0);
+    if (v && *v == 0) ctx->Fail(value.pointer(), "must be > 0");
+    return ctx->ok() ? v : std::nullopt;
+  };
+  if (ref.value().is_number()) {
+    if (std::optional<double> v = read(ref)) job_class->default_run_time = to_time(*v);
+    return;
+  }
+  if (!ref.value().is_object()) {
+    ctx->Fail(ref.pointer(), "expected a number or an object, got " + TypeName(ref.value()));
+    return;
+  }
+  for (const auto& [key, value] : ref.value().items()) {
+    const JsonRef field = ref.Member(key);
+    std::optional<std::string> kind = ReadKindKey(ctx, field, key);
+    std::optional<double> v = kind ? read(field) : std::nullopt;
+    if (!v) return;
+    if (*kind == "default") {
+      job_class->default_run_time = to_time(*v);
+    } else {
+      job_class->run_time.emplace_back(*kind, to_time(*v));
+    }
+  }
+}
+
+JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
+  ObjectReader r(ctx, ref, {"startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
+                            "failure_probability"});
+  JobClass job_class;
+  job_class.name = name;
+  job_class.startup = r.Seconds("startup_s", SimTime::Zero());
+  job_class.work = r.Number("work", 1, 0);
+  if (ctx->ok() && job_class.work == 0) ctx->Fail(r.Field("work").pointer(), "must be > 0");
+  job_class.work_unit = r.String("work_unit", "runs");
+  job_class.duty_cycle = r.Number("duty_cycle", 1, 0, 1);
+  if (ctx->ok() && job_class.duty_cycle == 0) {
+    ctx->Fail(r.Field("duty_cycle").pointer(), "must be > 0");
+  }
+  if (ctx->ok() && r.Has("run_s") && r.Has("speed")) {
+    ctx->Fail(r.Field("speed").pointer(), "give run_s or speed, not both");
+  }
+  if (ctx->ok() && r.Has("run_s")) LoadPerKind(ctx, r.Field("run_s"), false, &job_class);
+  if (ctx->ok() && r.Has("speed")) LoadPerKind(ctx, r.Field("speed"), true, &job_class);
+  job_class.failure_probability = r.Number("failure_probability", 0, 0, 1);
+  return job_class;
+}
+
+}  // namespace
+
+void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out) {
+  if (!ExpectObject(ctx, classes)) return;
+  for (const auto& [name, value] : classes.value().items()) {
+    out->push_back(LoadJobClass(ctx, name, classes.Member(name)));
+    if (!ctx->ok()) return;
+  }
+}
+
+}  // namespace migsim::io
