@@ -54,6 +54,19 @@ PodRecord RecordPod(const Engine& engine, const Pod& pod) {
   return r;
 }
 
+std::vector<TemplateWork> WorkPerTemplate(const Scenario& scenario) {
+  std::vector<TemplateWork> work;
+  for (const PodTemplate& t : scenario.templates) {
+    if (!t.job_class.valid()) {
+      work.emplace_back();
+      continue;
+    }
+    const JobClass& jc = scenario.job_classes[t.job_class.value()];
+    work.push_back({jc.work, jc.work_unit});
+  }
+  return work;
+}
+
 }  // namespace
 
 VariantResult Simulate(const std::string& variant, const Scenario& scenario, Policy& policy,
@@ -66,7 +79,8 @@ VariantResult Simulate(const std::string& variant, const Scenario& scenario, Pol
   VariantResult result;
   result.name = variant;
   result.policy = std::string(policy.name());
-  result.metrics = ComputeMetrics(engine.pods(), allocation, engine.end_time());
+  result.metrics =
+      ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_pods) {
     result.pods.reserve(engine.pods().size());

@@ -20,6 +20,9 @@ Json MetricsJson(const RunMetrics& m) {
                              {"p95", Micro(q.p95_s)},   {"p99", Micro(q.p99_s)},
                              {"max", Micro(q.max_s)},   {"count", q.count}};
   j["gpu_allocation_ratio"] = Micro(m.gpu_allocation_ratio);
+  j["run_time_s"] = {{"mean", Micro(m.mean_run_s)}};
+  j["throughput"] = {{"per_s", Micro(m.throughput_per_s)},
+                     {"unit", m.work_unit.empty() ? Json(nullptr) : Json(m.work_unit)}};
   j["pods"] = {{"submitted", m.pods.submitted}, {"completed", m.pods.completed},
                {"failed", m.pods.failed},       {"running", m.pods.running},
                {"pending", m.pods.pending},     {"deleted", m.pods.deleted}};

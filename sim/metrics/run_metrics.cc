@@ -50,8 +50,23 @@ bool WasBound(const Pod& pod) {
 
 }  // namespace
 
+// Mean run time and throughput of the completed pods.
+void ComputeWork(std::span<const Pod> pods, std::span<const TemplateWork> work, RunMetrics& m) {
+  double run_s = 0, done = 0;
+  for (const Pod& pod : pods) {
+    if (pod.phase != PodPhase::kSucceeded) continue;
+    run_s += (pod.ended - pod.started).seconds();
+    const TemplateWork& w = work[pod.tmpl.value()];
+    done += w.work;
+    if (m.work_unit.empty()) m.work_unit = w.unit;
+    if (m.work_unit != w.unit) m.work_unit = "mixed";
+  }
+  if (m.pods.completed > 0) m.mean_run_s = run_s / static_cast<double>(m.pods.completed);
+  if (m.makespan_s && *m.makespan_s > 0) m.throughput_per_s = done / *m.makespan_s;
+}
+
 RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& allocation,
-                          SimTime end) {
+                          SimTime end, std::span<const TemplateWork> work) {
   RunMetrics m;
   m.pods = CountPods(pods);
   assert(m.pods.balanced() && "a pod was lost");
@@ -72,6 +87,7 @@ RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& a
   SimTime window_end = last_completion.value_or(end);
   if (last_completion) m.makespan_s = (*last_completion - first_submit).seconds();
   m.gpu_allocation_ratio = allocation.MeanRatio(first_submit, window_end);
+  ComputeWork(pods, work, m);
   return m;
 }
 

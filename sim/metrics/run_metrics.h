@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "sim/engine/pod.h"
@@ -39,6 +40,18 @@ struct RunMetrics {
   double gpu_allocation_ratio = 0;
   PodCounts pods;
   double end_s = 0;  // simulated time at the end of the run
+  // Completed pods' run time (start -> end), mean; 0 when none completed.
+  double mean_run_s = 0;
+  // Work of completed pods / makespan, in `work_unit`s per second ("mixed" when the
+  // completed pods' job classes name different units); 0 without a makespan.
+  double throughput_per_s = 0;
+  std::string work_unit;
+};
+
+// What one pod of a template is worth when it completes.
+struct TemplateWork {
+  double work = 1;
+  std::string unit = "runs";
 };
 
 // Nearest-rank percentile of sorted values: the value at rank ceil(p * n).
@@ -47,7 +60,8 @@ double NearestRank(std::span<const double> sorted, double p);
 
 LatencyStats ComputeLatency(std::vector<double> latencies_s);
 PodCounts CountPods(std::span<const Pod> pods);
+// `work` is indexed by the pods' TemplateId.
 RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& allocation,
-                          SimTime end);
+                          SimTime end, std::span<const TemplateWork> work);
 
 }  // namespace migsim

@@ -8,7 +8,8 @@
 namespace migsim::testing {
 namespace {
 
-const char* const kScenarios[] = {"56-superres", "mig-strategies", "timeslice-cifar10"};
+const char* const kScenarios[] = {"56-superres", "mig-strategies", "timeslice-cifar10",
+                                  "bert-a100"};
 
 std::string Expected(const std::string& file) {
   return ReadFile(std::string(MIGSIM_SOURCE_DIR) + "/tests/golden/expected/" + file);

@@ -103,7 +103,7 @@ TEST_CASE("time-slicing a p3.8xlarge with 10 replicas advertises 40 GPUs and run
 }
 
 TEST_CASE("every seed scenario accounts for every pod it submitted", "[scenarios]") {
-  for (const char* name : {"56-superres", "mig-strategies", "timeslice-cifar10"}) {
+  for (const char* name : {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100"}) {
     ScenarioRun run;
     RunScenarioFile(name, run);
     for (const VariantResult& v : run.report.variants) {
@@ -113,6 +113,41 @@ TEST_CASE("every seed scenario accounts for every pod it submitted", "[scenarios
       CHECK(c.submitted == static_cast<int64_t>(v.pods.size()));
     }
   }
+}
+
+}  // namespace
+}  // namespace migsim::testing
+
+namespace migsim::testing {
+namespace {
+
+TEST_CASE("seven BERT fine-tunings on one A100 take NVIDIA's measured times per sharing mode",
+          "[scenarios][seed003]") {
+  ScenarioRun run;
+  RunScenarioFile("bert-a100", run);
+  struct Row {
+    const char* variant;
+    double per_model_s, total_s, sequences_per_s;
+  };
+  // Seed 003, Table 1.
+  for (const Row& row : {Row{"mig-7x1g", 5539.02, 5539.02, 224.04},
+                         Row{"timeslice-7", 8207.05, 8207.05, 151.20},
+                         Row{"serial-full", 1480, 10360.55, 119.78},
+                         Row{"t4-serial", 3771, 26398.34, 47.01}}) {
+    INFO(row.variant);
+    const VariantResult& v = Variant(run, row.variant);
+    CHECK(v.metrics.pods.completed == 7);
+    CHECK(v.metrics.mean_run_s == Approx(row.per_model_s).epsilon(0.02));
+    REQUIRE(v.metrics.makespan_s.has_value());
+    CHECK(*v.metrics.makespan_s == Approx(row.total_s).epsilon(0.02));
+    CHECK(v.metrics.throughput_per_s == Approx(row.sequences_per_s).epsilon(0.02));
+    CHECK(v.metrics.work_unit == "sequences");
+  }
+  // Time-slicing gives more than one process alone, MIG more than time-slicing.
+  CHECK(Variant(run, "timeslice-7").metrics.throughput_per_s >
+        Variant(run, "serial-full").metrics.throughput_per_s);
+  CHECK(Variant(run, "mig-7x1g").metrics.throughput_per_s >
+        Variant(run, "timeslice-7").metrics.throughput_per_s);
 }
 
 }  // namespace
