@@ -22,6 +22,7 @@ Json MetricsJson(const RunMetrics& m) {
   j["gpu_allocation_ratio"] = Micro(m.gpu_allocation_ratio);
   j["run_time_s"] = {{"mean", Micro(m.mean_run_s)}};
   j["throughput"] = {{"per_s", Micro(m.throughput_per_s)},
+                     {"per_pod_per_s", Micro(m.pod_throughput_per_s)},
                      {"unit", m.work_unit.empty() ? Json(nullptr) : Json(m.work_unit)}};
   j["pods"] = {{"submitted", m.pods.submitted}, {"completed", m.pods.completed},
                {"failed", m.pods.failed},       {"running", m.pods.running},

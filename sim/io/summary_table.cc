@@ -29,6 +29,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
                            {"GPU allocation ratio", {}},
                            {"run time mean (s)", {}},
                            {"throughput (per s)", {}},
+                           {"throughput per pod (per s)", {}},
                            {"pods submitted", {}},
                            {"pods completed", {}},
                            {"pods failed", {}},
@@ -44,6 +45,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
         Fixed(q.mean_s, 1), Fixed(q.p50_s, 1), Fixed(q.p95_s, 1), Fixed(q.p99_s, 1),
         Fixed(q.max_s, 1), Fixed(m.gpu_allocation_ratio, 3), Fixed(m.mean_run_s, 1),
         m.work_unit.empty() ? "-" : Fixed(m.throughput_per_s, 2) + " " + m.work_unit,
+        m.work_unit.empty() ? "-" : Fixed(m.pod_throughput_per_s, 2) + " " + m.work_unit,
         std::to_string(m.pods.submitted), std::to_string(m.pods.completed),
         std::to_string(m.pods.failed), std::to_string(m.pods.running),
         std::to_string(m.pods.pending), std::to_string(m.pods.deleted)};

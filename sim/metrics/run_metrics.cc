@@ -52,16 +52,21 @@ bool WasBound(const Pod& pod) {
 
 // Mean run time and throughput of the completed pods.
 void ComputeWork(std::span<const Pod> pods, std::span<const TemplateWork> work, RunMetrics& m) {
-  double run_s = 0, done = 0;
+  double run_s = 0, done = 0, speeds = 0;
   for (const Pod& pod : pods) {
     if (pod.phase != PodPhase::kSucceeded) continue;
-    run_s += (pod.ended - pod.started).seconds();
+    const double took = (pod.ended - pod.started).seconds();
+    run_s += took;
     const TemplateWork& w = work[pod.tmpl.value()];
     done += w.work;
+    if (took > 0) speeds += w.work / took;
     if (m.work_unit.empty()) m.work_unit = w.unit;
     if (m.work_unit != w.unit) m.work_unit = "mixed";
   }
-  if (m.pods.completed > 0) m.mean_run_s = run_s / static_cast<double>(m.pods.completed);
+  if (m.pods.completed > 0) {
+    m.mean_run_s = run_s / static_cast<double>(m.pods.completed);
+    m.pod_throughput_per_s = speeds / static_cast<double>(m.pods.completed);
+  }
   if (m.makespan_s && *m.makespan_s > 0) m.throughput_per_s = done / *m.makespan_s;
 }
 

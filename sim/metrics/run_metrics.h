@@ -45,6 +45,8 @@ struct RunMetrics {
   // Work of completed pods / makespan, in `work_unit`s per second ("mixed" when the
   // completed pods' job classes name different units); 0 without a makespan.
   double throughput_per_s = 0;
+  // Mean over completed pods of their work / their run time: the speed one pod saw.
+  double pod_throughput_per_s = 0;
   std::string work_unit;
 };
 

@@ -103,7 +103,8 @@ TEST_CASE("time-slicing a p3.8xlarge with 10 replicas advertises 40 GPUs and run
 }
 
 TEST_CASE("every seed scenario accounts for every pod it submitted", "[scenarios]") {
-  for (const char* name : {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100"}) {
+  for (const char* name :
+       {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100", "bert-inference"}) {
     ScenarioRun run;
     RunScenarioFile(name, run);
     for (const VariantResult& v : run.report.variants) {
@@ -148,6 +149,33 @@ TEST_CASE("seven BERT fine-tunings on one A100 take NVIDIA's measured times per 
         Variant(run, "serial-full").metrics.throughput_per_s);
   CHECK(Variant(run, "mig-7x1g").metrics.throughput_per_s >
         Variant(run, "timeslice-7").metrics.throughput_per_s);
+}
+
+}  // namespace
+}  // namespace migsim::testing
+
+namespace migsim::testing {
+namespace {
+
+TEST_CASE("BERT-large inference keeps its speed on a 1g slice whatever the neighbours do",
+          "[scenarios][seed003]") {
+  ScenarioRun run;
+  RunScenarioFile("bert-inference", run);
+  struct Row {
+    const char* variant;
+    double per_model, total;
+  };
+  // Seed 003, Table 2 (sentences/s).
+  for (const Row& row : {Row{"full-a100", 247.36, 247.36}, Row{"mig-1-of-7", 149.54, 149.54},
+                         Row{"mig-7-of-7", 147.5, 1032.44}, Row{"t4", 140.46, 140.46}}) {
+    INFO(row.variant);
+    const VariantResult& v = Variant(run, row.variant);
+    CHECK(v.metrics.pod_throughput_per_s == Approx(row.per_model).epsilon(0.02));
+    CHECK(v.metrics.throughput_per_s == Approx(row.total).epsilon(0.02));
+  }
+  // Isolation: six busy neighbours do not slow a slice.
+  CHECK(Variant(run, "mig-7-of-7").metrics.pod_throughput_per_s ==
+        Approx(Variant(run, "mig-1-of-7").metrics.pod_throughput_per_s).epsilon(1e-9));
 }
 
 }  // namespace
