@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "workloads/backoff.h"
+#include "sim/engine/backoff.h"
 
 namespace migsim {
 

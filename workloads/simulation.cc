@@ -51,6 +51,7 @@ PodRecord RecordPod(const Engine& engine, const Pod& pod) {
   r.ended = If(pod.ended_already(), pod.ended);
   r.state = std::string(PhaseName(pod.phase));
   r.reason = std::string(EndReasonName(pod.reason));
+  r.restarts = pod.restarts;
   return r;
 }
 

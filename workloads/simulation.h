@@ -17,6 +17,7 @@ struct PodRecord {
   std::optional<SimTime> bound, started, ended;
   std::string state;   // pending, starting, running, completed, failed, deleted
   std::string reason;  // why it ended (Completed, Error, DeviceLost, ...), or empty
+  uint32_t restarts = 0;
 };
 
 struct NodeRecord {

@@ -105,9 +105,13 @@ void Engine::Handle(const PodStart& e) {
   Pod& pod = pods_[e.pod.value()];
   if (pod.generation != e.generation) return;  // deleted or evicted meanwhile
   pod.phase = PodPhase::kRunning;
-  pod.started = now_;
+  if (!pod.has_started) pod.started = now_;
   pod.has_started = true;
   for (EngineObserver* o : observers_) o->OnPodStarted(now_, pod);
+  if (!FitsDeviceMemory(pod)) {
+    OutOfMemory(pod);
+    return;
+  }
   const bool ends = !templates_[pod.tmpl.value()].runs_forever;
   std::optional<SimTime> run;
   if (ends) {

@@ -99,6 +99,9 @@ class Engine final : private ControllerContext {
   std::optional<SimTime> PlanRun(Pod& pod);
   std::optional<uint32_t> SharedDevice(const Pod& pod) const;
   void Reshare(NodeId node, uint32_t device);
+  int64_t GpuMemoryOf(const Pod& pod) const;
+  bool FitsDeviceMemory(const Pod& pod) const;
+  void OutOfMemory(Pod& pod);
   std::span<const uint32_t> DevicesOf(const Pod& pod) const;
 
   const ClusterSpec* cluster_;

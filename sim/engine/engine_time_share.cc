@@ -1,4 +1,5 @@
-// Running pods: their run time alone, and how time-sliced pods share a device.
+// Running pods: their run time alone, how time-sliced pods share a device, and
+// whether their GPU memory fits.
 //
 // A pod on an exclusive device (a whole GPU or a MIG device without replicas, or no GPU)
 // runs at the speed the job class gives for that device, so its end is known when it
@@ -8,6 +9,7 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
+#include "sim/engine/backoff.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/time_share.h"
 
@@ -66,6 +68,44 @@ void Engine::Reshare(NodeId node, uint32_t device) {
     const SimTime left = SimTime::Seconds((1.0 - pod.progress) / pod.rate_per_s);
     events_.Push(now_ + left, PodEnd{pod.id, pod.generation, pod.planned_end});
   }
+}
+
+}  // namespace migsim
+
+namespace migsim {
+
+// Memory: a process holds its job class's GPU memory on its (first) device. A
+// time-sliced device has one framebuffer for all its processes and no isolation, so
+// the process that does not fit next to the others dies (domain.md §6.3); a MIG device
+// or a whole GPU only has to hold the one process.
+
+int64_t Engine::GpuMemoryOf(const Pod& pod) const {
+  const PodTemplate& t = templates_[pod.tmpl.value()];
+  return t.job_class.valid() ? job_classes_[t.job_class.value()].gpu_memory_mib : 0;
+}
+
+bool Engine::FitsDeviceMemory(const Pod& pod) const {
+  const int64_t need = GpuMemoryOf(pod);
+  if (pod.device_count == 0 || need == 0) return true;
+  const NodeRuntime::Device& device =
+      runtimes_[pod.node.value()].devices()[DevicesOf(pod)[0]];
+  int64_t used = 0;
+  for (PodId other : device.processes) used += GpuMemoryOf(pods_[other.value()]);
+  return used + need <= device.plugin.memory_mib;
+}
+
+// restartPolicy Always (Deployment pods) restarts the container in place after
+// kubelet's CrashLoopBackOff (10 s, 20 s, ... 5 min), keeping its devices; other pods
+// fail, and their controllers decide (Job back-off and backoffLimit, retryStrategy).
+void Engine::OutOfMemory(Pod& pod) {
+  if (!templates_[pod.tmpl.value()].runs_forever) {
+    events_.Push(now_, PodEnd{pod.id, pod.generation, EndReason::kOomKilled});
+    return;
+  }
+  pod.phase = PodPhase::kStarting;
+  ++pod.restarts;
+  const SimTime backoff = ExponentialBackoff(static_cast<int>(pod.restarts), SimTime::Seconds(300));
+  events_.Push(now_ + backoff, PodStart{pod.id, pod.generation});
 }
 
 }  // namespace migsim

@@ -7,6 +7,7 @@
 // "gpu". A scenario gives them as seconds (run_s) or as a speed in work units per
 // second (speed), which the loader turns into seconds.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ struct JobClass {
   std::string work_unit = "runs";
   // Fraction of a device's time one process keeps busy when it runs alone, in (0, 1].
   double duty_cycle = 1;
+  // GPU memory one process holds. A process that does not fit in what its device has
+  // left (time-sliced neighbours share one framebuffer) dies out of memory.
+  int64_t gpu_memory_mib = 0;
 
   // The run time alone on `kind` of GPU model `model` ("" for none), or nullopt when
   // neither "<model>/<kind>", "<kind>" nor a default is given.

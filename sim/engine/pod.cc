@@ -22,6 +22,7 @@ std::string_view EndReasonName(EndReason reason) {
     case EndReason::kAdmissionError: return "UnexpectedAdmissionError";
     case EndReason::kDeviceLost: return "DeviceLost";
     case EndReason::kNoRunTime: return "NoRunTime";
+    case EndReason::kOomKilled: return "OOMKilled";
     case EndReason::kDeleted: return "Deleted";
   }
   return "?";

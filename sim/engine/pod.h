@@ -38,6 +38,7 @@ enum class EndReason : uint8_t {
   kAdmissionError,     // UnexpectedAdmissionError: >1 shared resource with failRequestsGreaterThanOne
   kDeviceLost,         // its MIG device was destroyed by a reconfiguration
   kNoRunTime,          // its job class has no run time for the device it got
+  kOomKilled,          // its GPU memory did not fit next to its neighbours' (or at all)
   kDeleted,            // deleted by its controller
 };
 
@@ -62,7 +63,8 @@ struct Pod {
   NodeId node;
   uint32_t device_begin = 0;  // into the engine's allocation pool
   uint32_t device_count = 0;
-  bool has_started = false;  // `started` is meaningful
+  bool has_started = false;  // `started` is meaningful (the first start)
+  uint32_t restarts = 0;     // in-place container restarts (CrashLoopBackOff)
   SimTime created, bound, started, ended;
   // While running (see Engine::Reshare): the fraction of the run done by `progress_at`,
   // the fraction done per second alone on the device and at the current speed, and how

@@ -1,6 +1,7 @@
 // `job_classes`: start-up, run time or speed per device, work, duty cycle.
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/cluster/gpu_model.h"
 #include "sim/io/scenario_sections_json.h"
@@ -86,7 +87,7 @@ void LoadPerKind(LoadContext* ctx, const JsonRef& ref, bool speed, JobClass* job
 
 JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
   ObjectReader r(ctx, ref, {"startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
-                            "failure_probability"});
+                            "gpu_memory_gib", "failure_probability"});
   JobClass job_class;
   job_class.name = name;
   job_class.startup = r.Seconds("startup_s", SimTime::Zero());
@@ -97,6 +98,7 @@ JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& 
   if (ctx->ok() && job_class.duty_cycle == 0) {
     ctx->Fail(r.Field("duty_cycle").pointer(), "must be > 0");
   }
+  job_class.gpu_memory_mib = std::llround(r.Number("gpu_memory_gib", 0, 0, 1e6) * 1024);
   if (ctx->ok() && r.Has("run_s") && r.Has("speed")) {
     ctx->Fail(r.Field("speed").pointer(), "give run_s or speed, not both");
   }

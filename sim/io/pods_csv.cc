@@ -27,11 +27,12 @@ std::string Field(const std::string& s) {
 }  // namespace
 
 std::string FormatPodsCsv(const VariantResult& variant) {
-  std::string out = "name,owner,node,device,created,bound,started,finished,state,reason\n";
+  std::string out = "name,owner,node,device,created,bound,started,finished,state,reason,restarts\n";
   for (const PodRecord& p : variant.pods) {
     out += Field(p.name) + "," + Field(p.owner) + "," + Field(p.node) + "," + Field(p.device) +
            "," + Seconds(p.created) + "," + Seconds(p.bound) + "," + Seconds(p.started) + "," +
-           Seconds(p.ended) + "," + p.state + "," + p.reason + "\n";
+           Seconds(p.ended) + "," + p.state + "," + p.reason + "," + std::to_string(p.restarts) +
+           "\n";
   }
   return out;
 }

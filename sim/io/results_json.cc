@@ -26,7 +26,8 @@ Json MetricsJson(const RunMetrics& m) {
                      {"unit", m.work_unit.empty() ? Json(nullptr) : Json(m.work_unit)}};
   j["pods"] = {{"submitted", m.pods.submitted}, {"completed", m.pods.completed},
                {"failed", m.pods.failed},       {"running", m.pods.running},
-               {"pending", m.pods.pending},     {"deleted", m.pods.deleted}};
+               {"pending", m.pods.pending},     {"deleted", m.pods.deleted},
+               {"restarts", m.pods.restarts}};
   j["end_s"] = Micro(m.end_s);
   return j;
 }

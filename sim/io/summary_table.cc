@@ -35,7 +35,8 @@ std::vector<Row> BuildRows(const RunReport& report) {
                            {"pods failed", {}},
                            {"pods running", {}},
                            {"pods pending", {}},
-                           {"pods deleted", {}}};
+                           {"pods deleted", {}},
+                           {"container restarts", {}}};
   for (const VariantResult& v : report.variants) {
     const RunMetrics& m = v.metrics;
     const LatencyStats& q = m.queueing;
@@ -48,7 +49,8 @@ std::vector<Row> BuildRows(const RunReport& report) {
         m.work_unit.empty() ? "-" : Fixed(m.pod_throughput_per_s, 2) + " " + m.work_unit,
         std::to_string(m.pods.submitted), std::to_string(m.pods.completed),
         std::to_string(m.pods.failed), std::to_string(m.pods.running),
-        std::to_string(m.pods.pending), std::to_string(m.pods.deleted)};
+        std::to_string(m.pods.pending), std::to_string(m.pods.deleted),
+        std::to_string(m.pods.restarts)};
     for (size_t r = 0; r < rows.size(); ++r) rows[r].cells.push_back(cells[r]);
   }
   return rows;

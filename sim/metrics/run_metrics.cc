@@ -30,6 +30,7 @@ PodCounts CountPods(std::span<const Pod> pods) {
   PodCounts c;
   c.submitted = static_cast<int64_t>(pods.size());
   for (const Pod& pod : pods) {
+    c.restarts += pod.restarts;
     switch (pod.phase) {
       case PodPhase::kPending: ++c.pending; break;
       case PodPhase::kStarting:

@@ -26,6 +26,7 @@ struct PodCounts {
   int64_t running = 0;  // bound to a node at the end (starting or running)
   int64_t pending = 0;  // never bound, or not yet
   int64_t deleted = 0;  // removed by their controller (scale-down, failed Job)
+  int64_t restarts = 0;  // in-place container restarts (not pods: not in the identity)
   bool balanced() const {
     return submitted == completed + failed + running + pending + deleted;
   }

@@ -9,7 +9,7 @@ namespace migsim::testing {
 namespace {
 
 const char* const kScenarios[] = {"56-superres", "mig-strategies", "timeslice-cifar10",
-                                  "bert-a100", "bert-inference"};
+                                  "bert-a100", "bert-inference", "timeslice-oom"};
 
 std::string Expected(const std::string& file) {
   return ReadFile(std::string(MIGSIM_SOURCE_DIR) + "/tests/golden/expected/" + file);

@@ -104,7 +104,8 @@ TEST_CASE("time-slicing a p3.8xlarge with 10 replicas advertises 40 GPUs and run
 
 TEST_CASE("every seed scenario accounts for every pod it submitted", "[scenarios]") {
   for (const char* name :
-       {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100", "bert-inference"}) {
+       {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100", "bert-inference",
+        "timeslice-oom"}) {
     ScenarioRun run;
     RunScenarioFile(name, run);
     for (const VariantResult& v : run.report.variants) {
@@ -176,6 +177,31 @@ TEST_CASE("BERT-large inference keeps its speed on a 1g slice whatever the neigh
   // Isolation: six busy neighbours do not slow a slice.
   CHECK(Variant(run, "mig-7-of-7").metrics.pod_throughput_per_s ==
         Approx(Variant(run, "mig-1-of-7").metrics.pod_throughput_per_s).epsilon(1e-9));
+}
+
+}  // namespace
+}  // namespace migsim::testing
+
+namespace migsim::testing {
+namespace {
+
+TEST_CASE("time-sliced pods that overfill a GPU's memory die and are retried; MIG slices do not",
+          "[scenarios][oom]") {
+  ScenarioRun run;
+  RunScenarioFile("timeslice-oom", run);
+  const VariantResult& sliced = Variant(run, "time-slicing");
+  CHECK(sliced.metrics.pods.completed == 32);  // the Job finishes despite the OOMs
+  CHECK(sliced.metrics.pods.failed > 0);
+  for (const PodRecord& pod : sliced.pods) {
+    if (pod.state == "failed") CHECK(pod.reason == "OOMKilled");
+  }
+  const VariantResult& crashloop = Variant(run, "deployment-crashloop");
+  CHECK(crashloop.metrics.pods.running == 32);
+  CHECK(crashloop.metrics.pods.restarts > 0);
+  const VariantResult& mig = Variant(run, "mig-3g.20gb");
+  CHECK(mig.metrics.pods.completed == 32);
+  CHECK(mig.metrics.pods.failed == 0);
+  CHECK(mig.metrics.pods.restarts == 0);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include "policies/first_fit.h"
 #include "tests/support/tiny_world.h"
-#include "workloads/backoff.h"
+#include "sim/engine/backoff.h"
 
 namespace migsim {
 namespace {

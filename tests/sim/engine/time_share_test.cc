@@ -93,3 +93,74 @@ TEST_CASE("the switch overhead slows only processes that share", "[engine][time_
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+using test::AddJobClass;
+using test::AddPods;
+using test::AddTemplate;
+using test::RunEngine;
+using test::Sec;
+
+// One V100 (16 GiB) time-sliced 4 ways; pods holding `gib` of GPU memory for 100 s.
+TemplateId MemoryPod(Scenario& s, double gib, bool forever = false) {
+  JobClassId jc = AddJobClass(s, "m" + std::to_string(s.job_classes.size()), Sec(0), Sec(100));
+  s.job_classes[jc.value()].gpu_memory_mib = static_cast<int64_t>(gib * 1024);
+  s.job_classes[jc.value()].duty_cycle = 0.25;
+  return AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = jc,
+                         .runs_forever = forever});
+}
+
+Scenario SlicedV100() {
+  Scenario s;
+  s.cluster.nodes.push_back(test::TimeSliced(test::GpuNode("p3", "p3.2xlarge"), 4));
+  return s;
+}
+
+TEST_CASE("a time-sliced process that does not fit next to its neighbours dies out of memory",
+          "[engine][memory]") {
+  Scenario s = SlicedV100();
+  AddPods(s, "fits", Sec(0), MemoryPod(s, 6), 2);  // 12 GiB of 16
+  AddPods(s, "late", Sec(5), MemoryPod(s, 6));     // 18 > 16
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(engine->pods()[0].phase == PodPhase::kSucceeded);
+  CHECK(engine->pods()[1].phase == PodPhase::kSucceeded);
+  const Pod& late = engine->pods()[2];
+  CHECK(late.phase == PodPhase::kFailed);
+  CHECK(late.reason == EndReason::kOomKilled);
+  CHECK(late.ended == Sec(5));
+}
+
+TEST_CASE("a process bigger than its exclusive device dies out of memory", "[engine][memory]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::P4d("p4d", "all-1g.5gb"));
+  JobClassId big = AddJobClass(s, "big", Sec(0), Sec(10));
+  s.job_classes[big.value()].gpu_memory_mib = 8 * 1024;  // a 1g.5gb slice has 4.75 GiB
+  AddPods(s, "b", Sec(0), AddTemplate(s, {.extended = {{"nvidia.com/mig-1g.5gb", 1}},
+                                          .job_class = big}));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(engine->pods()[0].reason == EndReason::kOomKilled);
+}
+
+TEST_CASE("a Deployment's container that runs out of memory restarts in place with back-off",
+          "[engine][memory]") {
+  Scenario s = SlicedV100();
+  s.horizon = Sec(75);
+  AddPods(s, "big", Sec(0), MemoryPod(s, 10, true));
+  AddPods(s, "crash", Sec(0), MemoryPod(s, 10, true));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  const Pod& crash = engine->pods()[1];
+  // Starts at 0, 10, 30, 70 (back-off 10 s, 20 s, 40 s): four OOMs, three restarts done,
+  // the fourth waiting; it keeps its replica and stays bound.
+  CHECK(crash.restarts == 4);
+  CHECK(crash.phase == PodPhase::kStarting);
+  CHECK(crash.node.valid());
+  CHECK(engine->pods()[0].phase == PodPhase::kRunning);
+}
+
+}  // namespace
+}  // namespace migsim
