@@ -97,12 +97,6 @@ TEST_CASE("the switch overhead slows only processes that share", "[engine][time_
 namespace migsim {
 namespace {
 
-using test::AddJobClass;
-using test::AddPods;
-using test::AddTemplate;
-using test::RunEngine;
-using test::Sec;
-
 // One V100 (16 GiB) time-sliced 4 ways; pods holding `gib` of GPU memory for 100 s.
 TemplateId MemoryPod(Scenario& s, double gib, bool forever = false) {
   JobClassId jc = AddJobClass(s, "m" + std::to_string(s.job_classes.size()), Sec(0), Sec(100));
