@@ -20,13 +20,13 @@ std::optional<SimTime> Engine::PlanRun(Pod& pod) {
   MIGSIM_CHECK(t.job_class.valid(), "a pod that ends on its own needs a job class");
   const JobClass& jc = job_classes_[t.job_class.value()];
   std::string_view kind = "cpu";
-  std::string_view model;
+  const GpuModel* model = nullptr;
   if (pod.device_count > 0) {
     const NodeRuntime& runtime = runtimes_[pod.node.value()];
     kind = runtime.devices()[DevicesOf(pod)[0]].kind;
-    model = runtime.spec().type->gpu->name;
+    model = runtime.spec().type->gpu;
   }
-  std::optional<SimTime> run = jc.RunTimeOn(model, kind);
+  std::optional<SimTime> run = RunTimeOnDevice(jc, model, kind);
   if (!run) return std::nullopt;
   // Draw only when failures are possible, so adding a class with none does not shift
   // the random stream of the others.

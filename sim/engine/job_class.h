@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "sim/cluster/gpu_model.h"
 #include "sim/core/sim_time.h"
+#include "sim/perf/mig_curve.h"
 
 namespace migsim {
 
@@ -37,22 +39,27 @@ struct JobClass {
   // left (time-sliced neighbours share one framebuffer) dies out of memory.
   int64_t gpu_memory_mib = 0;
 
-  // The run time alone on `kind` of GPU model `model` ("" for none), or nullopt when
-  // neither "<model>/<kind>", "<kind>" nor a default is given.
+  // How speed scales over MIG profiles without a run time of their own (see
+  // RunTimeOnDevice); none: such profiles fall back to the default.
+  std::optional<MigCurve> mig_curve;
+
+  // The run time given for `kind` on GPU model `model` ("" for none): "<model>/<kind>",
+  // then "<kind>"; nullopt when neither is given.
+  std::optional<SimTime> GivenRunTime(std::string_view model, std::string_view kind) const;
+  // GivenRunTime, else the default.
   std::optional<SimTime> RunTimeOn(std::string_view model, std::string_view kind) const {
-    if (!model.empty()) {
-      for (const auto& [k, t] : run_time) {
-        if (k.size() == model.size() + 1 + kind.size() && k.starts_with(model) &&
-            k[model.size()] == '/' && k.ends_with(kind)) {
-          return t;
-        }
-      }
-    }
-    for (const auto& [k, t] : run_time) {
-      if (k == kind) return t;
-    }
-    return default_run_time;
+    std::optional<SimTime> given = GivenRunTime(model, kind);
+    return given ? given : default_run_time;
   }
 };
+
+// The run time alone on device `kind` of `model` (nullptr when the pod has no GPU):
+//  1. the one given for the kind (JobClass::GivenRunTime);
+//  2. for a MIG profile not given, derived from the whole GPU's: the full-size instance
+//     runs at the whole GPU's speed scaled by its SMs (MIG mode takes 10 of an A100's
+//     108 SMs: 98/108), and smaller profiles at that times the class's mig_curve;
+//  3. the default; nullopt when none applies.
+std::optional<SimTime> RunTimeOnDevice(const JobClass& job_class, const GpuModel* model,
+                                       std::string_view kind);
 
 }  // namespace migsim
