@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "sim/cli/calibrate_command.h"
 #include "sim/cli/run_command.h"
 
 namespace {
@@ -23,6 +24,18 @@ void AddRun(CLI::App& app, migsim::RunOptions& run) {
       "  migsim run scenarios/timeslice-cifar10.json --out out/ --variant time-slicing");
 }
 
+CLI::App* AddCalibrate(CLI::App& app, std::string& csv) {
+  CLI::App* cmd =
+      app.add_subcommand("calibrate", "Fit a job class's MIG speed curve to measured speeds (CSV)");
+  cmd->add_option("measurements", csv, "CSV with the header gpu_model,kind,speed")->required();
+  cmd->footer(
+      "Example:\n"
+      "  migsim calibrate scenarios/measurements/migperf-bert-base-inference.csv\n"
+      "Prints alpha and beta of speed(profile)/speed(7g) = (g/G)^alpha (m/M)^beta, the fit\n"
+      "and each point's residual; paste the last line into a job class.");
+  return cmd;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -31,6 +44,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   migsim::RunOptions run;
   AddRun(app, run);
+  std::string csv;
+  CLI::App* calibrate = AddCalibrate(app, csv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -38,6 +53,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
+    if (calibrate->parsed()) return migsim::CalibrateCommand(csv);
     return migsim::RunCommand(run);
   } catch (const std::exception& e) {
     std::cerr << "migsim: internal error: " << e.what() << "\n";

@@ -87,8 +87,7 @@ int64_t Engine::GpuMemoryOf(const Pod& pod) const {
 bool Engine::FitsDeviceMemory(const Pod& pod) const {
   const int64_t need = GpuMemoryOf(pod);
   if (pod.device_count == 0 || need == 0) return true;
-  const NodeRuntime::Device& device =
-      runtimes_[pod.node.value()].devices()[DevicesOf(pod)[0]];
+  const NodeRuntime::Device& device = runtimes_[pod.node.value()].devices()[DevicesOf(pod)[0]];
   int64_t used = 0;
   for (PodId other : device.processes) used += GpuMemoryOf(pods_[other.value()]);
   return used + need <= device.plugin.memory_mib;

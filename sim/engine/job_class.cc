@@ -2,8 +2,7 @@
 
 namespace migsim {
 
-std::optional<SimTime> JobClass::GivenRunTime(std::string_view model,
-                                              std::string_view kind) const {
+std::optional<SimTime> JobClass::GivenRunTime(std::string_view model, std::string_view kind) const {
   if (!model.empty()) {
     for (const auto& [k, t] : run_time) {
       if (k.size() == model.size() + 1 + kind.size() && k.starts_with(model) &&

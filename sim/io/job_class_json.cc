@@ -86,8 +86,9 @@ void LoadPerKind(LoadContext* ctx, const JsonRef& ref, bool speed, JobClass* job
 }
 
 JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
-  ObjectReader r(ctx, ref, {"startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
-                            "gpu_memory_gib", "mig_curve", "failure_probability"});
+  ObjectReader r(ctx, ref,
+                 {"startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
+                  "gpu_memory_gib", "mig_curve", "failure_probability"});
   JobClass job_class;
   job_class.name = name;
   job_class.startup = r.Seconds("startup_s", SimTime::Zero());
@@ -108,8 +109,8 @@ JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& 
     ObjectReader curve(ctx, r.Field("mig_curve"), {"alpha", "beta"});
     curve.Require("alpha");
     curve.Require("beta");
-    job_class.mig_curve = MigCurve{curve.Number("alpha", 1, -10, 10),
-                                   curve.Number("beta", 0, -10, 10)};
+    job_class.mig_curve =
+        MigCurve{curve.Number("alpha", 1, -10, 10), curve.Number("beta", 0, -10, 10)};
   }
   job_class.failure_probability = r.Number("failure_probability", 0, 0, 1);
   return job_class;

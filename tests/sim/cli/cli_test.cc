@@ -93,3 +93,21 @@ TEST_CASE("an unknown option exits 2", "[cli]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("migsim calibrate prints the fitted exponents and each point's residual", "[cli]") {
+  Outcome r = RunMigsim("calibrate " + std::string(MIGSIM_SOURCE_DIR) +
+                        "/scenarios/measurements/migperf-bert-base-inference.csv");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("alpha  0.5468") && Catch::Contains("beta   0.4483") &&
+                           Catch::Contains("1g.5gb") && Catch::Contains("\"mig_curve\""));
+}
+
+TEST_CASE("migsim calibrate on a missing file exits 2", "[cli]") {
+  CHECK(RunMigsim("calibrate /nonexistent.csv").exit_code == 2);
+}
+
+}  // namespace
+}  // namespace migsim

@@ -1,0 +1,52 @@
+#include "sim/cli/calibrate_command.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "sim/io/measurements_csv.h"
+#include "sim/perf/mig_curve.h"
+
+namespace migsim {
+namespace {
+
+void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
+  std::printf("speed(profile) / speed(full-size instance) = (g/G)^alpha * (m/M)^beta\n");
+  std::printf("fitted on %zu points (least squares on log ratios)%s\n\n", points.size(),
+              fit.compute_only ? "; compute and memory shares were equal at every point, "
+                                 "so beta = 0"
+                               : "");
+  std::printf("alpha  %.4f\nbeta   %.4f\nR^2    %.4f\n\n", fit.curve.alpha, fit.curve.beta,
+              fit.r_squared);
+  std::printf("%-5s %-16s %-10s %8s %8s %8s %9s\n", "line", "gpu_model", "kind", "g/G", "m/M",
+              "measured", "fitted");
+  for (size_t i = 0; i < points.size(); ++i) {
+    const MeasuredPoint& p = points[i];
+    const double error = (fit.fitted[i] - p.point.ratio) / p.point.ratio * 100;
+    std::printf("%-5d %-16s %-10s %8.3f %8.3f %8.4f %9.4f  (%+.1f%%)\n", p.line,
+                p.gpu_model.c_str(), p.kind.c_str(), p.point.compute_share, p.point.memory_share,
+                p.point.ratio, fit.fitted[i], error);
+  }
+  std::printf("\nfor a job class: \"mig_curve\": { \"alpha\": %.4f, \"beta\": %.4f }\n",
+              fit.curve.alpha, fit.curve.beta);
+}
+
+}  // namespace
+
+int CalibrateCommand(const std::string& csv_path) {
+  Result<std::vector<MeasuredPoint>> points = LoadMeasurementsFile(csv_path);
+  if (!points.ok()) {
+    std::cerr << "migsim: " << points.status().ToString() << "\n";
+    return 2;
+  }
+  std::vector<CurvePoint> curve_points;
+  for (const MeasuredPoint& p : points.value()) curve_points.push_back(p.point);
+  Result<CurveFit> fit = FitMigCurve(curve_points);
+  if (!fit.ok()) {
+    std::cerr << "migsim: " << fit.status().At({csv_path, ""}).ToString() << "\n";
+    return 2;
+  }
+  PrintFit(points.value(), fit.value());
+  return 0;
+}
+
+}  // namespace migsim

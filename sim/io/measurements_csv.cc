@@ -1,0 +1,135 @@
+#include "sim/io/measurements_csv.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sim/cluster/gpu_model.h"
+
+namespace migsim {
+namespace {
+
+struct Row {
+  int line;
+  const GpuModel* model;
+  std::string kind;
+  double speed;
+};
+
+std::vector<std::string> SplitCsv(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string field;
+  while (std::getline(in, field, ',')) {
+    while (!field.empty() && (field.back() == ' ' || field.back() == '\r')) field.pop_back();
+    while (!field.empty() && field.front() == ' ') field.erase(0, 1);
+    fields.push_back(field);
+  }
+  return fields;
+}
+
+Result<Row> ParseRow(const std::vector<std::string>& f, int line, const std::string& file) {
+  const InputLocation at{file, "line " + std::to_string(line)};
+  if (f.size() != 3)
+    return Status::ParseError("expected 3 fields, got " + std::to_string(f.size()), at);
+  const GpuModel* model = FindGpuModel(f[0]);
+  if (model == nullptr) return Status::InvalidArgument("unknown GPU model '" + f[0] + "'", at);
+  if (f[1] != "gpu" && model->FindProfile(f[1]) < 0) {
+    return Status::InvalidArgument("'" + f[1] + "' is not gpu or a MIG profile of " + model->name,
+                                   at);
+  }
+  double speed = 0;
+  size_t used = 0;
+  try {
+    speed = std::stod(f[2], &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != f[2].size() || !(speed > 0)) {
+    return Status::InvalidArgument("speed '" + f[2] + "' is not a positive number", at);
+  }
+  return Row{line, model, f[1], speed};
+}
+
+// The speed of each model's full-size instance: measured, or the whole GPU's x SMs.
+Result<std::map<std::string, double>> References(const std::vector<Row>& rows,
+                                                 const std::string& file) {
+  std::map<std::string, double> full, whole;
+  for (const Row& r : rows) {
+    const int p = r.model->FindProfile(r.kind);
+    if (r.kind == "gpu") whole[r.model->name] = r.speed;
+    if (p >= 0 && r.model->profiles[p].compute_slices == r.model->compute_slices &&
+        r.model->profiles[p].classic) {
+      full[r.model->name] = r.speed;
+    }
+  }
+  for (const Row& r : rows) {
+    const std::string& m = r.model->name;
+    if (full.count(m)) continue;
+    if (!whole.count(m)) {
+      return Status::InvalidArgument("no reference for " + m +
+                                         ": add its full-size MIG "
+                                         "profile or a 'gpu' row",
+                                     {file, "line " + std::to_string(r.line)});
+    }
+    for (const MigProfile& p : r.model->profiles) {
+      if (p.classic && p.compute_slices == r.model->compute_slices) {
+        full[m] = whole[m] * p.sms / r.model->sms;
+      }
+    }
+  }
+  return full;
+}
+
+}  // namespace
+
+Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
+                                                     const std::string& file) {
+  std::stringstream in(text);
+  std::string line;
+  std::vector<Row> rows;
+  bool header = false;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty() || line == "\r" || line[0] == '#') continue;
+    std::vector<std::string> fields = SplitCsv(line);
+    if (!header) {
+      if (fields != std::vector<std::string>{"gpu_model", "kind", "speed"}) {
+        return Status::ParseError("expected the header 'gpu_model,kind,speed'",
+                                  {file, "line " + std::to_string(n)});
+      }
+      header = true;
+      continue;
+    }
+    Result<Row> row = ParseRow(fields, n, file);
+    if (!row.ok()) return row.status();
+    rows.push_back(row.value());
+  }
+  Result<std::map<std::string, double>> full = References(rows, file);
+  if (!full.ok()) return full.status();
+  std::vector<MeasuredPoint> points;
+  for (const Row& r : rows) {
+    const int p = r.model->FindProfile(r.kind);
+    if (p < 0) continue;
+    const MigProfile& profile = r.model->profiles[p];
+    if (profile.classic && profile.compute_slices == r.model->compute_slices) continue;
+    const double compute = static_cast<double>(profile.compute_slices) / r.model->compute_slices;
+    const double memory = static_cast<double>(profile.memory_slices) / r.model->memory_slices;
+    points.push_back({r.line, r.model->name, r.kind, r.speed,
+                      CurvePoint{compute, memory, r.speed / full.value().at(r.model->name)}});
+  }
+  if (points.empty()) {
+    return Status::InvalidArgument("no measurement on a profile smaller than the full instance",
+                                   {file, ""});
+  }
+  return points;
+}
+
+Result<std::vector<MeasuredPoint>> LoadMeasurementsFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IoError("cannot read file", {path, ""});
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseMeasurements(text.str(), path);
+}
+
+}  // namespace migsim
