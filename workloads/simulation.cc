@@ -36,6 +36,22 @@ std::optional<SimTime> If(bool happened, SimTime t) {
   return happened ? std::optional<SimTime>(t) : std::nullopt;
 }
 
+// Throughput and slowdown of a completed pod (PodRecord).
+void RecordSpeed(const Engine& engine, const Scenario& scenario, const Pod& pod, PodRecord& r) {
+  const PodTemplate& t = engine.pod_template(pod.tmpl);
+  if (pod.phase != PodPhase::kSucceeded || !t.job_class.valid()) return;
+  const double run_s = (pod.ended - pod.started).seconds();
+  if (run_s <= 0) return;
+  const JobClass& jc = scenario.job_classes[t.job_class.value()];
+  r.throughput_per_s = jc.work / run_s;
+  const GpuModel* model = engine.node_runtime(pod.node).spec().type->gpu;
+  if (model == nullptr) return;
+  if (std::optional<SimTime> alone = RunTimeOnDevice(jc, model, "gpu");
+      alone && alone->micros() > 0) {
+    r.slowdown = run_s / alone->seconds();
+  }
+}
+
 PodRecord RecordPod(const Engine& engine, const Pod& pod) {
   PodRecord r;
   r.name = engine.PodName(pod);
@@ -85,7 +101,10 @@ VariantResult Simulate(const std::string& variant, const Scenario& scenario, Pol
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_pods) {
     result.pods.reserve(engine.pods().size());
-    for (const Pod& pod : engine.pods()) result.pods.push_back(RecordPod(engine, pod));
+    for (const Pod& pod : engine.pods()) {
+      result.pods.push_back(RecordPod(engine, pod));
+      RecordSpeed(engine, scenario, pod, result.pods.back());
+    }
   }
   return result;
 }

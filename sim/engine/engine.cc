@@ -124,9 +124,10 @@ void Engine::Handle(const PodStart& e) {
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     runtimes_[pod.node.value()].AddProcess(*shared, pod.id);
     Reshare(pod.node, *shared);
-  } else if (ends) {
-    events_.Push(now_ + *run, PodEnd{pod.id, pod.generation, pod.planned_end});
+    return;
   }
+  SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod));
+  if (ends) events_.Push(now_ + *run, PodEnd{pod.id, pod.generation, pod.planned_end});
 }
 
 void Engine::Handle(const PodEnd& e) {
@@ -150,6 +151,8 @@ void Engine::EndPod(Pod& pod, PodPhase phase, EndReason reason) {
 void Engine::ReleaseFromNode(Pod& pod) {
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
+  } else if (pod.phase == PodPhase::kRunning) {
+    SetBusyOfExclusiveDevices(pod, 0);
   }
   const PodTemplate& t = templates_[pod.tmpl.value()];
   allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod),

@@ -100,8 +100,12 @@ class Engine final : private ControllerContext {
   std::optional<uint32_t> SharedDevice(const Pod& pod) const;
   void Reshare(NodeId node, uint32_t device);
   int64_t GpuMemoryOf(const Pod& pod) const;
+  double DutyCycleOf(const Pod& pod) const;
   bool FitsDeviceMemory(const Pod& pod) const;
   void OutOfMemory(Pod& pod);
+  // Compute utilization: busy fractions of devices (see EngineObserver::OnGpuBusy).
+  void SetBusy(NodeId node, uint32_t device, double fraction);
+  void SetBusyOfExclusiveDevices(const Pod& pod, double fraction);
   std::span<const uint32_t> DevicesOf(const Pod& pod) const;
 
   const ClusterSpec* cluster_;
@@ -132,6 +136,7 @@ class Engine final : private ControllerContext {
   SchedulingQueue queue_{0};
   std::vector<EngineObserver*> observers_;
   int64_t allocated_weight_ = 0;
+  double busy_weight_ = 0;
   int64_t capacity_weight_ = 0;
   int64_t rejected_decisions_ = 0;
   std::vector<double> demands_;  // Reshare's scratch

@@ -50,11 +50,11 @@ void Engine::Reshare(NodeId node, uint32_t device) {
   const NodeRuntime& runtime = runtimes_[node.value()];
   const std::vector<PodId>& processes = runtime.devices()[device].processes;
   demands_.clear();
-  for (PodId id : processes) {
-    const PodTemplate& t = templates_[pods_[id.value()].tmpl.value()];
-    demands_.push_back(t.job_class.valid() ? job_classes_[t.job_class.value()].duty_cycle : 1.0);
-  }
+  for (PodId id : processes) demands_.push_back(DutyCycleOf(pods_[id.value()]));
   const std::vector<double> shares = MaxMinShares(demands_);
+  double busy = 0;
+  for (double share : shares) busy += share;
+  SetBusy(node, device, std::min(busy, 1.0));
   const int n = static_cast<int>(processes.size());
   for (int i = 0; i < n; ++i) {
     Pod& pod = pods_[processes[i].value()];
@@ -78,6 +78,20 @@ namespace migsim {
 // time-sliced device has one framebuffer for all its processes and no isolation, so
 // the process that does not fit next to the others dies (domain.md §6.3); a MIG device
 // or a whole GPU only has to hold the one process.
+
+double Engine::DutyCycleOf(const Pod& pod) const {
+  const PodTemplate& t = templates_[pod.tmpl.value()];
+  return t.job_class.valid() ? job_classes_[t.job_class.value()].duty_cycle : 1.0;
+}
+
+void Engine::SetBusy(NodeId node, uint32_t device, double fraction) {
+  busy_weight_ += runtimes_[node.value()].SetBusy(device, fraction);
+  for (EngineObserver* o : observers_) o->OnGpuBusy(now_, busy_weight_, capacity_weight_);
+}
+
+void Engine::SetBusyOfExclusiveDevices(const Pod& pod, double fraction) {
+  for (uint32_t d : DevicesOf(pod)) SetBusy(pod.node, d, fraction);
+}
 
 int64_t Engine::GpuMemoryOf(const Pod& pod) const {
   const PodTemplate& t = templates_[pod.tmpl.value()];

@@ -181,6 +181,7 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
         remap[o] = static_cast<int>(n);
         devices_[n].used = old[o].used;
         devices_[n].processes = std::move(old[o].processes);
+        devices_[n].busy = old[o].busy;
         break;
       }
     }
@@ -200,6 +201,13 @@ bool NodeRuntime::RemoveProcess(uint32_t device, PodId pod) {
   if (it == p.end()) return false;
   p.erase(it);
   return true;
+}
+
+double NodeRuntime::SetBusy(uint32_t device, double fraction) {
+  Device& d = devices_[device];
+  const double delta = (fraction - d.busy) * static_cast<double>(d.weight);
+  d.busy = fraction;
+  return delta;
 }
 
 int64_t NodeRuntime::capacity_weight() const {

@@ -26,6 +26,7 @@ class NodeRuntime {
     // Pods whose containers run on the device, in start order (time-sliced devices only:
     // they share its time; see Engine::Reshare).
     std::vector<PodId> processes;
+    double busy = 0;  // fraction of the device's time spent computing, in [0, 1]
   };
 
   // Builds the node from `spec` and fills `info`. `spec` must outlive the runtime.
@@ -41,6 +42,8 @@ class NodeRuntime {
   void AddProcess(uint32_t device, PodId pod) { devices_[device].processes.push_back(pod); }
   // False when `pod` was not running on the device.
   bool RemoveProcess(uint32_t device, PodId pod);
+  // Sets the device's busy fraction; returns the change in busy GPU weight.
+  double SetBusy(uint32_t device, double fraction);
 
   // True when kubelet admission rejects the pod: the plugin has
   // failRequestsGreaterThanOne and the pod asks for more than one shared device.

@@ -19,6 +19,10 @@ class EngineObserver {
   // The GPU capacity in use changed. Units: a GPU is kGpuWeight; a MIG device of g
   // compute slices on a GPU of G slices is g * kGpuWeight / G.
   virtual void OnGpuAllocation(SimTime, int64_t /*allocated*/, int64_t /*capacity*/) {}
+  // The GPU capacity kept busy computing changed (same units): a running process busies
+  // its device's weight x its duty cycle; the processes on a time-sliced device busy it
+  // by the sum of their time shares.
+  virtual void OnGpuBusy(SimTime, double /*busy*/, int64_t /*capacity*/) {}
 };
 
 // 28 = lcm(7, 4): whole units for 7-slice (A100/H100/H200) and 4-slice (A30) GPUs.

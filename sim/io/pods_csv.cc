@@ -13,6 +13,13 @@ std::string Seconds(std::optional<SimTime> t) {
   return buf;
 }
 
+std::string Decimal(std::optional<double> v) {
+  if (!v) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", *v);
+  return buf;
+}
+
 // RFC 4180: quote fields holding a comma, quote or line break; double inner quotes.
 std::string Field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
@@ -27,12 +34,14 @@ std::string Field(const std::string& s) {
 }  // namespace
 
 std::string FormatPodsCsv(const VariantResult& variant) {
-  std::string out = "name,owner,node,device,created,bound,started,finished,state,reason,restarts\n";
+  std::string out =
+      "name,owner,node,device,created,bound,started,finished,state,reason,restarts,throughput,"
+      "slowdown\n";
   for (const PodRecord& p : variant.pods) {
     out += Field(p.name) + "," + Field(p.owner) + "," + Field(p.node) + "," + Field(p.device) +
            "," + Seconds(p.created) + "," + Seconds(p.bound) + "," + Seconds(p.started) + "," +
            Seconds(p.ended) + "," + p.state + "," + p.reason + "," + std::to_string(p.restarts) +
-           "\n";
+           "," + Decimal(p.throughput_per_s) + "," + Decimal(p.slowdown) + "\n";
   }
   return out;
 }

@@ -20,6 +20,7 @@ Json MetricsJson(const RunMetrics& m) {
                              {"p95", Micro(q.p95_s)},   {"p99", Micro(q.p99_s)},
                              {"max", Micro(q.max_s)},   {"count", q.count}};
   j["gpu_allocation_ratio"] = Micro(m.gpu_allocation_ratio);
+  j["gpu_compute_utilization"] = Micro(m.gpu_compute_utilization);
   j["run_time_s"] = {{"mean", Micro(m.mean_run_s)}};
   j["throughput"] = {{"per_s", Micro(m.throughput_per_s)},
                      {"per_pod_per_s", Micro(m.pod_throughput_per_s)},

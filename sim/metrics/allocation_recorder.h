@@ -1,29 +1,28 @@
 #pragma once
-// Records the GPU allocation of a run as a step function of time, so the time-weighted
-// allocation ratio can be taken over any window once the run is over (the makespan is
-// only known at the end).
+// Records how much of the cluster's GPU capacity is allocated and how much is busy
+// computing, as step functions of time, so their time-weighted means can be taken over
+// any window once the run is over (the makespan is only known at the end).
 
 #include <cstdint>
-#include <vector>
 
 #include "sim/engine/observer.h"
+#include "sim/metrics/step_series.h"
 
 namespace migsim {
 
 class AllocationRecorder final : public EngineObserver {
  public:
   void OnGpuAllocation(SimTime now, int64_t allocated, int64_t capacity) override;
+  void OnGpuBusy(SimTime now, double busy, int64_t capacity) override;
 
   // Mean allocated / capacity over [from, to), in [0, 1]; 0 for an empty window or a
   // cluster without GPUs.
   double MeanRatio(SimTime from, SimTime to) const;
+  // Mean busy / capacity over [from, to), in [0, 1] (compute utilization).
+  double MeanBusy(SimTime from, SimTime to) const;
 
  private:
-  struct Step {
-    SimTime at;
-    int64_t allocated;
-  };
-  std::vector<Step> steps_;  // allocation from `at` until the next step; times ascending
+  StepSeries allocated_, busy_;
   int64_t capacity_ = 0;
 };
 

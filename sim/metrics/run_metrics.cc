@@ -93,6 +93,7 @@ RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& a
   SimTime window_end = last_completion.value_or(end);
   if (last_completion) m.makespan_s = (*last_completion - first_submit).seconds();
   m.gpu_allocation_ratio = allocation.MeanRatio(first_submit, window_end);
+  m.gpu_compute_utilization = allocation.MeanBusy(first_submit, window_end);
   ComputeWork(pods, work, m);
   return m;
 }

@@ -39,6 +39,10 @@ struct RunMetrics {
   // Time-weighted over the makespan window, or over [first submission, end of run]
   // when no pod completed.
   double gpu_allocation_ratio = 0;
+  // GPU capacity kept busy computing / total, over the same window (a process busies
+  // its device by its duty cycle; time-sliced ones by their shares): how much of what
+  // was allocated did work.
+  double gpu_compute_utilization = 0;
   PodCounts pods;
   double end_s = 0;  // simulated time at the end of the run
   // Completed pods' run time (start -> end), mean; 0 when none completed.

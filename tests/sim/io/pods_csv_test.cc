@@ -16,8 +16,9 @@ TEST_CASE("the pods CSV quotes fields with commas, quotes and line breaks", "[io
   pod.state = "running";
   v.pods.push_back(pod);
   CHECK(FormatPodsCsv(v) ==
-        "name,owner,node,device,created,bound,started,finished,state,reason,restarts\n"
-        "\"wf-step(a,b)\",\"Workflow/\"\"q\"\"\",\"n\r1\",,1.500000,2.000000,,,running,,0\n");
+        "name,owner,node,device,created,bound,started,finished,state,reason,restarts,"
+        "throughput,slowdown\n"
+        "\"wf-step(a,b)\",\"Workflow/\"\"q\"\"\",\"n\r1\",,1.500000,2.000000,,,running,,0,,\n");
 }
 
 }  // namespace

@@ -209,3 +209,23 @@ TEST_CASE("every submitted pod is counted in exactly one end state", "[metrics]"
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("compute utilization counts a process's duty cycle and excludes start-up",
+          "[metrics]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("p3", "p3.2xlarge"));
+  JobClassId half = test::AddJobClass(s, "h", test::Sec(10), test::Sec(30));
+  s.job_classes[half.value()].duty_cycle = 0.5;
+  test::AddPods(s, "p", test::Sec(0),
+                test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = half}));
+  FirstFitPolicy policy;
+  const RunMetrics m = Simulate("a", s, policy).metrics;
+  CHECK(m.gpu_allocation_ratio == 1.0);                     // bound the whole 40 s
+  CHECK(m.gpu_compute_utilization == Approx(0.5 * 30 / 40));  // busy half of the 30 s run
+}
+
+}  // namespace
+}  // namespace migsim
