@@ -88,19 +88,23 @@ std::string SingleStrategyError(std::span<const GpuMigSetting> gpus) {
 }
 
 const SharedResource* FindShared(const DevicePluginConfig& config, const std::string& resource) {
-  if (config.sharing != SharingMode::kTimeSlicing) return nullptr;
+  if (config.sharing == SharingMode::kNone) return nullptr;
   for (const SharedResource& shared : config.shared) {
     if (shared.name == resource) return &shared;
   }
   return nullptr;
 }
 
-void ApplyTimeSlicing(const DevicePluginConfig& config, std::vector<PluginDevice>* devices) {
+// Time-slicing shares any listed resource; MPS only whole GPUs (the plugin refuses MPS on
+// MIG devices, domain.md §3.4, which the scenario loader rejects up front).
+void ApplySharing(const DevicePluginConfig& config, std::vector<PluginDevice>* devices) {
   for (PluginDevice& device : *devices) {
     const SharedResource* shared = FindShared(config, device.resource);
     if (shared == nullptr) continue;
+    if (config.sharing == SharingMode::kMps && device.gi >= 0) continue;
     device.replicas = std::max(shared->replicas, 1);
     device.shared = true;
+    device.mps = config.sharing == SharingMode::kMps;
     if (config.rename_by_default) device.resource += ".shared";
   }
 }
@@ -121,7 +125,8 @@ void AddResourceLabels(const std::string& resource, std::string product, int cou
   (*labels)[resource + ".count"] = std::to_string(count);
   (*labels)[resource + ".memory"] = std::to_string(memory_mib);
   (*labels)[resource + ".replicas"] = std::to_string(shared ? std::max(shared->replicas, 1) : 1);
-  (*labels)[resource + ".sharing-strategy"] = shared ? "time-slicing" : "none";
+  const char* strategy = config.sharing == SharingMode::kMps ? "mps" : "time-slicing";
+  (*labels)[resource + ".sharing-strategy"] = shared ? strategy : "none";
 }
 
 void AddMigProfileLabels(const std::string& resource, const MigProfile& profile, Labels* labels) {
@@ -132,6 +137,7 @@ void AddMigProfileLabels(const std::string& resource, const MigProfile& profile,
 
 void AddMigLabels(const GpuModel& model, const DevicePluginConfig& config, Labels* labels) {
   (*labels)["nvidia.com/mig.capable"] = model.mig_capable() ? "true" : "false";
+  (*labels)["nvidia.com/mps.capable"] = config.sharing == SharingMode::kMps ? "true" : "false";
   if (!model.mig_capable() || config.strategy == MigStrategy::kNone) return;
   (*labels)["nvidia.com/mig.strategy"] =
       config.strategy == MigStrategy::kSingle ? "single" : "mixed";
@@ -184,6 +190,12 @@ PluginView UnhealthyView(const GpuModel& model, std::string error, PluginView vi
 
 }  // namespace
 
+int MaxMpsClients(const GpuModel& model) {
+  // The plugin allows 48 clients, 16 below compute capability 7.5; of the catalog's
+  // models only the V100s (7.0) are below.
+  return model.name.starts_with("V100") ? 16 : 48;
+}
+
 PluginView DerivePluginView(const GpuModel& model, std::span<const GpuMigSetting> gpus,
                             const DevicePluginConfig& config) {
   PluginView view;
@@ -194,7 +206,7 @@ PluginView DerivePluginView(const GpuModel& model, std::span<const GpuMigSetting
     if (!error.empty()) return UnhealthyView(model, std::move(error), std::move(view));
   }
   view.devices = PhysicalDevices(model, gpus, config.strategy);
-  ApplyTimeSlicing(config, &view.devices);
+  ApplySharing(config, &view.devices);
   view.advertised = Advertise(view.devices);
   AddGpuLabels(model, gpus, config, &view.labels);
   if (config.strategy == MigStrategy::kMixed) AddMixedLabels(model, gpus, config, &view.labels);

@@ -15,7 +15,7 @@
 namespace migsim {
 
 enum class MigStrategy { kNone, kSingle, kMixed };
-enum class SharingMode { kNone, kTimeSlicing };
+enum class SharingMode { kNone, kTimeSlicing, kMps };
 
 struct SharedResource {
   std::string name{};  // "nvidia.com/gpu" or "nvidia.com/mig-<profile>"
@@ -40,7 +40,8 @@ struct PluginDevice {
   int gi = -1;              // index into that GPU's MIG layout, or -1 for a whole GPU
   std::string resource{};   // advertised resource name, e.g. "nvidia.com/mig-1g.5gb"
   int replicas = 1;         // > 1 when time-sliced
-  bool shared = false;      // true when advertised through time-slicing
+  bool shared = false;      // true when advertised through time-slicing or MPS
+  bool mps = false;         // shared through CUDA MPS rather than time-slicing
   int compute_slices = 0;   // g of the GI; for a whole GPU, the model's compute slices (or 1)
   int memory_mib = 0;       // memory of the device
 };
@@ -56,6 +57,9 @@ struct PluginView {
   // GPU Feature Discovery labels (nvidia.com/gpu.product, gpu.count, mig.strategy, ...).
   std::map<std::string, std::string> labels{};
 };
+
+// The most MPS clients (replicas) the plugin allows per GPU of `model` (domain.md §3.4).
+int MaxMpsClients(const GpuModel& model);
 
 // Derives the plugin's view. REQUIRES: gpus.size() is the node's GPU count and each
 // setting is valid for `model` (mig_enabled only if model.mig_capable()).

@@ -51,7 +51,10 @@ void Engine::Reshare(NodeId node, uint32_t device) {
   const std::vector<PodId>& processes = runtime.devices()[device].processes;
   demands_.clear();
   for (PodId id : processes) demands_.push_back(DutyCycleOf(pods_[id.value()]));
-  const std::vector<double> shares = MaxMinShares(demands_);
+  const NodeRuntime::Device& dev = runtime.devices()[device];
+  const std::vector<double> shares =
+      dev.plugin.mps ? MpsShares(demands_, dev.plugin.replicas) : MaxMinShares(demands_);
+  const double overhead = dev.plugin.mps ? 0.0 : runtime.spec().plugin.switch_overhead;
   double busy = 0;
   for (double share : shares) busy += share;
   SetBusy(node, device, std::min(busy, 1.0));
@@ -62,8 +65,8 @@ void Engine::Reshare(NodeId node, uint32_t device) {
     pod.progress =
         std::min(1.0, pod.progress + pod.rate_per_s * (now_ - pod.progress_at).seconds());
     pod.progress_at = now_;
-    pod.rate_per_s = pod.solo_rate_per_s * TimeSlicedSpeed(shares[i], demands_[i], n,
-                                                           runtime.spec().plugin.switch_overhead);
+    pod.rate_per_s =
+        pod.solo_rate_per_s * TimeSlicedSpeed(shares[i], demands_[i], n, overhead);
     ++pod.generation;  // the end event scheduled at the old speed is stale
     const SimTime left = SimTime::Seconds((1.0 - pod.progress) / pod.rate_per_s);
     events_.Push(now_ + left, PodEnd{pod.id, pod.generation, pod.planned_end});
@@ -102,6 +105,8 @@ bool Engine::FitsDeviceMemory(const Pod& pod) const {
   const int64_t need = GpuMemoryOf(pod);
   if (pod.device_count == 0 || need == 0) return true;
   const NodeRuntime::Device& device = runtimes_[pod.node.value()].devices()[DevicesOf(pod)[0]];
+  // MPS pins each client to memory / replicas, whatever its neighbours hold.
+  if (device.plugin.mps) return need <= device.plugin.memory_mib / device.plugin.replicas;
   int64_t used = 0;
   for (PodId other : device.processes) used += GpuMemoryOf(pods_[other.value()]);
   return used + need <= device.plugin.memory_mib;

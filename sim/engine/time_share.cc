@@ -22,6 +22,15 @@ std::vector<double> MaxMinShares(std::span<const double> demands) {
   return share;
 }
 
+std::vector<double> MpsShares(std::span<const double> demands, int replicas) {
+  // floor(100 / replicas) percent, as the plugin sets it.
+  const double cap = static_cast<double>(100 / replicas) / 100.0;
+  std::vector<double> share;
+  share.reserve(demands.size());
+  for (double d : demands) share.push_back(std::min(d, cap));
+  return share;
+}
+
 double TimeSlicedSpeed(double share, double demand, int processes, double switch_overhead) {
   double speed = share / demand;
   if (processes > 1) speed *= 1.0 - switch_overhead;

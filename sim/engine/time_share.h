@@ -19,6 +19,11 @@ namespace migsim {
 // one with a smaller or equal share. Deterministic for equal demands.
 std::vector<double> MaxMinShares(std::span<const double> demands);
 
+// CUDA MPS runs clients' kernels concurrently, each capped at 1/replicas of the SMs
+// (the plugin's active thread percentage, domain.md §3.4): a client gets
+// min(demand, 1/replicas) of the device, with no time-slice switching.
+std::vector<double> MpsShares(std::span<const double> demands, int replicas);
+
 // The speed of process i relative to running alone on the device: its share over its
 // demand, less `switch_overhead` (a fraction in [0, 1)) when it shares the device.
 double TimeSlicedSpeed(double share, double demand, int processes, double switch_overhead);

@@ -180,8 +180,21 @@ void LoadTimeSlicing(LoadContext* ctx, const JsonRef& ref, const GpuModel& model
   config->switch_overhead = r.Number("switch_overhead", 0, 0, 0.99);
 }
 
+// MPS (marked experimental in the plugin): whole GPUs only, at most MaxMpsClients
+// replicas; failRequestsGreaterThanOne defaults to true (domain.md §3.4).
+void LoadMps(LoadContext* ctx, const JsonRef& ref, const GpuModel& model,
+             DevicePluginConfig* config) {
+  ObjectReader r(ctx, ref, {"replicas", "rename_by_default", "fail_requests_greater_than_one"});
+  r.Require("replicas");
+  const int replicas = static_cast<int>(r.Int("replicas", 1, 1, MaxMpsClients(model)));
+  config->sharing = SharingMode::kMps;
+  config->shared.push_back({.name = std::string(kGpuResource), .replicas = replicas});
+  config->rename_by_default = r.Bool("rename_by_default", false);
+  config->fail_requests_greater_than_one = r.Bool("fail_requests_greater_than_one", true);
+}
+
 DevicePluginConfig LoadDevicePlugin(LoadContext* ctx, const JsonRef& ref, const GpuModel& model) {
-  ObjectReader r(ctx, ref, {"mig_strategy", "time_slicing"});
+  ObjectReader r(ctx, ref, {"mig_strategy", "time_slicing", "mps"});
   DevicePluginConfig config = DefaultPlugin(model);
   if (r.Has("mig_strategy")) {
     const std::string strategy = r.String("mig_strategy");
@@ -197,6 +210,13 @@ DevicePluginConfig LoadDevicePlugin(LoadContext* ctx, const JsonRef& ref, const 
     }
   }
   if (r.Has("time_slicing")) LoadTimeSlicing(ctx, r.Field("time_slicing"), model, &config);
+  if (ctx->ok() && r.Has("mps")) {
+    if (r.Has("time_slicing")) {
+      ctx->Fail(r.Field("mps").pointer(), "time-slicing and MPS are mutually exclusive");
+    } else {
+      LoadMps(ctx, r.Field("mps"), model, &config);
+    }
+  }
   return config;
 }
 
@@ -234,6 +254,12 @@ void LoadNodeGpus(LoadContext* ctx, const ObjectReader& pool, NodeSpec* node) {
   node->plugin = DefaultPlugin(model);
   if (pool.Has("device_plugin")) {
     node->plugin = LoadDevicePlugin(ctx, pool.Field("device_plugin"), model);
+    const bool mig_on = std::any_of(node->gpus.begin(), node->gpus.end(),
+                                    [](const GpuMigSetting& g) { return g.mig_enabled; });
+    if (ctx->ok() && node->plugin.sharing == SharingMode::kMps && mig_on) {
+      ctx->Fail(pool.Field("device_plugin").PointerTo("mps"),
+                "sharing using MPS is not supported for MIG devices (set mig to all-disabled)");
+    }
   }
 }
 

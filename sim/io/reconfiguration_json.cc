@@ -75,6 +75,12 @@ void LoadOne(LoadContext* ctx, const JsonRef& ref, size_t element,
     }
     auto gpus = ResolveConfigForType(ctx, r.Field("mig_config"), *node.type);
     if (!gpus) return;
+    if (node.plugin.sharing == SharingMode::kMps && !gpus->empty() && gpus->front().mig_enabled) {
+      ctx->Fail(
+          r.Field("mig_config").pointer(),
+          "node '" + node.name + "' shares its GPUs with MPS, which MIG devices do not support");
+      return;
+    }
     out->push_back({{.at = at,
                      .node = n,
                      .mig_config = r.String("mig_config"),

@@ -198,10 +198,13 @@ TEST_CASE("time-sliced pods that overfill a GPU's memory die and are retried; MI
   const VariantResult& crashloop = Variant(run, "deployment-crashloop");
   CHECK(crashloop.metrics.pods.running == 32);
   CHECK(crashloop.metrics.pods.restarts > 0);
-  const VariantResult& mig = Variant(run, "mig-3g.20gb");
-  CHECK(mig.metrics.pods.completed == 32);
-  CHECK(mig.metrics.pods.failed == 0);
-  CHECK(mig.metrics.pods.restarts == 0);
+  for (const char* isolated : {"mig-3g.20gb", "mps-3"}) {
+    INFO(isolated);
+    const VariantResult& v = Variant(run, isolated);
+    CHECK(v.metrics.pods.completed == 32);
+    CHECK(v.metrics.pods.failed == 0);
+    CHECK(v.metrics.pods.restarts == 0);
+  }
 }
 
 }  // namespace

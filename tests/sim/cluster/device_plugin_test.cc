@@ -252,3 +252,26 @@ TEST_CASE("a node without GPUs advertises nothing", "[cluster][device_plugin]") 
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("MPS advertises each whole GPU replicas times with the mps strategy labels",
+          "[cluster][device_plugin]") {
+  const GpuModel& v100 = *FindGpuModel("V100-SXM2-16GB");
+  DevicePluginConfig config;
+  config.sharing = SharingMode::kMps;
+  config.shared = {{.name = "nvidia.com/gpu", .replicas = 4}};
+  std::vector<GpuMigSetting> gpus(4);
+  PluginView view = DerivePluginView(v100, gpus, config);
+  CHECK(view.advertised.at("nvidia.com/gpu") == 16);
+  CHECK(view.devices.at(0).mps);
+  CHECK(view.devices.at(0).shared);
+  CHECK(view.labels.at("nvidia.com/gpu.sharing-strategy") == "mps");
+  CHECK(view.labels.at("nvidia.com/mps.capable") == "true");
+  CHECK(MaxMpsClients(v100) == 16);
+  CHECK(MaxMpsClients(*FindGpuModel("A100-SXM4-40GB")) == 48);
+}
+
+}  // namespace
+}  // namespace migsim

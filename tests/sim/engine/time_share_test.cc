@@ -158,3 +158,44 @@ TEST_CASE("a Deployment's container that runs out of memory restarts in place wi
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// One V100 shared by MPS among `replicas` clients.
+Scenario MpsV100(int replicas) {
+  Scenario s;
+  NodeSpec node = test::GpuNode("p3", "p3.2xlarge");
+  node.plugin.sharing = SharingMode::kMps;
+  node.plugin.shared = {{.name = "nvidia.com/gpu", .replicas = replicas}};
+  s.cluster.nodes.push_back(node);
+  return s;
+}
+
+TEST_CASE("an MPS client is capped at its thread share even when the GPU has room",
+          "[engine][mps]") {
+  CHECK(MpsShares(std::vector<double>{1, 0.1}, 4) == std::vector<double>{0.25, 0.1});
+  CHECK(MpsShares(std::vector<double>{1}, 3) == std::vector<double>{0.33});  // floor(100/3) %
+  Scenario s = MpsV100(4);
+  AddPods(s, "a", Sec(0), MemoryPod(s, 0), 1);  // duty 0.25: within its cap
+  JobClassId full = AddJobClass(s, "full", Sec(0), Sec(10));
+  AddPods(s, "b", Sec(0), AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = full}));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(engine->pods()[0].ended == Sec(100));  // unslowed
+  CHECK(engine->pods()[1].ended == Sec(40));   // a quarter of the SMs: 4 x slower
+}
+
+TEST_CASE("an MPS client holding more than memory / replicas dies out of memory alone",
+          "[engine][mps]") {
+  Scenario s = MpsV100(4);              // 16 GiB / 4 = 4 GiB per client
+  AddPods(s, "big", Sec(0), MemoryPod(s, 5));
+  AddPods(s, "small", Sec(0), MemoryPod(s, 3.5));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(engine->pods()[0].reason == EndReason::kOomKilled);
+  CHECK(engine->pods()[1].reason == EndReason::kCompleted);
+}
+
+}  // namespace
+}  // namespace migsim

@@ -231,3 +231,41 @@ TEST_CASE("back-to-back reconfigurations of one node are fine", "[io]") {
 }
 
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("MPS settings are checked against the node's GPUs", "[io]") {
+  auto error = [](const std::string& pool) {
+    Result<ScenarioFile> r = ParseScenarioText(
+        R"({"name": "t", "description": "d", "workloads": {}, "cluster": {"nodes": {"a": )" +
+            pool + "}}}",
+        "t.json");
+    REQUIRE_FALSE(r.ok());
+    return r.status().ToString();
+  };
+  CHECK(error(R"({"type": "p4d.24xlarge", "mig": {"config": "all-1g.5gb"},
+                  "device_plugin": {"mps": {"replicas": 4}}})") ==
+        "t.json:/cluster/nodes/a/device_plugin/mps: sharing using MPS is not supported for MIG "
+        "devices (set mig to all-disabled)");
+  CHECK(error(R"({"type": "p3.8xlarge", "device_plugin": {"mps": {"replicas": 17}}})") ==
+        "t.json:/cluster/nodes/a/device_plugin/mps/replicas: must be <= 16");
+  CHECK(error(R"({"type": "p3.8xlarge", "device_plugin": {"mps": {"replicas": 2},
+                  "time_slicing": {"replicas": 2}}})") ==
+        "t.json:/cluster/nodes/a/device_plugin/mps: time-slicing and MPS are mutually exclusive");
+}
+
+TEST_CASE("MPS defaults to failing requests for more than one replica", "[io]") {
+  Result<ScenarioFile> r = ParseScenarioText(
+      R"({"name": "t", "description": "d", "workloads": {}, "cluster": {"nodes": {"a":
+          {"type": "g5.xlarge", "device_plugin": {"mps": {"replicas": 8}}}}}})",
+      "t.json");
+  REQUIRE(r.ok());
+  const DevicePluginConfig& plugin = r.value().variants[0].second.cluster.nodes[0].plugin;
+  CHECK(plugin.sharing == SharingMode::kMps);
+  CHECK(plugin.fail_requests_greater_than_one);
+  CHECK(plugin.shared.at(0).replicas == 8);
+}
+
+}  // namespace
+}  // namespace migsim
