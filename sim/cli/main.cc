@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "sim/cli/calibrate_command.h"
+#include "sim/cli/job_classes_command.h"
 #include "sim/cli/run_command.h"
 
 namespace {
@@ -46,6 +47,8 @@ int main(int argc, char** argv) {
   AddRun(app, run);
   std::string csv;
   CLI::App* calibrate = AddCalibrate(app, csv);
+  CLI::App* job_classes = app.add_subcommand(
+      "job-classes", "List the built-in job classes with their speeds and sources");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -54,6 +57,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (calibrate->parsed()) return migsim::CalibrateCommand(csv);
+    if (job_classes->parsed()) return migsim::JobClassesCommand();
     return migsim::RunCommand(run);
   } catch (const std::exception& e) {
     std::cerr << "migsim: internal error: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 
 #include "sim/cluster/gpu_model.h"
 #include "sim/io/scenario_sections_json.h"
+#include "workloads/builtin_job_classes.h"
 
 namespace migsim::io {
 namespace {
@@ -85,23 +86,51 @@ void LoadPerKind(LoadContext* ctx, const JsonRef& ref, bool speed, JobClass* job
   }
 }
 
+// The built-in a class starts from ("builtin": name), or an empty class.
+JobClass BaseClass(LoadContext* ctx, ObjectReader& r) {
+  if (!r.Has("builtin")) return JobClass{};
+  const std::string name = r.String("builtin");
+  if (const BuiltinJobClass* b = FindBuiltinJobClass(name)) return b->job_class;
+  std::vector<std::string> names;
+  for (const BuiltinJobClass& b : BuiltinJobClasses()) names.push_back(b.job_class.name);
+  if (ctx->ok())
+    ctx->Fail(r.Field("builtin").pointer(), UnknownNameMessage("built-in job class", name, names));
+  return JobClass{};
+}
+
+// A built-in's run times stand for its own work: a different `work` scales them.
+void ScaleRunTimes(JobClass& jc, double factor) {
+  for (auto& [kind, t] : jc.run_time) t = SimTime::Seconds(t.seconds() * factor);
+  if (jc.default_run_time)
+    jc.default_run_time = SimTime::Seconds(jc.default_run_time->seconds() * factor);
+}
+
 JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
   ObjectReader r(ctx, ref,
-                 {"startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
+                 {"builtin", "startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
                   "gpu_memory_gib", "mig_curve", "failure_probability"});
-  JobClass job_class;
+  JobClass job_class = BaseClass(ctx, r);
   job_class.name = name;
-  job_class.startup = r.Seconds("startup_s", SimTime::Zero());
-  job_class.work = r.Number("work", 1, 0);
+  job_class.startup = r.Seconds("startup_s", job_class.startup);
+  const double base_work = job_class.work;
+  job_class.work = r.Number("work", base_work, 0);
   if (ctx->ok() && job_class.work == 0) ctx->Fail(r.Field("work").pointer(), "must be > 0");
-  job_class.work_unit = r.String("work_unit", "runs");
-  job_class.duty_cycle = r.Number("duty_cycle", 1, 0, 1);
+  job_class.work_unit = r.String("work_unit", job_class.work_unit);
+  job_class.duty_cycle = r.Number("duty_cycle", job_class.duty_cycle, 0, 1);
   if (ctx->ok() && job_class.duty_cycle == 0) {
     ctx->Fail(r.Field("duty_cycle").pointer(), "must be > 0");
   }
-  job_class.gpu_memory_mib = std::llround(r.Number("gpu_memory_gib", 0, 0, 1e6) * 1024);
+  job_class.gpu_memory_mib = std::llround(
+      r.Number("gpu_memory_gib", static_cast<double>(job_class.gpu_memory_mib) / 1024, 0, 1e6) *
+      1024);
   if (ctx->ok() && r.Has("run_s") && r.Has("speed")) {
     ctx->Fail(r.Field("speed").pointer(), "give run_s or speed, not both");
+  }
+  if (r.Has("run_s") || r.Has("speed")) {
+    job_class.run_time.clear();  // given times replace a built-in's
+    job_class.default_run_time.reset();
+  } else if (ctx->ok() && job_class.work != base_work) {
+    ScaleRunTimes(job_class, job_class.work / base_work);
   }
   if (ctx->ok() && r.Has("run_s")) LoadPerKind(ctx, r.Field("run_s"), false, &job_class);
   if (ctx->ok() && r.Has("speed")) LoadPerKind(ctx, r.Field("speed"), true, &job_class);
@@ -112,7 +141,8 @@ JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& 
     job_class.mig_curve =
         MigCurve{curve.Number("alpha", 1, -10, 10), curve.Number("beta", 0, -10, 10)};
   }
-  job_class.failure_probability = r.Number("failure_probability", 0, 0, 1);
+  job_class.failure_probability =
+      r.Number("failure_probability", job_class.failure_probability, 0, 1);
   return job_class;
 }
 

@@ -111,3 +111,16 @@ TEST_CASE("migsim calibrate on a missing file exits 2", "[cli]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("migsim job-classes lists the built-ins with their sources", "[cli]") {
+  Outcome r = RunMigsim("job-classes");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("bert-base-finetune") && Catch::Contains("source: seed 003") &&
+                           Catch::Contains("migperf-resnet50-training"));
+}
+
+}  // namespace
+}  // namespace migsim
