@@ -36,6 +36,9 @@ class EventQueue {
   }
 
   // REQUIRES: !empty()
+  const Entry& Top() const { return heap_.front(); }
+
+  // REQUIRES: !empty()
   Entry Pop() {
     std::pop_heap(heap_.begin(), heap_.end(), Later);
     Entry e = std::move(heap_.back());

@@ -18,8 +18,13 @@ class SimTime {
 
   static constexpr SimTime Micros(int64_t us) { return SimTime(us); }
   static constexpr SimTime Millis(int64_t ms) { return SimTime(ms * 1000); }
-  // Rounds to the nearest microsecond.
-  static SimTime Seconds(double s) { return SimTime(static_cast<int64_t>(std::llround(s * 1e6))); }
+  // Rounds to the nearest microsecond; saturates at Max() (and maps NaN there), so an
+  // absurdly long duration is "never" rather than an overflow.
+  static SimTime Seconds(double s) {
+    const double us = s * 1e6;
+    if (!(us < 9.2e18)) return Max();
+    return SimTime(static_cast<int64_t>(std::llround(us)));
+  }
   static constexpr SimTime Zero() { return SimTime(0); }
   // A time later than any event of a run; used as "no horizon".
   static constexpr SimTime Max() { return SimTime(std::numeric_limits<int64_t>::max()); }
@@ -28,7 +33,11 @@ class SimTime {
   double seconds() const { return static_cast<double>(us_) / 1e6; }
 
   constexpr auto operator<=>(const SimTime&) const = default;
-  constexpr SimTime operator+(SimTime o) const { return SimTime(us_ + o.us_); }
+  // Saturating for non-negative times: Max() + anything is Max().
+  constexpr SimTime operator+(SimTime o) const {
+    if (o.us_ > 0 && us_ > std::numeric_limits<int64_t>::max() - o.us_) return Max();
+    return SimTime(us_ + o.us_);
+  }
   constexpr SimTime operator-(SimTime o) const { return SimTime(us_ - o.us_); }
   constexpr SimTime& operator+=(SimTime o) {
     us_ += o.us_;

@@ -54,11 +54,17 @@ void Engine::Run() {
   NotifyAllocation();
   ScheduleCycle();
   while (std::optional<SimTime> next = events_.NextTime()) {
-    if (*next > config_.horizon) break;
+    if (Stale(events_.Top().payload)) {
+      events_.Pop();
+      continue;
+    }
+    // Max() is "never" (a saturated duration): such events do not run.
+    if (*next > config_.horizon || *next == SimTime::Max()) break;
     MIGSIM_CHECK(*next >= now_, "time never goes backwards");
     now_ = *next;
     while (events_.NextTime() == now_) {
-      std::visit([this](const auto& event) { Handle(event); }, events_.Pop().payload);
+      const Event event = events_.Pop().payload;
+      if (!Stale(event)) std::visit([this](const auto& e) { Handle(e); }, event);
     }
     ScheduleCycle();
   }
@@ -121,13 +127,13 @@ void Engine::Handle(const PodStart& e) {
       return;
     }
   }
+  SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod));
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     runtimes_[pod.node.value()].AddProcess(*shared, pod.id);
-    Reshare(pod.node, *shared);
-    return;
+    Reshare(pod.node, *shared);  // its end comes from the device's tick
+  } else if (ends) {
+    events_.Push(now_ + *run, PodEnd{pod.id, pod.generation, pod.planned_end});
   }
-  SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod));
-  if (ends) events_.Push(now_ + *run, PodEnd{pod.id, pod.generation, pod.planned_end});
 }
 
 void Engine::Handle(const PodEnd& e) {
@@ -151,12 +157,11 @@ void Engine::EndPod(Pod& pod, PodPhase phase, EndReason reason) {
 void Engine::ReleaseFromNode(Pod& pod) {
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
-  } else if (pod.phase == PodPhase::kRunning) {
-    SetBusyOfExclusiveDevices(pod, 0);
   }
+  if (pod.phase == PodPhase::kRunning) SetBusyOfExclusiveDevices(pod, 0);
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod),
-                                                           node_info_[pod.node.value()]);
+  allocated_weight_ +=
+      runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), node_info_[pod.node.value()]);
   queue_.UnblockAll();
   NotifyAllocation();
 }
@@ -166,7 +171,8 @@ std::span<const uint32_t> Engine::DevicesOf(const Pod& pod) const {
 }
 
 void Engine::NotifyAllocation() {
-  for (EngineObserver* o : observers_) o->OnGpuAllocation(now_, allocated_weight_, capacity_weight_);
+  for (EngineObserver* o : observers_)
+    o->OnGpuAllocation(now_, allocated_weight_, capacity_weight_);
 }
 
 }  // namespace migsim

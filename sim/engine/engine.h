@@ -67,12 +67,33 @@ class Engine final : private ControllerContext {
   int64_t gpu_capacity_weight() const { return capacity_weight_; }
 
  private:
-  struct ControllerTimer { OwnerId owner; uint64_t tag; };
-  struct PodStart { PodId pod; uint32_t generation; };
-  struct PodEnd { PodId pod; uint32_t generation; EndReason reason; };
-  struct ReconfigureBegin { uint32_t index; };
-  struct ReconfigureEnd { uint32_t index; };
-  using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd>;
+  struct ControllerTimer {
+    OwnerId owner;
+    uint64_t tag;
+  };
+  struct PodStart {
+    PodId pod;
+    uint32_t generation;
+  };
+  struct PodEnd {
+    PodId pod;
+    uint32_t generation;
+    EndReason reason;
+  };
+  struct ReconfigureBegin {
+    uint32_t index;
+  };
+  struct ReconfigureEnd {
+    uint32_t index;
+  };
+  // The earliest end among a time-sliced device's processes (see Reshare).
+  struct DeviceTick {
+    NodeId node;
+    uint32_t device;
+    uint64_t tick;
+  };
+  using Event =
+      std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -87,6 +108,10 @@ class Engine final : private ControllerContext {
   void Handle(const PodEnd& e);
   void Handle(const ReconfigureBegin& e);
   void Handle(const ReconfigureEnd& e);
+  void Handle(const DeviceTick& e);
+  // True for an event made obsolete since it was queued; it is dropped unseen, so it
+  // neither runs nor moves the clock.
+  bool Stale(const Event& e) const;
 
   void AssignSchedulingClasses();
   void ScheduleCycle();
@@ -99,6 +124,7 @@ class Engine final : private ControllerContext {
   std::optional<SimTime> PlanRun(Pod& pod);
   std::optional<uint32_t> SharedDevice(const Pod& pod) const;
   void Reshare(NodeId node, uint32_t device);
+  void AdvanceProgress(Pod& pod);
   int64_t GpuMemoryOf(const Pod& pod) const;
   double DutyCycleOf(const Pod& pod) const;
   bool FitsDeviceMemory(const Pod& pod) const;
@@ -140,6 +166,7 @@ class Engine final : private ControllerContext {
   int64_t capacity_weight_ = 0;
   int64_t rejected_decisions_ = 0;
   std::vector<double> demands_;  // Reshare's scratch
+  uint64_t next_tick_ = 0;       // DeviceTick ids, unique in the run
 };
 
 }  // namespace migsim

@@ -39,11 +39,14 @@ std::optional<SimTime> Engine::PlanRun(Pod& pod) {
   return run;
 }
 
+// A pod that also holds exclusive devices (say a 3g.20gb and a time-sliced 1g.5gb) is a
+// process on its first shared device; its exclusive devices are busy by its duty cycle.
 std::optional<uint32_t> Engine::SharedDevice(const Pod& pod) const {
-  if (pod.device_count == 0) return std::nullopt;
-  const uint32_t device = DevicesOf(pod)[0];
-  if (!runtimes_[pod.node.value()].devices()[device].plugin.shared) return std::nullopt;
-  return device;
+  const NodeRuntime& runtime = runtimes_[pod.node.value()];
+  for (uint32_t d : DevicesOf(pod)) {
+    if (runtime.devices()[d].plugin.shared) return d;
+  }
+  return std::nullopt;
 }
 
 void Engine::Reshare(NodeId node, uint32_t device) {
@@ -59,18 +62,56 @@ void Engine::Reshare(NodeId node, uint32_t device) {
   for (double share : shares) busy += share;
   SetBusy(node, device, std::min(busy, 1.0));
   const int n = static_cast<int>(processes.size());
+  std::optional<SimTime> first_end;
   for (int i = 0; i < n; ++i) {
     Pod& pod = pods_[processes[i].value()];
     if (templates_[pod.tmpl.value()].runs_forever) continue;  // takes time, never ends
-    pod.progress =
-        std::min(1.0, pod.progress + pod.rate_per_s * (now_ - pod.progress_at).seconds());
-    pod.progress_at = now_;
-    pod.rate_per_s =
-        pod.solo_rate_per_s * TimeSlicedSpeed(shares[i], demands_[i], n, overhead);
-    ++pod.generation;  // the end event scheduled at the old speed is stale
-    const SimTime left = SimTime::Seconds((1.0 - pod.progress) / pod.rate_per_s);
-    events_.Push(now_ + left, PodEnd{pod.id, pod.generation, pod.planned_end});
+    AdvanceProgress(pod);
+    pod.rate_per_s = pod.solo_rate_per_s * TimeSlicedSpeed(shares[i], demands_[i], n, overhead);
+    pod.end_at = now_ + SimTime::Seconds((1.0 - pod.progress) / pod.rate_per_s);
+    if (!first_end || pod.end_at < *first_end) first_end = pod.end_at;
   }
+  // One pending event per device, for the earliest end: rates change at every start and
+  // stop, and an event per process per change would grow the queue quadratically.
+  runtimes_[node.value()].set_tick(device, ++next_tick_);
+  if (first_end) events_.Push(*first_end, DeviceTick{node, device, next_tick_});
+}
+
+void Engine::AdvanceProgress(Pod& pod) {
+  pod.progress = std::min(1.0, pod.progress + pod.rate_per_s * (now_ - pod.progress_at).seconds());
+  pod.progress_at = now_;
+}
+
+void Engine::Handle(const DeviceTick& e) {
+  const std::vector<PodId> processes = runtimes_[e.node.value()].devices()[e.device].processes;
+  std::vector<PodId> done;
+  for (PodId id : processes) {
+    Pod& pod = pods_[id.value()];
+    if (templates_[pod.tmpl.value()].runs_forever) continue;
+    if (pod.end_at <= now_) done.push_back(id);
+  }
+  for (PodId id : done) {
+    Pod& pod = pods_[id.value()];
+    if (!pod.on_node()) continue;  // ended by a neighbour's controller meanwhile
+    EndPod(pod, pod.planned_end == EndReason::kCompleted ? PodPhase::kSucceeded : PodPhase::kFailed,
+           pod.planned_end);
+  }
+  MIGSIM_CHECK(!done.empty(), "a device tick with no process to end");
+}
+
+bool Engine::Stale(const Event& event) const {
+  if (const auto* start = std::get_if<PodStart>(&event)) {
+    return pods_[start->pod.value()].generation != start->generation;
+  }
+  if (const auto* end = std::get_if<PodEnd>(&event)) {
+    return pods_[end->pod.value()].generation != end->generation;
+  }
+  if (const auto* tick = std::get_if<DeviceTick>(&event)) {
+    const NodeRuntime& runtime = runtimes_[tick->node.value()];
+    return tick->device >= runtime.devices().size() ||
+           runtime.devices()[tick->device].tick != tick->tick;
+  }
+  return false;
 }
 
 }  // namespace migsim
@@ -89,11 +130,15 @@ double Engine::DutyCycleOf(const Pod& pod) const {
 
 void Engine::SetBusy(NodeId node, uint32_t device, double fraction) {
   busy_weight_ += runtimes_[node.value()].SetBusy(device, fraction);
-  for (EngineObserver* o : observers_) o->OnGpuBusy(now_, busy_weight_, capacity_weight_);
+  // A running sum of float deltas can end a hair below zero; it cannot really.
+  const double busy = std::max(busy_weight_, 0.0);
+  for (EngineObserver* o : observers_) o->OnGpuBusy(now_, busy, capacity_weight_);
 }
 
 void Engine::SetBusyOfExclusiveDevices(const Pod& pod, double fraction) {
-  for (uint32_t d : DevicesOf(pod)) SetBusy(pod.node, d, fraction);
+  for (uint32_t d : DevicesOf(pod)) {
+    if (!runtimes_[pod.node.value()].devices()[d].plugin.shared) SetBusy(pod.node, d, fraction);
+  }
 }
 
 int64_t Engine::GpuMemoryOf(const Pod& pod) const {
@@ -104,7 +149,8 @@ int64_t Engine::GpuMemoryOf(const Pod& pod) const {
 bool Engine::FitsDeviceMemory(const Pod& pod) const {
   const int64_t need = GpuMemoryOf(pod);
   if (pod.device_count == 0 || need == 0) return true;
-  const NodeRuntime::Device& device = runtimes_[pod.node.value()].devices()[DevicesOf(pod)[0]];
+  const uint32_t index = SharedDevice(pod).value_or(DevicesOf(pod)[0]);
+  const NodeRuntime::Device& device = runtimes_[pod.node.value()].devices()[index];
   // MPS pins each client to memory / replicas, whatever its neighbours hold.
   if (device.plugin.mps) return need <= device.plugin.memory_mib / device.plugin.replicas;
   int64_t used = 0;

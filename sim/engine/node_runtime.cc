@@ -182,6 +182,7 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
         devices_[n].used = old[o].used;
         devices_[n].processes = std::move(old[o].processes);
         devices_[n].busy = old[o].busy;
+        devices_[n].tick = old[o].tick;
         break;
       }
     }

@@ -27,6 +27,7 @@ class NodeRuntime {
     // they share its time; see Engine::Reshare).
     std::vector<PodId> processes;
     double busy = 0;  // fraction of the device's time spent computing, in [0, 1]
+    uint64_t tick = 0;  // the live DeviceTick of the device (Engine::Reshare)
   };
 
   // Builds the node from `spec` and fills `info`. `spec` must outlive the runtime.
@@ -42,6 +43,7 @@ class NodeRuntime {
   void AddProcess(uint32_t device, PodId pod) { devices_[device].processes.push_back(pod); }
   // False when `pod` was not running on the device.
   bool RemoveProcess(uint32_t device, PodId pod);
+  void set_tick(uint32_t device, uint64_t tick) { devices_[device].tick = tick; }
   // Sets the device's busy fraction; returns the change in busy GPU weight.
   double SetBusy(uint32_t device, double fraction);
 

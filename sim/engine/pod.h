@@ -73,6 +73,7 @@ struct Pod {
   double solo_rate_per_s = 0;
   double rate_per_s = 0;
   SimTime progress_at;
+  SimTime end_at;  // on a time-sliced device: when the run completes at the current rate
   EndReason planned_end = EndReason::kNone;
 
   bool ended_already() const {

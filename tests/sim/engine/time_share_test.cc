@@ -199,3 +199,52 @@ TEST_CASE("an MPS client holding more than memory / replicas dies out of memory 
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// Regressions from the review of issue 3.
+TEST_CASE("a time-sliced pod's obsolete end does not move the clock", "[engine][time_share]") {
+  SlicedGpu g;
+  const TemplateId fails = g.Pod(100);
+  g.s.job_classes.back().failure_probability = 1;
+  AddPods(g.s, "a", Sec(0), fails);
+  AddPods(g.s, "b", Sec(0), g.Pod(10));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(g.s, policy);
+  // b ends at 20 s; a then runs alone and fails at 110 s. Nothing is left at 200 s,
+  // where a's end stood while it shared the GPU.
+  CHECK(engine->pods()[0].ended == Sec(110));
+  CHECK(engine->end_time() == Sec(110));
+}
+
+TEST_CASE("a run time too long to represent means never, not a crash", "[engine][time_share]") {
+  SlicedGpu g;
+  AddPods(g.s, "forever", Sec(0), g.Pod(1e15));
+  FirstFitPolicy policy;
+  auto engine = RunEngine(g.s, policy);
+  CHECK(engine->pods()[0].phase == PodPhase::kRunning);
+}
+
+TEST_CASE("a pod holding an exclusive and a time-sliced device shares the latter",
+          "[engine][time_share]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("a100", "p4d.24xlarge", "all-balanced"));
+  NodeSpec& node = s.cluster.nodes.back();
+  node.plugin.sharing = SharingMode::kTimeSlicing;
+  node.plugin.shared = {{.name = "nvidia.com/mig-1g.5gb", .replicas = 2}};
+  JobClassId ten = AddJobClass(s, "t", Sec(0), Sec(10));
+  AddPods(s, "both", Sec(0),
+          AddTemplate(s, {.extended = {{"nvidia.com/mig-3g.20gb", 1}, {"nvidia.com/mig-1g.5gb", 1}},
+                          .job_class = ten}));
+  // 16 1g.5gb devices x 2 replicas: with 31 more pods every device has two tenants.
+  AddPods(s, "slice", Sec(0),
+          AddTemplate(s, {.extended = {{"nvidia.com/mig-1g.5gb", 1}}, .job_class = ten}), 31);
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  // The two-device pod is a process on its 1g.5gb like the others: all at half speed.
+  for (const Pod& pod : engine->pods()) CHECK(pod.ended == Sec(20));
+}
+
+}  // namespace
+}  // namespace migsim
