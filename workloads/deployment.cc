@@ -25,10 +25,16 @@ void Deployment::Reconcile(ControllerContext& ctx) {
 }
 
 void Deployment::ScaleDown(ControllerContext& ctx, size_t surplus) {
-  // Victims: unbound pods before bound ones, newer before older.
+  // Victims as the ReplicaSet controller ranks them: unbound before bound, not ready
+  // (starting, or crash-looping) before running, more restarts first, then newer first.
+  auto readiness = [&](PodId id) {
+    const PodPhase phase = ctx.pod(id).phase;
+    return phase == PodPhase::kPending ? 0 : phase == PodPhase::kStarting ? 1 : 2;
+  };
   std::vector<PodId> order(live_.rbegin(), live_.rend());
-  std::stable_partition(order.begin(), order.end(), [&](PodId id) {
-    return ctx.pod(id).phase == PodPhase::kPending;
+  std::stable_sort(order.begin(), order.end(), [&](PodId a, PodId b) {
+    if (readiness(a) != readiness(b)) return readiness(a) < readiness(b);
+    return ctx.pod(a).restarts > ctx.pod(b).restarts;
   });
   order.resize(surplus);
   for (PodId id : order) ctx.Delete(id);

@@ -7,8 +7,8 @@
 namespace migsim {
 
 // A Deployment (its ReplicaSet): keeps `replicas` pods alive. Scaling down deletes
-// pending pods first, then the newest bound ones, as the ReplicaSet controller ranks
-// them. A failed pod is replaced after a back-off that grows with the Deployment's
+// pending pods first, then those not ready (starting or crash-looping, most restarts
+// first), then the newest running ones, as the ReplicaSet controller ranks them. A failed pod is replaced after a back-off that grows with the Deployment's
 // failures (0 s for the first, then 10 s, 20 s, ... capped at 5 min), which also bounds
 // the replace-fail loop of pods rejected at admission.
 class Deployment final : public Controller {

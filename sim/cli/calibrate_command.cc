@@ -1,5 +1,6 @@
 #include "sim/cli/calibrate_command.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -11,10 +12,17 @@ namespace {
 
 void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
   std::printf("speed(profile) / speed(full-size instance) = (g/G)^alpha * (m/M)^beta\n");
-  std::printf("fitted on %zu points (least squares on log ratios)%s\n\n", points.size(),
-              fit.compute_only ? "; compute and memory shares were equal at every point, "
-                                 "so beta = 0"
-                               : "");
+  std::printf("fitted on %zu points (least squares on log ratios)\n", points.size());
+  if (fit.compute_only) {
+    std::printf("note: the points cannot tell compute from memory (too few, or equal shares): "
+                "beta is set to 0\n");
+  } else if (std::abs(fit.curve.alpha) > 10 || std::abs(fit.curve.beta) > 10) {
+    std::printf("warning: the points barely separate compute from memory, so alpha and beta "
+                "are ill-determined (only alpha + beta = %.4f is); a job class accepts each "
+                "in [-10, 10]\n",
+                fit.curve.alpha + fit.curve.beta);
+  }
+  std::printf("\n");
   std::printf("alpha  %.4f\nbeta   %.4f\nR^2    %.4f\n\n", fit.curve.alpha, fit.curve.beta,
               fit.r_squared);
   std::printf("%-5s %-16s %-10s %8s %8s %8s %9s\n", "line", "gpu_model", "kind", "g/G", "m/M",

@@ -78,6 +78,12 @@ void LoadPerKind(LoadContext* ctx, const JsonRef& ref, bool speed, JobClass* job
     std::optional<std::string> kind = ReadKindKey(ctx, field, key);
     std::optional<double> v = kind ? read(field) : std::nullopt;
     if (!v) return;
+    const bool repeated = std::any_of(job_class->run_time.begin(), job_class->run_time.end(),
+                                      [&](const auto& entry) { return entry.first == *kind; });
+    if (repeated) {
+      ctx->Fail(field.pointer(), "'" + *kind + "' is given twice (under another name)");
+      return;
+    }
     if (*kind == "default") {
       job_class->default_run_time = to_time(*v);
     } else {

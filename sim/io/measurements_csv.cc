@@ -1,5 +1,6 @@
 #include "sim/io/measurements_csv.h"
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -16,15 +17,23 @@ struct Row {
   double speed;
 };
 
+std::string Trim(std::string field) {
+  while (!field.empty() && (field.back() == ' ' || field.back() == '\r')) field.pop_back();
+  while (!field.empty() && field.front() == ' ') field.erase(0, 1);
+  if (field.size() >= 2 && field.front() == '"' && field.back() == '"') {
+    field = field.substr(1, field.size() - 2);  // a quoted field (no commas inside here)
+  }
+  return field;
+}
+
+// Every comma separates: "a,b,c," has four fields, the last empty.
 std::vector<std::string> SplitCsv(const std::string& line) {
   std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string field;
-  while (std::getline(in, field, ',')) {
-    while (!field.empty() && (field.back() == ' ' || field.back() == '\r')) field.pop_back();
-    while (!field.empty() && field.front() == ' ') field.erase(0, 1);
-    fields.push_back(field);
+  size_t start = 0;
+  for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    fields.push_back(Trim(line.substr(start, comma - start)));
   }
+  fields.push_back(Trim(line.substr(start)));
   return fields;
 }
 
@@ -45,7 +54,7 @@ Result<Row> ParseRow(const std::vector<std::string>& f, int line, const std::str
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != f[2].size() || !(speed > 0)) {
+  if (used != f[2].size() || !(speed > 0) || !std::isfinite(speed)) {
     return Status::InvalidArgument("speed '" + f[2] + "' is not a positive number", at);
   }
   return Row{line, model, f[1], speed};
@@ -85,7 +94,8 @@ Result<std::map<std::string, double>> References(const std::vector<Row>& rows,
 
 Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
                                                      const std::string& file) {
-  std::stringstream in(text);
+  // A UTF-8 byte-order mark, as spreadsheets write, is not part of the header.
+  std::stringstream in(text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text);
   std::string line;
   std::vector<Row> rows;
   bool header = false;

@@ -48,9 +48,9 @@ Result<CurveFit> FitMigCurve(std::span<const CurvePoint> points) {
   }
   CurveFit fit;
   Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(x);
-  if (qr.rank() < 2) {
-    // Every point has compute share == memory share (1g.5gb, 2g.10gb, ...): only their
-    // product is identified, so it is all put on compute.
+  if (points.size() < 2 || qr.rank() < 2) {
+    // One point, or every point has compute share == memory share (1g.5gb, 2g.10gb,
+    // ...): only their product is identified, so it is all put on compute.
     fit.compute_only = true;
     const Eigen::VectorXd c = x.col(0);
     fit.curve.alpha = c.dot(y) / c.squaredNorm();

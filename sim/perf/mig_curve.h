@@ -35,7 +35,8 @@ struct CurvePoint {
 
 struct CurveFit {
   MigCurve curve;
-  bool compute_only = false;  // the points could not tell memory from compute: beta = 0
+  // The points could not tell memory from compute (one point, or equal shares): beta = 0.
+  bool compute_only = false;
   double r_squared = 0;       // of the log-log regression
   std::vector<double> fitted;  // ratio predicted for each point, in input order
 };

@@ -125,3 +125,38 @@ TEST_CASE("a Deployment pod lost to a MIG change is replaced and bound once the 
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("scaling down deletes crash-looping pods before running ones", "[workloads][deployment]") {
+  // One V100 (16 GiB) time-sliced 2 ways. A 7 GiB pod holds it until 50 s, so the
+  // Deployment's first 10 GiB pod crash-loops; a second, created at 60 s, runs; the
+  // first keeps failing beside it. Scaling to 1 must keep the newer pod that runs.
+  Scenario s;
+  s.cluster.nodes.push_back(test::TimeSliced(test::GpuNode("p3", "p3.2xlarge"), 2));
+  auto memory_class = [&](const char* name, double gib, double run_s) {
+    JobClassId jc = test::AddJobClass(s, name, test::Sec(0), test::Sec(run_s));
+    s.job_classes[jc.value()].gpu_memory_mib = static_cast<int64_t>(gib * 1024);
+    return jc;
+  };
+  test::AddPods(s, "hog", test::Sec(0),
+                test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}},
+                                      .job_class = memory_class("hog", 7, 50)}));
+  TemplateId t = test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}},
+                                       .job_class = memory_class("big", 10, 1),
+                                       .runs_forever = true});
+  s.workloads.push_back(DeploymentSpec{.name = "d", .at = test::Sec(0), .replicas = 1,
+                                       .scale = {{test::Sec(60), 2}, {test::Sec(100), 1}},
+                                       .tmpl = t});
+  s.horizon = test::Sec(200);
+  FirstFitPolicy policy;
+  auto engine = test::RunEngine(s, policy);
+  REQUIRE(engine->pods().size() == 3);
+  CHECK(engine->pods()[1].restarts > 0);
+  CHECK(engine->pods()[1].phase == PodPhase::kDeleted);  // older, crash-looping
+  CHECK(engine->pods()[2].phase == PodPhase::kRunning);  // newer, running
+}
+
+}  // namespace
+}  // namespace migsim

@@ -46,3 +46,28 @@ TEST_CASE("bad measurement rows are errors at their line", "[io][calibrate]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("measurement CSVs from spreadsheets parse: BOM, quotes, CRLF", "[io][calibrate]") {
+  Result<std::vector<MeasuredPoint>> r = ParseMeasurements(
+      "\xEF\xBB\xBFgpu_model,kind,speed\r\n\"A100-SXM4-40GB\",\"1g.5gb\",10\r\n"
+      "A100-SXM4-40GB,7g.40gb,70\r\n",
+      "m.csv");
+  INFO((r.ok() ? "" : r.status().ToString()));
+  REQUIRE(r.ok());
+  CHECK(r.value()[0].point.ratio == Approx(1.0 / 7));
+}
+
+TEST_CASE("a trailing comma or an infinite speed is an error", "[io][calibrate]") {
+  auto error = [](const std::string& body) {
+    return ParseMeasurements("gpu_model,kind,speed\n" + body, "m.csv").status().ToString();
+  };
+  CHECK(error("A100-SXM4-40GB,1g.5gb,3,\n") == "m.csv:line 2: expected 3 fields, got 4");
+  CHECK(error("A100-SXM4-40GB,1g.5gb,inf\n") ==
+        "m.csv:line 2: speed 'inf' is not a positive number");
+}
+
+}  // namespace
+}  // namespace migsim

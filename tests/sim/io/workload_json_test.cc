@@ -216,3 +216,16 @@ TEST_CASE("job class performance fields are checked", "[io]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a run time given twice through a GPU model alias is an error", "[io]") {
+  CHECK(MessageOf(Doc(R"({"w": {"kind": "Pod", "template": {"job_class": "train"}}})",
+                      R"(, "x": {"run_s": {"A100-40GB/gpu": 1, "A100-SXM4-40GB/gpu": 2}})")) ==
+        "t.json:/job_classes/x/run_s/A100-SXM4-40GB~1gpu: 'A100-SXM4-40GB/gpu' is given twice "
+        "(under another name)");
+}
+
+}  // namespace
+}  // namespace migsim

@@ -55,3 +55,16 @@ TEST_CASE("a fit needs positive points below the full instance", "[perf]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a single point fits compute alone", "[perf]") {
+  Result<CurveFit> fit = FitMigCurve(std::vector<CurvePoint>{{4.0 / 7, 4.0 / 8, 0.55}});
+  REQUIRE(fit.ok());
+  CHECK(fit.value().compute_only);
+  CHECK(fit.value().fitted[0] == Approx(0.55));
+}
+
+}  // namespace
+}  // namespace migsim
