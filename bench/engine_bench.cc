@@ -30,6 +30,21 @@ BENCHMARK(BM_RunSyntheticMig)
     ->Args({100, 100'000, 1})
     ->Unit(benchmark::kMillisecond);
 
+void BM_RunSyntheticTimeSliced(benchmark::State& state) {
+  const int pods = static_cast<int>(state.range(1));
+  Scenario scenario = SyntheticTimeSlicedScenario(static_cast<int>(state.range(0)), pods, 1);
+  std::unique_ptr<Policy> policy = MakePolicy("first-fit");
+  for (auto _ : state) {
+    VariantResult r = Simulate("bench", scenario, *policy);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations() * pods);
+}
+BENCHMARK(BM_RunSyntheticTimeSliced)
+    ->ArgNames({"nodes", "pods"})
+    ->Args({100, 100'000})
+    ->Unit(benchmark::kMillisecond);
+
 void BM_EventQueuePushPop(benchmark::State& state) {
   const int64_t n = state.range(0);
   EventQueue<uint64_t> q;

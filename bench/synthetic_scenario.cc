@@ -60,4 +60,36 @@ Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed) {
   return s;
 }
 
+Scenario SyntheticTimeSlicedScenario(int nodes, int pods, uint64_t seed) {
+  Scenario s;
+  s.seed = seed;
+  for (int i = 0; i < nodes; ++i) {
+    NodeSpec node;
+    node.name = "p4d-" + std::to_string(i);
+    node.type = FindNodeType("p4d.24xlarge");
+    node.plugin.sharing = SharingMode::kTimeSlicing;
+    node.plugin.shared = {{.name = "nvidia.com/gpu", .replicas = 10}};
+    node.mig_config = "all-disabled";
+    node.gpus.assign(node.type->gpu_count, GpuMigSetting{});
+    s.cluster.nodes.push_back(node);
+  }
+  JobClass inference;
+  inference.name = "inference";
+  inference.startup = SimTime::Seconds(5);
+  inference.run_time = {{"gpu", SimTime::Seconds(12)}};
+  inference.duty_cycle = 0.3;
+  s.job_classes.push_back(inference);
+  PodTemplate t;
+  t.requests.cpu_milli = 500;
+  t.requests.memory_mib = 2048;
+  t.requests.extended.push_back({s.resources.Intern("nvidia.com/gpu"), 1});
+  t.job_class = JobClassId(0);
+  s.templates.push_back(t);
+  for (int w = 0; w < pods / 1000; ++w) {
+    s.workloads.push_back(PodGroupSpec{"wave" + std::to_string(w), SimTime::Seconds(10.0 * w),
+                                       1000, TemplateId(0)});
+  }
+  return s;
+}
+
 }  // namespace migsim

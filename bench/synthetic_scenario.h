@@ -10,4 +10,8 @@ namespace migsim {
 
 Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed);
 
+// The same arrival pattern on `nodes` p4d.24xlarge nodes with MIG off and nvidia.com/gpu
+// time-sliced 10 ways: every start and stop reshapes the speeds of up to ten processes.
+Scenario SyntheticTimeSlicedScenario(int nodes, int pods, uint64_t seed);
+
 }  // namespace migsim
