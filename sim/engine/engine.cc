@@ -166,7 +166,7 @@ void Engine::ReleaseFromNode(Pod& pod) {
   NotifyAllocation();
 }
 
-std::span<const uint32_t> Engine::DevicesOf(const Pod& pod) const {
+std::span<const NodeRuntime::Held> Engine::DevicesOf(const Pod& pod) const {
   return {allocation_pool_.data() + pod.device_begin, pod.device_count};
 }
 

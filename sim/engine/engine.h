@@ -132,7 +132,7 @@ class Engine final : private ControllerContext {
   // Compute utilization: busy fractions of devices (see EngineObserver::OnGpuBusy).
   void SetBusy(NodeId node, uint32_t device, double fraction);
   void SetBusyOfExclusiveDevices(const Pod& pod, double fraction);
-  std::span<const uint32_t> DevicesOf(const Pod& pod) const;
+  std::span<const NodeRuntime::Held> DevicesOf(const Pod& pod) const;
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -154,8 +154,9 @@ class Engine final : private ControllerContext {
     int16_t profile = -1;  // MIG profile index, or -1 for a whole GPU
     int16_t start = 0;
     bool shared = false;
+    int32_t count = 1;  // replicas held
   };
-  std::vector<uint32_t> allocation_pool_;
+  std::vector<NodeRuntime::Held> allocation_pool_;
   std::vector<DeviceDesc> allocation_desc_;
   std::vector<NodeInfo> node_info_;
   std::vector<NodeRuntime> runtimes_;

@@ -26,8 +26,8 @@ void Engine::Handle(const ReconfigureBegin& e) {
   std::vector<PodId> victims;
   for (const Pod& pod : pods_) {
     if (!pod.on_node() || pod.node.value() != r.node) continue;
-    for (uint32_t d : DevicesOf(pod)) {
-      int gpu = runtime.devices()[d].plugin.gpu;
+    for (const NodeRuntime::Held& held : DevicesOf(pod)) {
+      int gpu = runtime.devices()[held.device].plugin.gpu;
       if (std::find(changing.begin(), changing.end(), gpu) != changing.end()) {
         victims.push_back(pod.id);
         break;
@@ -49,8 +49,9 @@ void Engine::Handle(const ReconfigureEnd& e) {
   for (Pod& pod : pods_) {
     if (!pod.on_node() || pod.node.value() != r.node) continue;
     for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
-      MIGSIM_CHECK(remap[allocation_pool_[k]] >= 0, "a surviving pod lost its device");
-      allocation_pool_[k] = static_cast<uint32_t>(remap[allocation_pool_[k]]);
+      uint32_t& device = allocation_pool_[k].device;
+      MIGSIM_CHECK(remap[device] >= 0, "a surviving pod lost its device");
+      device = static_cast<uint32_t>(remap[device]);
     }
   }
   allocated_weight_ = 0;

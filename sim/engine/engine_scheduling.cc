@@ -47,9 +47,9 @@ void Engine::Bind(Pod& pod, NodeId node) {
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
   allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, node_info_[node.value()]);
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
-  for (uint32_t d : DevicesOf(pod)) {
-    const NodeRuntime::Device& dev = runtime.devices()[d];
-    DeviceDesc desc{static_cast<int16_t>(dev.plugin.gpu), -1, 0, dev.plugin.shared};
+  for (const NodeRuntime::Held& held : DevicesOf(pod)) {
+    const NodeRuntime::Device& dev = runtime.devices()[held.device];
+    DeviceDesc desc{static_cast<int16_t>(dev.plugin.gpu), -1, 0, dev.plugin.shared, held.count};
     if (dev.plugin.gi >= 0) {
       const MigPlacement& gi = runtime.gpus()[dev.plugin.gpu].layout[dev.plugin.gi];
       desc.profile = static_cast<int16_t>(gi.profile);

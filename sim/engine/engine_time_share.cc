@@ -23,7 +23,7 @@ std::optional<SimTime> Engine::PlanRun(Pod& pod) {
   const GpuModel* model = nullptr;
   if (pod.device_count > 0) {
     const NodeRuntime& runtime = runtimes_[pod.node.value()];
-    kind = runtime.devices()[DevicesOf(pod)[0]].kind;
+    kind = runtime.devices()[DevicesOf(pod)[0].device].kind;
     model = runtime.spec().type->gpu;
   }
   std::optional<SimTime> run = RunTimeOnDevice(jc, model, kind);
@@ -43,8 +43,8 @@ std::optional<SimTime> Engine::PlanRun(Pod& pod) {
 // process on its first shared device; its exclusive devices are busy by its duty cycle.
 std::optional<uint32_t> Engine::SharedDevice(const Pod& pod) const {
   const NodeRuntime& runtime = runtimes_[pod.node.value()];
-  for (uint32_t d : DevicesOf(pod)) {
-    if (runtime.devices()[d].plugin.shared) return d;
+  for (const NodeRuntime::Held& held : DevicesOf(pod)) {
+    if (runtime.devices()[held.device].plugin.shared) return held.device;
   }
   return std::nullopt;
 }
@@ -136,8 +136,10 @@ void Engine::SetBusy(NodeId node, uint32_t device, double fraction) {
 }
 
 void Engine::SetBusyOfExclusiveDevices(const Pod& pod, double fraction) {
-  for (uint32_t d : DevicesOf(pod)) {
-    if (!runtimes_[pod.node.value()].devices()[d].plugin.shared) SetBusy(pod.node, d, fraction);
+  for (const NodeRuntime::Held& held : DevicesOf(pod)) {
+    if (!runtimes_[pod.node.value()].devices()[held.device].plugin.shared) {
+      SetBusy(pod.node, held.device, fraction);
+    }
   }
 }
 
@@ -149,7 +151,7 @@ int64_t Engine::GpuMemoryOf(const Pod& pod) const {
 bool Engine::FitsDeviceMemory(const Pod& pod) const {
   const int64_t need = GpuMemoryOf(pod);
   if (pod.device_count == 0 || need == 0) return true;
-  const uint32_t index = SharedDevice(pod).value_or(DevicesOf(pod)[0]);
+  const uint32_t index = SharedDevice(pod).value_or(DevicesOf(pod)[0].device);
   const NodeRuntime::Device& device = runtimes_[pod.node.value()].devices()[index];
   // MPS pins each client to memory / replicas, whatever its neighbours hold.
   if (device.plugin.mps) return need <= device.plugin.memory_mib / device.plugin.replicas;

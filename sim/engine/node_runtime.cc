@@ -119,7 +119,7 @@ int NodeRuntime::PickShared(ResourceId r, const std::vector<int>& taken_by_this_
   return best;
 }
 
-int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<uint32_t>& out,
+int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out,
                               NodeInfo& info) {
   int64_t delta = 0;
   info.cpu_milli_requested += req.cpu_milli;
@@ -132,19 +132,21 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<uint32_t>& out
       MIGSIM_CHECK(pick >= 0, "Allocate called for a pod that does not fit");
       ++taken_[pick];
       delta += Occupy(devices_[pick], 1);
-      out.push_back(static_cast<uint32_t>(pick));
+    }
+    for (size_t d = 0; d < taken_.size(); ++d) {
+      if (taken_[d] > 0) out.push_back({static_cast<uint32_t>(d), taken_[d]});
     }
   }
   return delta;
 }
 
-int64_t NodeRuntime::Release(const PodRequests& req, std::span<const uint32_t> devices,
+int64_t NodeRuntime::Release(const PodRequests& req, std::span<const Held> held,
                              NodeInfo& info) {
   int64_t delta = 0;
   info.cpu_milli_requested -= req.cpu_milli;
   info.memory_mib_requested -= req.memory_mib;
   for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] -= r.count;
-  for (uint32_t d : devices) delta += Occupy(devices_[d], -1);
+  for (const Held& h : held) delta += Occupy(devices_[h.device], -h.count);
   return delta;
 }
 

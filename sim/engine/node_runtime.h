@@ -17,6 +17,12 @@ namespace migsim {
 
 class NodeRuntime {
  public:
+  // Replicas of one device held by a pod.
+  struct Held {
+    uint32_t device = 0;
+    int32_t count = 0;
+  };
+
   struct Device {
     PluginDevice plugin;
     ResourceId resource;
@@ -53,11 +59,12 @@ class NodeRuntime {
 
   // Picks devices for the extended requests as the plugin's preferred allocation does
   // (exclusive devices: first free; time-sliced: the device with fewest tenants), marks
-  // them used, appends their indices to `out`, and books the pod in `info`.
+  // them used, appends what it took to `out` (one entry per device, in device order
+  // within a request), and books the pod in `info`.
   // REQUIRES: the pod fits `info`. Returns the change of allocated GPU weight.
-  int64_t Allocate(const PodRequests& req, std::vector<uint32_t>& out, NodeInfo& info);
+  int64_t Allocate(const PodRequests& req, std::vector<Held>& out, NodeInfo& info);
   // Undoes Allocate. Returns the (negative) change of allocated GPU weight.
-  int64_t Release(const PodRequests& req, std::span<const uint32_t> devices, NodeInfo& info);
+  int64_t Release(const PodRequests& req, std::span<const Held> held, NodeInfo& info);
 
   // The GPUs whose MIG setting differs from `target`.
   std::vector<int> ChangingGpus(const std::vector<GpuMigSetting>& target) const;

@@ -12,6 +12,13 @@
 namespace migsim {
 namespace {
 
+// The device of every replica held, in order.
+std::vector<uint32_t> Devices(const std::vector<NodeRuntime::Held>& held) {
+  std::vector<uint32_t> out;
+  for (const NodeRuntime::Held& h : held) out.insert(out.end(), h.count, h.device);
+  return out;
+}
+
 using test::AddJobClass;
 using test::AddPods;
 using test::AddTemplate;
@@ -99,20 +106,21 @@ TEST_CASE("exclusive devices are allocated first free and counted once", "[engin
   two.cpu_milli = 1500;
   PodRequests one = Ask(resources, "nvidia.com/gpu", 1);
 
-  std::vector<uint32_t> pool;
+  std::vector<NodeRuntime::Held> pool;
   CHECK(runtime.Allocate(two, pool, info) == 2 * kGpuWeight);
   CHECK(runtime.Allocate(one, pool, info) == kGpuWeight);
-  CHECK(pool == std::vector<uint32_t>{0, 1, 2});
+  CHECK(Devices(pool) == std::vector<uint32_t>{0, 1, 2});
   CHECK(info.cpu_milli_requested == 1500);
   CHECK(info.Requested(resources.Find("nvidia.com/gpu")) == 3);
   CHECK(runtime.allocated_weight() == 3 * kGpuWeight);
 
-  CHECK(runtime.Release(two, std::span<const uint32_t>(pool.data(), 2), info) == -2 * kGpuWeight);
+  CHECK(runtime.Release(two, std::span<const NodeRuntime::Held>(pool.data(), 2), info) ==
+        -2 * kGpuWeight);
   CHECK(info.cpu_milli_requested == 0);
   CHECK(info.Requested(resources.Find("nvidia.com/gpu")) == 1);
-  std::vector<uint32_t> again;
+  std::vector<NodeRuntime::Held> again;
   runtime.Allocate(one, again, info);
-  CHECK(again == std::vector<uint32_t>{0});
+  CHECK(Devices(again) == std::vector<uint32_t>{0});
 }
 
 TEST_CASE("time-sliced devices go to the GPU with the fewest tenants", "[engine][node_runtime]") {
@@ -122,19 +130,19 @@ TEST_CASE("time-sliced devices go to the GPU with the fewest tenants", "[engine]
   NodeRuntime runtime(spec, NodeId(0), resources, info);
   CHECK(info.Allocatable(resources.Find("nvidia.com/gpu")) == 40);
   PodRequests one = Ask(resources, "nvidia.com/gpu", 1);
-  std::vector<uint32_t> pool;
+  std::vector<NodeRuntime::Held> pool;
   int64_t weight = 0;
   for (int i = 0; i < 6; ++i) weight += runtime.Allocate(one, pool, info);
-  CHECK(pool == std::vector<uint32_t>{0, 1, 2, 3, 0, 1});
+  CHECK(Devices(pool) == std::vector<uint32_t>{0, 1, 2, 3, 0, 1});
   // A time-sliced GPU counts once, however many tenants it has.
   CHECK(weight == 4 * kGpuWeight);
   CHECK(runtime.devices()[0].used == 2);
   CHECK(runtime.devices()[3].used == 1);
 
   SECTION("a pod asking for two replicas gets two GPUs") {
-    std::vector<uint32_t> two;
+    std::vector<NodeRuntime::Held> two;
     runtime.Allocate(Ask(resources, "nvidia.com/gpu", 2), two, info);
-    CHECK(two == std::vector<uint32_t>{2, 3});
+    CHECK(Devices(two) == std::vector<uint32_t>{2, 3});
   }
 }
 
@@ -171,9 +179,9 @@ TEST_CASE("a MIG change keeps the tenants of unchanged GPUs on their devices",
   NodeSpec spec = test::P4d("p4d", "all-1g.5gb");
   NodeRuntime runtime(spec, NodeId(0), resources, info);
   PodRequests one = Ask(resources, "nvidia.com/mig-1g.5gb", 1);
-  std::vector<uint32_t> pool;
+  std::vector<NodeRuntime::Held> pool;
   for (int i = 0; i < 15; ++i) runtime.Allocate(one, pool, info);
-  CHECK(pool.back() == 14);  // gpu2, first GI
+  CHECK(pool.back().device == 14);  // gpu2, first GI
 
   std::vector<GpuMigSetting> target = spec.gpus;
   target[1] = test::Resolve("p4d.24xlarge", "all-balanced");
@@ -181,7 +189,7 @@ TEST_CASE("a MIG change keeps the tenants of unchanged GPUs on their devices",
   CHECK(runtime.ChangingGpus(spec.gpus).empty());
 
   // The engine fails the tenants of GPU 1 first; here they are released by hand.
-  runtime.Release(one, std::span<const uint32_t>(pool.data() + 7, 7), info);
+  runtime.Release(one, std::span<const NodeRuntime::Held>(pool.data() + 7, 7), info);
   runtime.Withdraw("custom", info);
   CHECK(runtime.reconfiguring());
   CHECK(Label(info, "nvidia.com/mig.config.state") == "pending");
