@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-for scenario in 56-superres mig-strategies timeslice-cifar10 bert-a100 bert-inference timeslice-oom; do
+for scenario in 56-superres mig-strategies timeslice-cifar10 bert-a100 bert-inference timeslice-oom \
+    fractional-gpu; do
   tmp=$(mktemp -d)
   ./build/migsim run "scenarios/$scenario.json" --out "$tmp" --quiet >/dev/null
   cp "$tmp/summary.json" "tests/golden/expected/$scenario.json"

@@ -88,16 +88,34 @@ std::string SingleStrategyError(std::span<const GpuMigSetting> gpus) {
 }
 
 const SharedResource* FindShared(const DevicePluginConfig& config, const std::string& resource) {
-  if (config.sharing == SharingMode::kNone) return nullptr;
+  if (config.sharing == SharingMode::kNone || config.sharing == SharingMode::kFractional) {
+    return nullptr;
+  }
   for (const SharedResource& shared : config.shared) {
     if (shared.name == resource) return &shared;
   }
   return nullptr;
 }
 
+// Fractional shares replace each whole GPU's nvidia.com/gpu by `units` of the share
+// resource; MIG devices are left alone (the loader keeps MIG off on such nodes).
+void ApplyFractional(const DevicePluginConfig& config, std::vector<PluginDevice>* devices) {
+  for (PluginDevice& device : *devices) {
+    if (device.gi >= 0) continue;
+    device.resource = config.shared.at(0).name;
+    device.replicas = std::max(config.shared.at(0).replicas, 1);
+    device.shared = true;
+    device.fractional = true;
+  }
+}
+
 // Time-slicing shares any listed resource; MPS only whole GPUs (the plugin refuses MPS on
 // MIG devices, domain.md §3.4, which the scenario loader rejects up front).
 void ApplySharing(const DevicePluginConfig& config, std::vector<PluginDevice>* devices) {
+  if (config.sharing == SharingMode::kFractional) {
+    ApplyFractional(config, devices);
+    return;
+  }
   for (PluginDevice& device : *devices) {
     const SharedResource* shared = FindShared(config, device.resource);
     if (shared == nullptr) continue;

@@ -15,7 +15,7 @@
 namespace migsim {
 
 enum class MigStrategy { kNone, kSingle, kMixed };
-enum class SharingMode { kNone, kTimeSlicing, kMps };
+enum class SharingMode { kNone, kTimeSlicing, kMps, kFractional };
 
 struct SharedResource {
   std::string name{};  // "nvidia.com/gpu" or "nvidia.com/mig-<profile>"
@@ -25,7 +25,9 @@ struct SharedResource {
 struct DevicePluginConfig {
   MigStrategy strategy = MigStrategy::kNone;
   SharingMode sharing = SharingMode::kNone;
-  std::vector<SharedResource> shared{};  // time-slicing resources; empty when not sharing
+  // Time-slicing or MPS: the resources shared and their replicas. Fractional: one entry,
+  // the share resource (e.g. alibabacloud.com/gpu-milli) with the units per GPU.
+  std::vector<SharedResource> shared{};
   bool rename_by_default = false;      // advertise "<name>.shared"
   bool fail_requests_greater_than_one = false;
   // Fraction of speed a time-sliced process loses to context switches while it shares a
@@ -42,6 +44,9 @@ struct PluginDevice {
   int replicas = 1;         // > 1 when time-sliced
   bool shared = false;      // true when advertised through time-slicing or MPS
   bool mps = false;         // shared through CUDA MPS rather than time-slicing
+  // Shared in units (replicas = units per GPU) that one pod takes from this device only:
+  // a fractional GPU share such as Alibaba's milli-GPU.
+  bool fractional = false;
   int compute_slices = 0;   // g of the GI; for a whole GPU, the model's compute slices (or 1)
   int memory_mib = 0;       // memory of the device
 };

@@ -127,6 +127,8 @@ class Engine final : private ControllerContext {
   void AdvanceProgress(Pod& pod);
   int64_t GpuMemoryOf(const Pod& pod) const;
   double DutyCycleOf(const Pod& pod) const;
+  // The fraction of `device` the pod holds (held units / the device's units).
+  double ShareOf(const Pod& pod, uint32_t device) const;
   bool FitsDeviceMemory(const Pod& pod) const;
   void OutOfMemory(Pod& pod);
   // Compute utilization: busy fractions of devices (see EngineObserver::OnGpuBusy).
@@ -166,7 +168,7 @@ class Engine final : private ControllerContext {
   double busy_weight_ = 0;
   int64_t capacity_weight_ = 0;
   int64_t rejected_decisions_ = 0;
-  std::vector<double> demands_;  // Reshare's scratch
+  std::vector<double> demands_, caps_;  // Reshare's scratch
   uint64_t next_tick_ = 0;       // DeviceTick ids, unique in the run
 };
 

@@ -55,9 +55,16 @@ void Engine::Reshare(NodeId node, uint32_t device) {
   demands_.clear();
   for (PodId id : processes) demands_.push_back(DutyCycleOf(pods_[id.value()]));
   const NodeRuntime::Device& dev = runtime.devices()[device];
-  const std::vector<double> shares =
-      dev.plugin.mps ? MpsShares(demands_, dev.plugin.replicas) : MaxMinShares(demands_);
-  const double overhead = dev.plugin.mps ? 0.0 : runtime.spec().plugin.switch_overhead;
+  std::vector<double> shares;
+  if (dev.plugin.fractional) {
+    caps_.clear();
+    for (PodId id : processes) caps_.push_back(ShareOf(pods_[id.value()], device));
+    shares = CappedShares(demands_, caps_);
+  } else {
+    shares = dev.plugin.mps ? MpsShares(demands_, dev.plugin.replicas) : MaxMinShares(demands_);
+  }
+  const bool concurrent = dev.plugin.mps || dev.plugin.fractional;  // no time-slice switching
+  const double overhead = concurrent ? 0.0 : runtime.spec().plugin.switch_overhead;
   double busy = 0;
   for (double share : shares) busy += share;
   SetBusy(node, device, std::min(busy, 1.0));
@@ -123,6 +130,14 @@ namespace migsim {
 // the process that does not fit next to the others dies (domain.md §6.3); a MIG device
 // or a whole GPU only has to hold the one process.
 
+double Engine::ShareOf(const Pod& pod, uint32_t device) const {
+  const NodeRuntime::Device& d = runtimes_[pod.node.value()].devices()[device];
+  for (const NodeRuntime::Held& held : DevicesOf(pod)) {
+    if (held.device == device) return static_cast<double>(held.count) / d.plugin.replicas;
+  }
+  return 0;
+}
+
 double Engine::DutyCycleOf(const Pod& pod) const {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   return t.job_class.valid() ? job_classes_[t.job_class.value()].duty_cycle : 1.0;
@@ -153,8 +168,10 @@ bool Engine::FitsDeviceMemory(const Pod& pod) const {
   if (pod.device_count == 0 || need == 0) return true;
   const uint32_t index = SharedDevice(pod).value_or(DevicesOf(pod)[0].device);
   const NodeRuntime::Device& device = runtimes_[pod.node.value()].devices()[index];
-  // MPS pins each client to memory / replicas, whatever its neighbours hold.
+  // MPS pins each client to memory / replicas, a fractional share to its share of the
+  // memory, whatever the neighbours hold.
   if (device.plugin.mps) return need <= device.plugin.memory_mib / device.plugin.replicas;
+  if (device.plugin.fractional) return need <= device.plugin.memory_mib * ShareOf(pod, index);
   int64_t used = 0;
   for (PodId other : device.processes) used += GpuMemoryOf(pods_[other.value()]);
   return used + need <= device.plugin.memory_mib;

@@ -51,6 +51,7 @@ void NodeRuntime::BuildDevices(const PluginView& view, ResourceTable& resources)
     dev.resource = resources.Intern(d.resource);
     dev.kind = DeviceKind(model, gpus_[d.gpu], d);
     dev.weight = d.compute_slices * kGpuWeight / GpuUnits(model);
+    has_fractional_ = has_fractional_ || d.fractional;
     devices_.push_back(std::move(dev));
   }
   // Advertised names with zero devices (nvidia.com/gpu: 0) still get an id, so they
@@ -66,6 +67,7 @@ void NodeRuntime::RefreshInfo(const ResourceTable& resources, NodeInfo& info) co
       info.allocatable[resources.Find(name).value()] = count;
     }
   }
+  RefreshShares(info);
   RefreshLabels(info);
 }
 
@@ -90,13 +92,38 @@ bool NodeRuntime::AdmissionRejects(const PodRequests& req) const {
   return false;
 }
 
+// A device counts whole once it has a tenant, except a fractional one, which counts the
+// share of its units in use (design.md: "milli-GPU: allocated milli / total").
+int64_t NodeRuntime::Weighted(const Device& d) const {
+  if (d.plugin.fractional) return d.weight * d.used / d.plugin.replicas;
+  return d.used > 0 ? d.weight : 0;
+}
+
 int64_t NodeRuntime::Occupy(Device& d, int32_t tenants) {
-  bool was_busy = d.used > 0;
+  const int64_t before = Weighted(d);
   d.used += tenants;
   MIGSIM_CHECK(d.used >= 0 && d.used <= d.plugin.replicas, "device over- or under-booked");
-  bool busy = d.used > 0;
-  int64_t delta = (busy && !was_busy) ? d.weight : (!busy && was_busy) ? -d.weight : 0;
+  const int64_t delta = Weighted(d) - before;
   allocated_weight_ += delta;
+  return delta;
+}
+
+// A share comes from one device, the first with room (lowest index); a request for whole
+// multiples of the units takes that many entirely free devices.
+int64_t NodeRuntime::AllocateFractional(const ResourceRequest& r, std::vector<Held>& out) {
+  int64_t delta = 0;
+  int32_t left = r.count;
+  for (size_t i = 0; i < devices_.size() && left > 0; ++i) {
+    Device& d = devices_[i];
+    if (d.resource != r.resource) continue;
+    const int32_t units = d.plugin.replicas;
+    const int32_t take = r.count <= units ? r.count : units;
+    if (r.count <= units ? d.plugin.replicas - d.used < take : d.used != 0) continue;
+    delta += Occupy(d, take);
+    out.push_back({static_cast<uint32_t>(i), take});
+    left -= take;
+  }
+  MIGSIM_CHECK(left == 0, "Allocate called for a share that does not fit");
   return delta;
 }
 
@@ -126,6 +153,10 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out,
   info.memory_mib_requested += req.memory_mib;
   for (const ResourceRequest& r : req.extended) {
     info.requested[r.resource.value()] += r.count;
+    if (IsFractional(r.resource)) {
+      delta += AllocateFractional(r, out);
+      continue;
+    }
     taken_.assign(devices_.size(), 0);  // reused: no allocation per bind once grown
     for (int n = 0; n < r.count; ++n) {
       int pick = PickShared(r.resource, taken_);
@@ -137,6 +168,7 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out,
       if (taken_[d] > 0) out.push_back({static_cast<uint32_t>(d), taken_[d]});
     }
   }
+  RefreshShares(info);
   return delta;
 }
 
@@ -147,6 +179,7 @@ int64_t NodeRuntime::Release(const PodRequests& req, std::span<const Held> held,
   info.memory_mib_requested -= req.memory_mib;
   for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] -= r.count;
   for (const Held& h : held) delta += Occupy(devices_[h.device], -h.count);
+  RefreshShares(info);
   return delta;
 }
 
@@ -163,6 +196,7 @@ void NodeRuntime::Withdraw(const std::string& config, NodeInfo& info) {
   mig_config_ = config;
   mig_state_ = "pending";
   std::fill(info.allocatable.begin(), info.allocatable.end(), 0);
+  RefreshShares(info);
   RefreshLabels(info);
 }
 
@@ -190,12 +224,37 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
     }
   }
   allocated_weight_ = 0;
-  for (const Device& d : devices_) allocated_weight_ += d.used > 0 ? d.weight : 0;
+  for (const Device& d : devices_) allocated_weight_ += Weighted(d);
   reconfiguring_ = false;
   mig_config_ = config;
   mig_state_ = "success";
   RefreshInfo(resources, info);
   return remap;
+}
+
+bool NodeRuntime::IsFractional(ResourceId r) const {
+  for (const Device& d : devices_) {
+    if (d.resource == r) return d.plugin.fractional;
+  }
+  return false;
+}
+
+// Per-device room for fractional resources (NodeInfo::device_shares); none while the
+// plugin is withdrawn for a MIG change.
+void NodeRuntime::RefreshShares(NodeInfo& info) const {
+  if (!has_fractional_) return;
+  info.device_shares.clear();
+  for (const Device& d : devices_) {
+    if (!d.plugin.fractional) continue;
+    if (info.device_shares.size() <= d.resource.value()) {
+      info.device_shares.resize(d.resource.value() + 1);
+    }
+    DeviceShares& s = info.device_shares[d.resource.value()];
+    s.units = d.plugin.replicas;
+    if (reconfiguring_) continue;
+    s.largest_free = std::max(s.largest_free, d.plugin.replicas - d.used);
+    if (d.used == 0) ++s.whole_free;
+  }
 }
 
 bool NodeRuntime::RemoveProcess(uint32_t device, PodId pod) {

@@ -81,6 +81,10 @@ class NodeRuntime {
 
  private:
   void BuildDevices(const PluginView& view, ResourceTable& resources);
+  void RefreshShares(NodeInfo& info) const;
+  bool IsFractional(ResourceId r) const;
+  int64_t AllocateFractional(const ResourceRequest& r, std::vector<Held>& out);
+  int64_t Weighted(const Device& d) const;
   void RefreshInfo(const ResourceTable& resources, NodeInfo& info) const;
   void RefreshLabels(NodeInfo& info) const;
   int64_t Occupy(Device& d, int32_t tenants);
@@ -93,6 +97,7 @@ class NodeRuntime {
   std::string mig_config_;         // nvidia.com/mig.config
   std::string mig_state_;          // nvidia.com/mig.config.state
   bool reconfiguring_ = false;
+  bool has_fractional_ = false;  // some device is a fractional share
   int64_t allocated_weight_ = 0;
   std::vector<int> taken_;  // Allocate's scratch: devices taken by the pod being bound
 };

@@ -17,7 +17,8 @@ class EngineObserver {
   virtual void OnPodStarted(SimTime, const Pod&) {}
   virtual void OnPodEnded(SimTime, const Pod&) {}
   // The GPU capacity in use changed. Units: a GPU is kGpuWeight; a MIG device of g
-  // compute slices on a GPU of G slices is g * kGpuWeight / G.
+  // compute slices on a GPU of G slices is g * kGpuWeight / G; k of a fractional GPU's
+  // u units are k * kGpuWeight / u.
   virtual void OnGpuAllocation(SimTime, int64_t /*allocated*/, int64_t /*capacity*/) {}
   // The GPU capacity kept busy computing changed (same units): a running process busies
   // its device's weight x its duty cycle; the processes on a time-sliced device busy it
@@ -25,7 +26,8 @@ class EngineObserver {
   virtual void OnGpuBusy(SimTime, double /*busy*/, int64_t /*capacity*/) {}
 };
 
-// 28 = lcm(7, 4): whole units for 7-slice (A100/H100/H200) and 4-slice (A30) GPUs.
-inline constexpr int64_t kGpuWeight = 28;
+// 7000 = lcm(7, 4, 1000): whole units for 7-slice (A100/H100/H200) and 4-slice (A30) MIG
+// devices and for milli-GPU shares.
+inline constexpr int64_t kGpuWeight = 7000;
 
 }  // namespace migsim

@@ -31,6 +31,13 @@ std::vector<double> MpsShares(std::span<const double> demands, int replicas) {
   return share;
 }
 
+std::vector<double> CappedShares(std::span<const double> demands, std::span<const double> caps) {
+  std::vector<double> share;
+  share.reserve(demands.size());
+  for (size_t i = 0; i < demands.size(); ++i) share.push_back(std::min(demands[i], caps[i]));
+  return share;
+}
+
 double TimeSlicedSpeed(double share, double demand, int processes, double switch_overhead) {
   double speed = share / demand;
   if (processes > 1) speed *= 1.0 - switch_overhead;

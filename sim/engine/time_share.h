@@ -24,6 +24,10 @@ std::vector<double> MaxMinShares(std::span<const double> demands);
 // min(demand, 1/replicas) of the device, with no time-slice switching.
 std::vector<double> MpsShares(std::span<const double> demands, int replicas);
 
+// Concurrent processes each capped at caps[i] of the device (a fractional GPU share's
+// units held / units): share[i] = min(demands[i], caps[i]).
+std::vector<double> CappedShares(std::span<const double> demands, std::span<const double> caps);
+
 // The speed of process i relative to running alone on the device: its share over its
 // demand, less `switch_overhead` (a fraction in [0, 1)) when it shares the device.
 double TimeSlicedSpeed(double share, double demand, int processes, double switch_overhead);

@@ -193,8 +193,22 @@ void LoadMps(LoadContext* ctx, const JsonRef& ref, const GpuModel& model,
   config->fail_requests_greater_than_one = r.Bool("fail_requests_greater_than_one", true);
 }
 
+// Fractional GPU shares (Alibaba's milli-GPU): each whole GPU offers `units` of the share
+// resource; a pod takes its share from one GPU.
+void LoadFractional(LoadContext* ctx, const JsonRef& ref, DevicePluginConfig* config) {
+  ObjectReader r(ctx, ref, {"resource", "units"});
+  const std::string resource = r.String("resource", "alibabacloud.com/gpu-milli");
+  if (ctx->ok() && resource.find('/') == std::string::npos) {
+    ctx->Fail(r.Field("resource").pointer(),
+              "a resource name needs a domain, e.g. example.com/gpu-milli");
+  }
+  const int units = static_cast<int>(r.Int("units", 1000, 1, 1000000));
+  config->sharing = SharingMode::kFractional;
+  config->shared = {{.name = resource, .replicas = units}};
+}
+
 DevicePluginConfig LoadDevicePlugin(LoadContext* ctx, const JsonRef& ref, const GpuModel& model) {
-  ObjectReader r(ctx, ref, {"mig_strategy", "time_slicing", "mps"});
+  ObjectReader r(ctx, ref, {"mig_strategy", "time_slicing", "mps", "fractional"});
   DevicePluginConfig config = DefaultPlugin(model);
   if (r.Has("mig_strategy")) {
     const std::string strategy = r.String("mig_strategy");
@@ -215,6 +229,13 @@ DevicePluginConfig LoadDevicePlugin(LoadContext* ctx, const JsonRef& ref, const 
       ctx->Fail(r.Field("mps").pointer(), "time-slicing and MPS are mutually exclusive");
     } else {
       LoadMps(ctx, r.Field("mps"), model, &config);
+    }
+  }
+  if (ctx->ok() && r.Has("fractional")) {
+    if (r.Has("time_slicing") || r.Has("mps")) {
+      ctx->Fail(r.Field("fractional").pointer(), "fractional shares exclude time-slicing and MPS");
+    } else {
+      LoadFractional(ctx, r.Field("fractional"), &config);
     }
   }
   return config;
@@ -259,6 +280,10 @@ void LoadNodeGpus(LoadContext* ctx, const ObjectReader& pool, NodeSpec* node) {
     if (ctx->ok() && node->plugin.sharing == SharingMode::kMps && mig_on) {
       ctx->Fail(pool.Field("device_plugin").PointerTo("mps"),
                 "sharing using MPS is not supported for MIG devices (set mig to all-disabled)");
+    }
+    if (ctx->ok() && node->plugin.sharing == SharingMode::kFractional && mig_on) {
+      ctx->Fail(pool.Field("device_plugin").PointerTo("fractional"),
+                "fractional shares are of whole GPUs (set mig to all-disabled)");
     }
   }
 }

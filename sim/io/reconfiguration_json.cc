@@ -75,10 +75,12 @@ void LoadOne(LoadContext* ctx, const JsonRef& ref, size_t element,
     }
     auto gpus = ResolveConfigForType(ctx, r.Field("mig_config"), *node.type);
     if (!gpus) return;
-    if (node.plugin.sharing == SharingMode::kMps && !gpus->empty() && gpus->front().mig_enabled) {
-      ctx->Fail(
-          r.Field("mig_config").pointer(),
-          "node '" + node.name + "' shares its GPUs with MPS, which MIG devices do not support");
+    const bool whole_gpu_sharing =
+        node.plugin.sharing == SharingMode::kMps || node.plugin.sharing == SharingMode::kFractional;
+    if (whole_gpu_sharing && !gpus->empty() && gpus->front().mig_enabled) {
+      ctx->Fail(r.Field("mig_config").pointer(),
+                "node '" + node.name +
+                    "' shares whole GPUs (MPS or fractional), which MIG devices do not support");
       return;
     }
     out->push_back({{.at = at,

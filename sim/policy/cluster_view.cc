@@ -2,13 +2,21 @@
 
 namespace migsim {
 
+bool NodeInfo::CanTake(ResourceId r, int32_t count) const {
+  if (Free(r) < count) return false;
+  if (r.value() >= device_shares.size() || device_shares[r.value()].units == 0) return true;
+  const DeviceShares& s = device_shares[r.value()];
+  if (count <= s.units) return s.largest_free >= count;
+  return count % s.units == 0 && int64_t{s.whole_free} * s.units >= count;
+}
+
 bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
   if (!node.schedulable) return false;
   const PodRequests& req = *pod.requests;
   if (node.cpu_milli_requested + req.cpu_milli > node.cpu_milli_allocatable) return false;
   if (node.memory_mib_requested + req.memory_mib > node.memory_mib_allocatable) return false;
   for (const ResourceRequest& r : req.extended) {
-    if (node.Free(r.resource) < r.count) return false;
+    if (!node.CanTake(r.resource, r.count)) return false;
   }
   return pod.node_selector->empty() || MatchesSelector(node.labels, *pod.node_selector);
 }

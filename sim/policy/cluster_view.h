@@ -13,6 +13,15 @@
 
 namespace migsim {
 
+// What a node can give a pod that must take a resource from one device (a fractional GPU
+// share, e.g. 300 of a GPU's 1000 milli): the units per device, the most units free on
+// one device, and how many devices are entirely free (for whole multiples of `units`).
+struct DeviceShares {
+  int32_t units = 0;  // 0: the resource is not taken per device
+  int32_t largest_free = 0;
+  int32_t whole_free = 0;
+};
+
 struct NodeInfo {
   NodeId id;
   std::string name;
@@ -24,6 +33,7 @@ struct NodeInfo {
   int64_t memory_mib_requested = 0;
   std::vector<int32_t> allocatable;  // by ResourceId; shorter vectors mean 0
   std::vector<int32_t> requested;    // by ResourceId, same length as allocatable
+  std::vector<DeviceShares> device_shares;  // by ResourceId; shorter vectors mean none
 
   int32_t Allocatable(ResourceId r) const {
     return r.value() < allocatable.size() ? allocatable[r.value()] : 0;
@@ -32,6 +42,9 @@ struct NodeInfo {
     return r.value() < requested.size() ? requested[r.value()] : 0;
   }
   int32_t Free(ResourceId r) const { return Allocatable(r) - Requested(r); }
+  // True when `count` of `r` can be taken as the resource demands: from the node's free
+  // total, and for a per-device resource from one device (or from whole free devices).
+  bool CanTake(ResourceId r, int32_t count) const;
 };
 
 // A pod waiting to be placed, as the scheduler sees it.

@@ -9,7 +9,8 @@ namespace migsim::testing {
 namespace {
 
 const char* const kScenarios[] = {"56-superres", "mig-strategies", "timeslice-cifar10",
-                                  "bert-a100", "bert-inference", "timeslice-oom"};
+                                  "bert-a100", "bert-inference", "timeslice-oom",
+                                  "fractional-gpu"};
 
 std::string Expected(const std::string& file) {
   return ReadFile(std::string(MIGSIM_SOURCE_DIR) + "/tests/golden/expected/" + file);

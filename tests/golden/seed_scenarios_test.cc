@@ -105,7 +105,7 @@ TEST_CASE("time-slicing a p3.8xlarge with 10 replicas advertises 40 GPUs and run
 TEST_CASE("every seed scenario accounts for every pod it submitted", "[scenarios]") {
   for (const char* name :
        {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100", "bert-inference",
-        "timeslice-oom"}) {
+        "timeslice-oom", "fractional-gpu"}) {
     ScenarioRun run;
     RunScenarioFile(name, run);
     for (const VariantResult& v : run.report.variants) {
@@ -205,6 +205,26 @@ TEST_CASE("time-sliced pods that overfill a GPU's memory die and are retried; MI
     CHECK(v.metrics.pods.failed == 0);
     CHECK(v.metrics.pods.restarts == 0);
   }
+}
+
+}  // namespace
+}  // namespace migsim::testing
+
+namespace migsim::testing {
+namespace {
+
+TEST_CASE("fractional shares pack small pods like time-slicing, and pin their memory",
+          "[scenarios][fractional]") {
+  ScenarioRun run;
+  RunScenarioFile("fractional-gpu", run);
+  CHECK(*Variant(run, "whole-gpu").metrics.makespan_s == 1500);
+  CHECK(*Variant(run, "fractional-250m").metrics.makespan_s == 600);
+  CHECK(*Variant(run, "time-slicing-4").metrics.makespan_s == 600);
+  CHECK(Variant(run, "fractional-250m").metrics.gpu_allocation_ratio == Approx(0.625));
+  CHECK(Allocatable(Variant(run, "fractional-250m"), "alibabacloud.com/gpu-milli") == 8000);
+  const VariantResult& small = Variant(run, "fractional-125m");
+  CHECK(small.metrics.pods.failed == 40);
+  for (const PodRecord& pod : small.pods) CHECK(pod.reason == "OOMKilled");
 }
 
 }  // namespace

@@ -359,3 +359,57 @@ TEST_CASE("a default run time covers the device kinds a job class does not list"
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+NodeSpec FractionalP4d() {
+  NodeSpec spec = test::P4d("p4d", "all-disabled", MigStrategy::kNone);
+  spec.plugin.sharing = SharingMode::kFractional;
+  spec.plugin.shared = {{.name = "alibabacloud.com/gpu-milli", .replicas = 1000}};
+  return spec;
+}
+
+TEST_CASE("a fractional share comes from one GPU, whole multiples from free GPUs",
+          "[engine][node_runtime][fractional]") {
+  ResourceTable resources;
+  NodeInfo info;
+  NodeSpec spec = FractionalP4d();
+  NodeRuntime runtime(spec, NodeId(0), resources, info);
+  const ResourceId milli = resources.Find("alibabacloud.com/gpu-milli");
+  CHECK(info.Allocatable(milli) == 8000);
+  std::vector<NodeRuntime::Held> held;
+  runtime.Allocate(Ask(resources, "alibabacloud.com/gpu-milli", 300), held, info);
+  runtime.Allocate(Ask(resources, "alibabacloud.com/gpu-milli", 800), held, info);
+  runtime.Allocate(Ask(resources, "alibabacloud.com/gpu-milli", 2000), held, info);
+  REQUIRE(held.size() == 4);
+  CHECK(held[0].device == 0);  // 300 on GPU 0
+  CHECK(held[1].device == 1);  // 800 does not fit the 700 left on GPU 0
+  CHECK(held[2].device == 2);  // 2000 = two whole free GPUs
+  CHECK(held[3].device == 3);
+  CHECK(held[3].count == 1000);
+  const DeviceShares& shares = info.device_shares.at(milli.value());
+  CHECK(shares.largest_free == 1000);
+  CHECK(shares.whole_free == 4);
+  // Allocation counts the share in use: 3,100 of 8,000 milli.
+  CHECK(runtime.allocated_weight() == 3100 * kGpuWeight / 1000);
+}
+
+TEST_CASE("a node can take a share only if one GPU has room for it",
+          "[engine][node_runtime][fractional]") {
+  NodeInfo node;
+  const ResourceId milli(0);
+  node.allocatable = {2000};
+  node.requested = {1000};
+  node.device_shares = {{.units = 1000, .largest_free = 500, .whole_free = 0}};
+  CHECK(node.CanTake(milli, 500));
+  CHECK_FALSE(node.CanTake(milli, 600));   // 1000 free in all, at most 500 on one GPU
+  CHECK_FALSE(node.CanTake(milli, 1000));  // a whole GPU needs one entirely free
+  node.device_shares[0].whole_free = 1;
+  node.device_shares[0].largest_free = 1000;
+  CHECK(node.CanTake(milli, 1000));
+  CHECK_FALSE(node.CanTake(milli, 1500));  // more than a GPU: whole multiples only
+}
+
+}  // namespace
+}  // namespace migsim

@@ -248,3 +248,30 @@ TEST_CASE("a pod holding an exclusive and a time-sliced device shares the latter
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a fractional share caps a pod's compute and memory at its share",
+          "[engine][fractional]") {
+  Scenario s;
+  NodeSpec node = test::GpuNode("p3", "p3.2xlarge");  // one V100, 16 GiB
+  node.plugin.sharing = SharingMode::kFractional;
+  node.plugin.shared = {{.name = "alibabacloud.com/gpu-milli", .replicas = 1000}};
+  s.cluster.nodes.push_back(node);
+  auto pod = [&](const char* name, int milli, double gib) {
+    JobClassId jc = AddJobClass(s, name, Sec(0), Sec(10));  // duty 1
+    s.job_classes[jc.value()].gpu_memory_mib = static_cast<int64_t>(gib * 1024);
+    AddPods(s, name, Sec(0),
+            AddTemplate(s, {.extended = {{"alibabacloud.com/gpu-milli", milli}}, .job_class = jc}));
+  };
+  pod("half", 500, 6);     // half the SMs: twice as long; 8 GiB pin holds 6
+  pod("quarter", 250, 6);  // a 4 GiB pin cannot hold 6 GiB
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(engine->pods()[0].ended == Sec(20));
+  CHECK(engine->pods()[1].reason == EndReason::kOomKilled);
+}
+
+}  // namespace
+}  // namespace migsim

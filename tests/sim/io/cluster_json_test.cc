@@ -269,3 +269,30 @@ TEST_CASE("MPS defaults to failing requests for more than one replica", "[io]") 
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("fractional shares default to 1000 milli per GPU and need MIG off", "[io]") {
+  Result<ScenarioFile> ok = ParseScenarioText(
+      R"({"name": "t", "description": "d", "workloads": {}, "cluster": {"nodes": {"a":
+          {"type": "p4d.24xlarge", "device_plugin": {"fractional": {}}}}}})",
+      "t.json");
+  REQUIRE(ok.ok());
+  const DevicePluginConfig& plugin = ok.value().variants[0].second.cluster.nodes[0].plugin;
+  CHECK(plugin.sharing == SharingMode::kFractional);
+  CHECK(plugin.shared.at(0).name == "alibabacloud.com/gpu-milli");
+  CHECK(plugin.shared.at(0).replicas == 1000);
+  Result<ScenarioFile> bad = ParseScenarioText(
+      R"({"name": "t", "description": "d", "workloads": {}, "cluster": {"nodes": {"a":
+          {"type": "p4d.24xlarge", "mig": {"config": "all-1g.5gb"},
+           "device_plugin": {"fractional": {"units": 100}}}}}})",
+      "t.json");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().ToString() ==
+        "t.json:/cluster/nodes/a/device_plugin/fractional: fractional shares are of whole GPUs "
+        "(set mig to all-disabled)");
+}
+
+}  // namespace
+}  // namespace migsim
