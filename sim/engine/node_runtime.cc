@@ -153,20 +153,20 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out,
   info.memory_mib_requested += req.memory_mib;
   for (const ResourceRequest& r : req.extended) {
     info.requested[r.resource.value()] += r.count;
-    if (IsFractional(r.resource)) {
+    if (has_fractional_ && IsFractional(r.resource)) {
       delta += AllocateFractional(r, out);
       continue;
     }
     taken_.assign(devices_.size(), 0);  // reused: no allocation per bind once grown
+    picked_.clear();
     for (int n = 0; n < r.count; ++n) {
       int pick = PickShared(r.resource, taken_);
       MIGSIM_CHECK(pick >= 0, "Allocate called for a pod that does not fit");
-      ++taken_[pick];
+      if (taken_[pick]++ == 0) picked_.push_back(static_cast<uint32_t>(pick));
       delta += Occupy(devices_[pick], 1);
     }
-    for (size_t d = 0; d < taken_.size(); ++d) {
-      if (taken_[d] > 0) out.push_back({static_cast<uint32_t>(d), taken_[d]});
-    }
+    std::sort(picked_.begin(), picked_.end());
+    for (uint32_t d : picked_) out.push_back({d, taken_[d]});
   }
   RefreshShares(info);
   return delta;

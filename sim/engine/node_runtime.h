@@ -100,6 +100,7 @@ class NodeRuntime {
   bool has_fractional_ = false;  // some device is a fractional share
   int64_t allocated_weight_ = 0;
   std::vector<int> taken_;  // Allocate's scratch: devices taken by the pod being bound
+  std::vector<uint32_t> picked_;  // ... and which, in the order first taken
 };
 
 }  // namespace migsim

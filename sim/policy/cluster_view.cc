@@ -2,8 +2,7 @@
 
 namespace migsim {
 
-bool NodeInfo::CanTake(ResourceId r, int32_t count) const {
-  if (Free(r) < count) return false;
+bool NodeInfo::CanTakeFromDevices(ResourceId r, int32_t count) const {
   if (r.value() >= device_shares.size() || device_shares[r.value()].units == 0) return true;
   const DeviceShares& s = device_shares[r.value()];
   if (count <= s.units) return s.largest_free >= count;

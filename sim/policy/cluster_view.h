@@ -44,7 +44,12 @@ struct NodeInfo {
   int32_t Free(ResourceId r) const { return Allocatable(r) - Requested(r); }
   // True when `count` of `r` can be taken as the resource demands: from the node's free
   // total, and for a per-device resource from one device (or from whole free devices).
-  bool CanTake(ResourceId r, int32_t count) const;
+  // Inline: the scheduler's filter calls it for every node it considers.
+  bool CanTake(ResourceId r, int32_t count) const {
+    if (Free(r) < count) return false;
+    return device_shares.empty() || CanTakeFromDevices(r, count);
+  }
+  bool CanTakeFromDevices(ResourceId r, int32_t count) const;
 };
 
 // A pod waiting to be placed, as the scheduler sees it.
