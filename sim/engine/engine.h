@@ -61,7 +61,8 @@ class Engine final : private ControllerContext {
   std::string PodName(const Pod& pod) const;
   std::string OwnerName(const Pod& pod) const;
   // "gpu3" (whole GPU), "gpu3/1g.5gb@4" (MIG device), "/shared" appended for a
-  // time-sliced replica, "+" between several; "" when none.
+  // time-sliced or MPS replica, "/250m" for a fractional share, "+" between several;
+  // "" when none.
   std::string DeviceName(const Pod& pod) const;
   int64_t rejected_decisions() const { return rejected_decisions_; }
   int64_t gpu_capacity_weight() const { return capacity_weight_; }
@@ -156,7 +157,8 @@ class Engine final : private ControllerContext {
     int16_t profile = -1;  // MIG profile index, or -1 for a whole GPU
     int16_t start = 0;
     bool shared = false;
-    int32_t count = 1;  // replicas held
+    int32_t count = 1;   // replicas (or fractional units) held
+    int32_t units = 0;   // a fractional share's units per GPU; 0 otherwise
   };
   std::vector<NodeRuntime::Held> allocation_pool_;
   std::vector<DeviceDesc> allocation_desc_;

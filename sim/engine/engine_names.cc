@@ -24,7 +24,12 @@ std::string Engine::DeviceName(const Pod& pod) const {
     if (d.profile >= 0) {
       out += "/" + model.profiles[d.profile].name + "@" + std::to_string(d.start);
     }
-    if (d.shared) out += "/shared";
+    if (d.units > 0) {
+      // A fractional share: "250m" of a 1000-milli GPU, "3u" of other unit counts.
+      out += "/" + std::to_string(d.count) + (d.units == 1000 ? "m" : "u");
+    } else if (d.shared) {
+      out += "/shared";
+    }
   }
   return out;
 }

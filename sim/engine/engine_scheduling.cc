@@ -49,7 +49,8 @@ void Engine::Bind(Pod& pod, NodeId node) {
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {
     const NodeRuntime::Device& dev = runtime.devices()[held.device];
-    DeviceDesc desc{static_cast<int16_t>(dev.plugin.gpu), -1, 0, dev.plugin.shared, held.count};
+    DeviceDesc desc{static_cast<int16_t>(dev.plugin.gpu), -1, 0, dev.plugin.shared, held.count,
+                    dev.plugin.fractional ? dev.plugin.replicas : 0};
     if (dev.plugin.gi >= 0) {
       const MigPlacement& gi = runtime.gpus()[dev.plugin.gpu].layout[dev.plugin.gi];
       desc.profile = static_cast<int16_t>(gi.profile);
