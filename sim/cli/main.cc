@@ -1,11 +1,13 @@
 // The migsim executable: parses the command line and hands over to a command.
 // Exit codes: 0 success, 1 internal error, 2 bad input or usage.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 
 #include "sim/cli/calibrate_command.h"
 #include "sim/cli/job_classes_command.h"
+#include "sim/cli/openb_command.h"
 #include "sim/cli/run_command.h"
 
 namespace {
@@ -37,6 +39,30 @@ CLI::App* AddCalibrate(CLI::App& app, std::string& csv) {
   return cmd;
 }
 
+CLI::App* AddOpenb(CLI::App& app, migsim::OpenbOptions& o) {
+  CLI::App* cmd =
+      app.add_subcommand("openb", "Replay the Alibaba openb trace: the ATC'23 FGD fill experiment");
+  const char* env = std::getenv("MIGSIM_OPENB_DIR");
+  o.data_dir = env ? env : "../shared/data/openb";
+  cmd->add_option("--data", o.data_dir, "Directory with the openb CSVs ($MIGSIM_OPENB_DIR)")
+      ->capture_default_str();
+  cmd->add_option("--nodes", o.nodes, "Node CSV (default: <data>/openb_node_list_gpu_node.csv)");
+  cmd->add_option("--trace", o.traces,
+                  "Trace name (default, gpushare40, ...) or pod CSV; repeatable");
+  cmd->add_option("--policy", o.policies,
+                  "random, dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd, or all");
+  cmd->add_option("--seeds", o.seeds, "Seeds: 42-51 or 1,2,3")->capture_default_str();
+  cmd->add_option("--tune", o.tune, "Top-up target as a fraction of GPU capacity")
+      ->capture_default_str();
+  cmd->add_option("--out", o.out_dir,
+                  "Write alloc_discrete.csv, frag_discrete.csv, "
+                  "frag_ratio_discrete.csv and failed_pods.csv here");
+  cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)");
+  cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
+  cmd->footer("Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/");
+  return cmd;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,6 +73,8 @@ int main(int argc, char** argv) {
   AddRun(app, run);
   std::string csv;
   CLI::App* calibrate = AddCalibrate(app, csv);
+  migsim::OpenbOptions openb;
+  CLI::App* openb_cmd = AddOpenb(app, openb);
   CLI::App* job_classes = app.add_subcommand(
       "job-classes", "List the built-in job classes with their speeds and sources");
   try {
@@ -58,6 +86,7 @@ int main(int argc, char** argv) {
   try {
     if (calibrate->parsed()) return migsim::CalibrateCommand(csv);
     if (job_classes->parsed()) return migsim::JobClassesCommand();
+    if (openb_cmd->parsed()) return migsim::OpenbCommand(openb);
     return migsim::RunCommand(run);
   } catch (const std::exception& e) {
     std::cerr << "migsim: internal error: " << e.what() << "\n";

@@ -1,0 +1,20 @@
+#include "policies/gpu_share_policies.h"
+
+namespace migsim {
+
+std::unique_ptr<GpuSharePolicy> MakeGpuSharePolicy(std::string_view name,
+                                                   const GpuShareContext& context) {
+  if (name == "random") return MakeRandomSharePolicy(context);
+  if (name == "dot-product") return MakeDotProductPolicy();
+  if (name == "gpu-clustering") return MakeGpuClusteringPolicy();
+  if (name == "gpu-packing") return MakeGpuPackingPolicy();
+  if (name == "best-fit-share") return MakeBestFitSharePolicy();
+  if (name == "fgd") return MakeFgdPolicy(context);
+  return nullptr;
+}
+
+std::vector<std::string> GpuSharePolicyNames() {
+  return {"random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit-share", "fgd"};
+}
+
+}  // namespace migsim

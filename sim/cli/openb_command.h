@@ -1,0 +1,26 @@
+#pragma once
+// `migsim openb`: the fill experiment of the ATC'23 FGD study on the Alibaba openb trace,
+// policies x seeds x traces on all cores; prints allocation at 100 % and 130 % arrived per
+// policy (mean +- sd over seeds) and writes the study's CSVs.
+
+#include <string>
+#include <vector>
+
+namespace migsim {
+
+struct OpenbOptions {
+  std::string data_dir;                // holds openb_node_list_gpu_node.csv and the traces
+  std::string nodes;                   // node CSV; default <data_dir>/openb_node_list_gpu_node.csv
+  std::vector<std::string> traces;     // "default", "gpushare40", ... or CSV paths
+  std::vector<std::string> policies;   // GpuSharePolicyNames() entries, or "all"
+  std::string seeds = "42-51";         // "42-51" or "1,2,3"
+  double tune = 1.3;
+  std::string out_dir;                 // alloc_discrete.csv, frag_discrete.csv, ...
+  int jobs = 0;                        // 0: every core
+  bool quiet = false;
+};
+
+// Exit code: 0 success, 2 bad input.
+int OpenbCommand(const OpenbOptions& options);
+
+}  // namespace migsim

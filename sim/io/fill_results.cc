@@ -1,0 +1,120 @@
+#include "sim/io/fill_results.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+namespace migsim {
+namespace {
+
+// numpy's round: half to even, at `decimals` places.
+double RoundHalfEven(double v, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::nearbyint(v * scale) / scale;  // default rounding mode: to nearest even
+}
+
+std::string Number(double v, int decimals) {
+  char buf[40];
+  if (decimals < 0) {
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  }
+  return buf;
+}
+
+// Mean of `value` over events per bin of round(arrived %), neighbours for empty bins.
+std::vector<double> Bin(const FillResult& r, int max_percent,
+                        const std::function<double(const FillEvent&)>& value) {
+  const double capacity = static_cast<double>(r.total_gpus);
+  std::vector<double> sum(static_cast<size_t>(max_percent) + 1, 0);
+  std::vector<int64_t> count(sum.size(), 0);
+  for (const FillEvent& e : r.events) {
+    const double x = RoundHalfEven(static_cast<double>(e.arrived_milli) / capacity / 10, 0);
+    if (x < 0 || x > max_percent) continue;
+    sum[static_cast<size_t>(x)] += value(e);
+    ++count[static_cast<size_t>(x)];
+  }
+  std::vector<double> out(sum.size(), 0);
+  for (size_t x = 0; x < sum.size(); ++x) {
+    double s = sum[x];
+    int64_t c = count[x];
+    if (c == 0) {
+      for (size_t y : {x - 1, x + 1}) {
+        if (y < sum.size()) s += sum[y], c += count[y];
+      }
+    }
+    out[x] = c > 0 ? s / static_cast<double>(c) : 0;
+  }
+  return out;
+}
+
+std::string Header(bool total_gpus, int max_percent) {
+  std::string h = "workload,sc_policy,tune,seed";
+  if (total_gpus) h += ",total_gpus";
+  for (int x = 0; x <= max_percent; ++x) h += "," + std::to_string(x);
+  return h + "\n";
+}
+
+std::string RowStart(const FillRun& run, bool total_gpus) {
+  std::string row = run.workload + "," + run.config.policy + "," +
+                    Number(run.config.tune_ratio, -1) + "," + std::to_string(run.config.seed);
+  if (total_gpus) row += "," + std::to_string(run.result.total_gpus);
+  return row;
+}
+
+std::string Table(const std::vector<FillRun>& runs, bool total_gpus, int decimals,
+                  std::vector<double> FillCurves::*curve) {
+  std::string out = Header(total_gpus, 130);
+  for (const FillRun& run : runs) {
+    std::string row = RowStart(run, total_gpus);
+    const FillCurves curves = BinFill(run.result);  // keep it alive: the loop reads a member
+    for (double v : curves.*curve) row += "," + Number(v, decimals);
+    out += row + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+FillCurves BinFill(const FillResult& r, int max_percent) {
+  const double capacity = static_cast<double>(r.total_gpus);
+  FillCurves c;
+  c.alloc = Bin(r, max_percent, [&](const FillEvent& e) {
+    return RoundHalfEven(static_cast<double>(e.used_milli) / capacity / 10, 2);
+  });
+  for (double& v : c.alloc) v = RoundHalfEven(v, 2);
+  c.frag = Bin(r, max_percent, [](const FillEvent& e) { return e.frag_milli; });
+  for (double& v : c.frag) v = RoundHalfEven(100 * v / 1000 / capacity, 2);
+  c.frag_ratio = Bin(r, max_percent, [](const FillEvent& e) {
+    return e.idle_milli > 0 ? 100 * e.frag_milli / e.idle_milli : 0;
+  });
+  return c;
+}
+
+std::string FormatAllocCsv(const std::vector<FillRun>& runs) {
+  return Table(runs, true, 2, &FillCurves::alloc);
+}
+std::string FormatFragCsv(const std::vector<FillRun>& runs) {
+  return Table(runs, false, 2, &FillCurves::frag);
+}
+std::string FormatFragRatioCsv(const std::vector<FillRun>& runs) {
+  return Table(runs, true, -1, &FillCurves::frag_ratio);
+}
+
+std::string FormatFailedCsv(const std::vector<FillRun>& runs) {
+  std::string out =
+      "order,workload,sc_policy,tune,seed,num_pod,cpu_milli,num_gpu,gpu_milli,gpu_type_req\n";
+  for (const FillRun& run : runs) {
+    int order = 0;
+    for (const FailedShape& f : run.result.failed) {
+      out += std::to_string(order++) + "," + RowStart(run, false) + "," + std::to_string(f.count) +
+             "," + std::to_string(f.shape.cpu_milli) + "," + std::to_string(f.shape.num_gpu) + "," +
+             std::to_string(f.shape.gpu_milli) + "," +
+             (f.shape.gpu_type.empty() ? "<none>" : f.shape.gpu_type) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace migsim

@@ -1,0 +1,36 @@
+#pragma once
+// The fill experiment's results in the layout of the ATC'23 study's expected-results
+// CSVs (openb-protocol.md §2.5), so they can be compared directly.
+
+#include <string>
+#include <vector>
+
+#include "workloads/fill_experiment.h"
+
+namespace migsim {
+
+// One finished run and what it was.
+struct FillRun {
+  std::string workload;  // trace name, e.g. "openb_pod_list_default"
+  FillConfig config;
+  FillResult result;
+};
+
+// The percentage bins 0..max_percent of one run: alloc = mean allocated % of capacity,
+// frag = mean fragmentation % of capacity, frag_ratio = mean 100 x F / idle, each over
+// the events whose arrived % rounds (half to even) to the bin; an empty bin takes the
+// events of its neighbours (x-1..x+1).
+struct FillCurves {
+  std::vector<double> alloc, frag, frag_ratio;
+};
+FillCurves BinFill(const FillResult& result, int max_percent = 130);
+
+// workload,sc_policy,tune,seed,total_gpus,0,...,130 (alloc and frag_ratio);
+// workload,sc_policy,tune,seed,0,...,130 (frag, which the study writes without total_gpus).
+std::string FormatAllocCsv(const std::vector<FillRun>& runs);
+std::string FormatFragCsv(const std::vector<FillRun>& runs);
+std::string FormatFragRatioCsv(const std::vector<FillRun>& runs);
+// order,workload,sc_policy,tune,seed,num_pod,cpu_milli,num_gpu,gpu_milli,gpu_type_req
+std::string FormatFailedCsv(const std::vector<FillRun>& runs);
+
+}  // namespace migsim

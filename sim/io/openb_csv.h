@@ -1,0 +1,61 @@
+#pragma once
+// Readers for the node and pod CSVs of the Alibaba openb trace (cluster-trace-gpu-v2023),
+// as docs/openb-protocol.md §1 describes them.
+//
+//   sn,cpu_milli,memory_mib,gpu,model                    (node file: exactly this header)
+//   openb-node-0000,64000,262144,2,P100
+//
+//   name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec][,...]   (pod file)
+//   openb-pod-0001,6000,12288,1,460,,LS,Running,427061,12902960,427061
+//
+// Pod columns are found by header name: name, cpu_milli, memory_mib, num_gpu and gpu_milli
+// are required, gpu_spec is optional (the multigpu* files lack it), any other column (qos,
+// pod_phase, the times) is ignored. Every row becomes one pod, in file order: no row is
+// filtered by phase or QoS.
+//
+// Both readers accept LF or CRLF line ends, a UTF-8 byte-order mark, spaces around fields
+// and blank lines. Quoted fields are rejected (the trace has none). Numbers are
+// non-negative decimal integers. The first bad line ends the parse: the Status is a
+// ParseError (header, field count, quote) or an InvalidArgument (a value), located at
+// {file, "line N"} with N counted from 1 over all physical lines.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/status.h"
+#include "sim/policy/gpu_share.h"
+
+namespace migsim {
+
+struct OpenbNode {
+  std::string name;    // column `sn`
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
+  int gpus = 0;        // column `gpu`; 0..64, each GPU has kMilliPerGpu milli
+  std::string model;   // GPU model label ("G2", "T4", ...); empty for CPU-only nodes
+};
+
+struct OpenbPod {
+  std::string name;
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
+  // As the openb simulator sees the pod (protocol §1.2): shape.cpu_milli = cpu_milli;
+  // shape.num_gpu = num_gpu (0..64); shape.gpu_milli = gpu_milli clipped to
+  // [0, kMilliPerGpu], or 0 when num_gpu == 0; shape.gpu_type = gpu_spec without its empty
+  // '|' pieces, or "" when num_gpu == 0 or the column is absent.
+  PodShape shape;
+};
+
+// Parse the text of a node CSV. `file` only labels error locations.
+Result<std::vector<OpenbNode>> ParseOpenbNodes(std::string_view text, const std::string& file);
+
+// Parse the text of a pod CSV. `file` only labels error locations.
+Result<std::vector<OpenbPod>> ParseOpenbPods(std::string_view text, const std::string& file);
+
+// Read and parse a file; an unreadable file is an IoError "cannot read file" at {path, ""}.
+Result<std::vector<OpenbNode>> LoadOpenbNodes(const std::string& path);
+Result<std::vector<OpenbPod>> LoadOpenbPods(const std::string& path);
+
+}  // namespace migsim

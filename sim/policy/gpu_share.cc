@@ -1,0 +1,23 @@
+#include "sim/policy/gpu_share.h"
+
+#include <string_view>
+
+namespace migsim {
+
+bool ModelAllowed(const std::string& gpu_type, const std::string& model) {
+  // Scans the pieces in place: this runs inside the scheduler's filter for every
+  // (pod, node) pair, so it must not allocate.
+  std::string_view rest = gpu_type;
+  bool any_piece = false;
+  while (!rest.empty()) {
+    size_t bar = rest.find('|');
+    std::string_view piece = rest.substr(0, bar);
+    rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+    if (piece.empty()) continue;
+    if (piece == model) return true;
+    any_piece = true;
+  }
+  return !any_piece;
+}
+
+}  // namespace migsim

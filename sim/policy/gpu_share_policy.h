@@ -1,0 +1,63 @@
+#pragma once
+// GPU-sharing placement policies (the six of the ATC'23 FGD study; openb-protocol.md §4):
+// they score a pod on a node's milli-GPU state and choose the GPUs it takes there. The
+// fill experiment calls them directly; GpuShareAdapter (policies/) makes any of them a
+// Policy for scenarios with fractional GPU shares.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/rng.h"
+#include "sim/policy/gpu_share.h"
+
+namespace migsim {
+
+struct TypicalPod;
+
+// What a policy may use besides the node: the run's random stream (Random only) and the
+// typical pods of the workload (FGD only). Both outlive the policy.
+struct GpuShareContext {
+  Rng* rng = nullptr;
+  std::span<const TypicalPod> typical;
+};
+
+class GpuSharePolicy {
+ public:
+  virtual ~GpuSharePolicy() = default;
+  virtual std::string_view name() const = 0;
+  // The node's score for the pod, an integer in [0, 100]; higher wins, ties go to the
+  // node with the lowest rank. REQUIRES: FitsGpuShare(node, pod) and the CPU fits.
+  virtual int64_t Score(const GpuShareNode& node, const PodShape& pod) = 0;
+  // The GPUs the pod takes on `node` (empty for a CPU-only pod), as indices.
+  // REQUIRES: FitsGpuShare(node, pod).
+  virtual std::vector<int> SelectGpus(const GpuShareNode& node, const PodShape& pod) = 0;
+  // A policy that picks the node itself among `feasible` (indices into the caller's
+  // list, at least two) returns it; scoring policies return nullopt.
+  virtual std::optional<size_t> PickNode(size_t feasible_count) {
+    (void)feasible_count;
+    return std::nullopt;
+  }
+};
+
+// The Open-Gpu-Share filter (openb-protocol.md §3(b)) for GPUs only: the model is
+// allowed, and a sharing or 1-GPU pod finds one GPU with enough free milli, a multi-GPU
+// pod num_gpu slots (a GPU gives slots while its free milli covers the request).
+bool FitsGpuShare(const GpuShareNode& node, const PodShape& pod);
+
+// GPU selection "best" (§4.7): a sharing pod takes the GPU with the least free milli that
+// still fits (lowest index on ties); whole-GPU pods the lowest-index fully free GPUs.
+std::vector<int> BestFitGpus(const GpuShareNode& node, const PodShape& pod);
+
+// The lowest-index fully free GPUs, `count` of them (fewer if there are not).
+std::vector<int> LowestFreeGpus(const GpuShareNode& node, int count);
+
+// `node` with the pod placed on `gpus` (CPU taken, milli taken from each listed GPU).
+GpuShareNode WithPod(GpuShareNode node, const PodShape& pod, std::span<const int> gpus);
+
+// Total free milli-GPU of the node.
+int64_t GpuLeftMilli(const GpuShareNode& node);
+
+}  // namespace migsim

@@ -1,0 +1,71 @@
+#pragma once
+// The fill experiment of the ATC'23 FGD study on the Alibaba openb trace
+// (openb-protocol.md §2): the original pods in a random order, topped up by resampling to
+// `tune_ratio` of the cluster's GPU capacity, scheduled one by one by a GPU-sharing policy
+// with no departures; an unschedulable pod is dropped and counted. After every pod the
+// arrived and allocated milli-GPU and the cluster's fragmentation are recorded.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <string>
+#include <vector>
+
+#include "sim/core/status.h"
+#include "sim/policy/gpu_share.h"
+#include "sim/policy/gpu_share_policy.h"
+
+namespace migsim {
+
+struct FillNode {
+  std::string name;
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
+  int gpus = 0;
+  std::string model;
+};
+
+struct FillPod {
+  std::string name;
+  int64_t memory_mib = 0;
+  PodShape shape;
+};
+
+struct FillConfig {
+  std::string policy = "fgd";  // a GpuSharePolicyNames() entry
+  uint64_t seed = 42;
+  double tune_ratio = 1.3;
+};
+
+// The cluster after one pod.
+struct FillEvent {
+  int64_t arrived_milli = 0;  // GPU request of every pod so far, failed ones included
+  int64_t used_milli = 0;     // milli-GPU allocated
+  double frag_milli = 0;      // cluster fragmentation F (§5.4)
+  double idle_milli = 0;      // unallocated milli-GPU
+};
+
+struct FailedShape {
+  PodShape shape;
+  int64_t count = 0;
+};
+
+struct FillResult {
+  int64_t total_gpus = 0;
+  int64_t pods_submitted = 0;  // originals + tuned clones
+  int64_t pods_failed = 0;
+  std::vector<FillEvent> events;     // one per pod, in submission order
+  std::vector<FailedShape> failed;   // by decreasing count
+};
+
+// Makes the policy a run uses, from the run's random stream and typical pods (which
+// outlive it); nullptr for an unknown name. policies/ provides MakeGpuSharePolicy.
+using GpuSharePolicyFactory = std::function<std::unique_ptr<GpuSharePolicy>(
+    std::string_view name, const GpuShareContext& context)>;
+
+// InvalidArgument for an unknown policy or an empty cluster.
+Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
+                           const FillConfig& config, const GpuSharePolicyFactory& make_policy);
+
+}  // namespace migsim
