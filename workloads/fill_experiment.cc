@@ -27,18 +27,32 @@ void Shuffle(std::vector<const FillPod*>& v, Rng& rng) {
 
 // The originals sorted by name then shuffled, followed by clones drawn with replacement
 // until the GPU request would pass tune_ratio x capacity (§2.2 step 6, including the Go
-// quirk: the stop test adds the clone's per-GPU milli, not its total).
+// quirk: the stop test adds the clone's per-GPU milli, not its total); a trace already
+// above the target loses random pods instead.
 std::vector<const FillPod*> SubmissionOrder(const std::vector<const FillPod*>& pool, double target,
                                             Rng& rng) {
   std::vector<const FillPod*> order = pool;
   Shuffle(order, rng);
   int64_t total = 0;
   for (const FillPod* p : pool) total += int64_t{p->shape.gpu_milli} * p->shape.num_gpu;
-  while (total < target && !pool.empty()) {
-    const FillPod* clone = pool[rng.Below(pool.size())];
-    if (static_cast<double>(total + clone->shape.gpu_milli) > target) break;
-    total += int64_t{clone->shape.gpu_milli} * clone->shape.num_gpu;
-    order.push_back(clone);
+  const bool any_gpu_pod = std::any_of(pool.begin(), pool.end(),
+                                       [](const FillPod* p) { return p->shape.gpu_milli > 0; });
+  if (static_cast<double>(total) <= target) {
+    // Only a clone that would overflow stops the top-up (CPU-only clones never do, so a
+    // trace without GPU pods is left as it is rather than grown forever).
+    while (any_gpu_pod) {
+      const FillPod* clone = pool[rng.Below(pool.size())];
+      if (static_cast<double>(total + clone->shape.gpu_milli) > target) break;
+      total += int64_t{clone->shape.gpu_milli} * clone->shape.num_gpu;
+      order.push_back(clone);
+    }
+    return order;
+  }
+  // Above the target (tuneDownPods): remove uniformly random pods until at or below it.
+  while (static_cast<double>(total) > target && !order.empty()) {
+    const size_t victim = rng.Below(order.size());
+    total -= int64_t{order[victim]->shape.gpu_milli} * order[victim]->shape.num_gpu;
+    order.erase(order.begin() + static_cast<std::ptrdiff_t>(victim));
   }
   return order;
 }

@@ -117,7 +117,7 @@ class Engine final : private ControllerContext {
   void AssignSchedulingClasses();
   void ScheduleCycle();
   bool TryBind(Pod& pod);
-  void Bind(Pod& pod, NodeId node);
+  void Bind(Pod& pod, NodeId node, std::span<const uint32_t> shares);
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
   void ReleaseFromNode(Pod& pod);
   void NotifyAllocation();

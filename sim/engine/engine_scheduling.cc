@@ -30,22 +30,25 @@ bool Engine::TryBind(Pod& pod) {
   // The policy's answer is checked, never trusted: a bad answer leaves the pod pending.
   const NodeId node = placement->node;
   if (!node.valid() || node.value() >= node_info_.size() ||
-      !cluster.Fits(view, node_info_[node.value()])) {
+      !cluster.Fits(view, node_info_[node.value()]) ||
+      (!placement->shares.empty() &&
+       !runtimes_[node.value()].ValidShares(t.requests, placement->shares))) {
     ++rejected_decisions_;
     return false;
   }
-  Bind(pod, node);
+  Bind(pod, node, placement->shares);
   return true;
 }
 
-void Engine::Bind(Pod& pod, NodeId node) {
+void Engine::Bind(Pod& pod, NodeId node, std::span<const uint32_t> shares) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   NodeRuntime& runtime = runtimes_[node.value()];
   pod.node = node;
   pod.bound = now_;
   pod.phase = PodPhase::kStarting;
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
-  allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, node_info_[node.value()]);
+  allocated_weight_ +=
+      runtime.Allocate(t.requests, allocation_pool_, node_info_[node.value()], shares);
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {
     const NodeRuntime::Device& dev = runtime.devices()[held.device];

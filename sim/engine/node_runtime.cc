@@ -45,6 +45,7 @@ NodeRuntime::NodeRuntime(const NodeSpec& spec, NodeId id, ResourceTable& resourc
 void NodeRuntime::BuildDevices(const PluginView& view, ResourceTable& resources) {
   const GpuModel& model = *spec_->type->gpu;
   devices_.clear();
+  share_devices_.clear();
   for (const PluginDevice& d : view.devices) {
     Device dev;
     dev.plugin = d;
@@ -52,6 +53,7 @@ void NodeRuntime::BuildDevices(const PluginView& view, ResourceTable& resources)
     dev.kind = DeviceKind(model, gpus_[d.gpu], d);
     dev.weight = d.compute_slices * kGpuWeight / GpuUnits(model);
     has_fractional_ = has_fractional_ || d.fractional;
+    if (d.fractional) share_devices_.push_back(static_cast<uint32_t>(devices_.size()));
     devices_.push_back(std::move(dev));
   }
   // Advertised names with zero devices (nvidia.com/gpu: 0) still get an id, so they
@@ -110,8 +112,18 @@ int64_t NodeRuntime::Occupy(Device& d, int32_t tenants) {
 
 // A share comes from one device, the first with room (lowest index); a request for whole
 // multiples of the units takes that many entirely free devices.
-int64_t NodeRuntime::AllocateFractional(const ResourceRequest& r, std::vector<Held>& out) {
+int64_t NodeRuntime::AllocateFractional(const ResourceRequest& r, std::vector<Held>& out,
+                                        std::span<const uint32_t> shares) {
   int64_t delta = 0;
+  if (!shares.empty()) {  // the policy chose (validated by ValidShares)
+    for (uint32_t s : shares) {
+      Device& d = devices_[share_devices_[s]];
+      const int32_t take = std::min(r.count, d.plugin.replicas);
+      delta += Occupy(d, take);
+      out.push_back({share_devices_[s], take});
+    }
+    return delta;
+  }
   int32_t left = r.count;
   for (size_t i = 0; i < devices_.size() && left > 0; ++i) {
     Device& d = devices_[i];
@@ -146,15 +158,34 @@ int NodeRuntime::PickShared(ResourceId r, const std::vector<int>& taken_by_this_
   return best;
 }
 
-int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out,
-                              NodeInfo& info) {
+bool NodeRuntime::ValidShares(const PodRequests& req, std::span<const uint32_t> shares) const {
+  for (const ResourceRequest& r : req.extended) {
+    if (!IsFractional(r.resource)) continue;
+    const int32_t units = devices_[share_devices_.empty() ? 0 : share_devices_[0]].plugin.replicas;
+    const size_t want = r.count <= units ? 1 : static_cast<size_t>(r.count / units);
+    if (shares.size() != want) return false;
+    for (size_t i = 0; i < shares.size(); ++i) {
+      if (shares[i] >= share_devices_.size()) return false;
+      const Device& d = devices_[share_devices_[shares[i]]];
+      const bool room = r.count <= units ? d.plugin.replicas - d.used >= r.count : d.used == 0;
+      if (!room || std::find(shares.begin(), shares.begin() + i, shares[i]) != shares.begin() + i) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return shares.empty();  // shares for a pod without a fractional request
+}
+
+int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out, NodeInfo& info,
+                              std::span<const uint32_t> shares) {
   int64_t delta = 0;
   info.cpu_milli_requested += req.cpu_milli;
   info.memory_mib_requested += req.memory_mib;
   for (const ResourceRequest& r : req.extended) {
     info.requested[r.resource.value()] += r.count;
     if (has_fractional_ && IsFractional(r.resource)) {
-      delta += AllocateFractional(r, out);
+      delta += AllocateFractional(r, out, shares);
       continue;
     }
     taken_.assign(devices_.size(), 0);  // reused: no allocation per bind once grown
@@ -244,6 +275,10 @@ bool NodeRuntime::IsFractional(ResourceId r) const {
 void NodeRuntime::RefreshShares(NodeInfo& info) const {
   if (!has_fractional_) return;
   info.device_shares.clear();
+  info.share_free.clear();
+  for (uint32_t d : share_devices_) {
+    info.share_free.push_back(reconfiguring_ ? 0 : devices_[d].plugin.replicas - devices_[d].used);
+  }
   for (const Device& d : devices_) {
     if (!d.plugin.fractional) continue;
     if (info.device_shares.size() <= d.resource.value()) {

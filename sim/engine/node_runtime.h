@@ -62,7 +62,13 @@ class NodeRuntime {
   // them used, appends what it took to `out` (one entry per device, in device order
   // within a request), and books the pod in `info`.
   // REQUIRES: the pod fits `info`. Returns the change of allocated GPU weight.
-  int64_t Allocate(const PodRequests& req, std::vector<Held>& out, NodeInfo& info);
+  // `shares`, when given, names the fractional-share GPUs (NodeInfo::share_free indices)
+  // the pod's share request takes. REQUIRES: valid (see ValidShares).
+  int64_t Allocate(const PodRequests& req, std::vector<Held>& out, NodeInfo& info,
+                   std::span<const uint32_t> shares = {});
+  // True when `shares` can hold the pod's fractional request: a share fits on the named
+  // GPU, k whole GPUs are k distinct entirely free ones.
+  bool ValidShares(const PodRequests& req, std::span<const uint32_t> shares) const;
   // Undoes Allocate. Returns the (negative) change of allocated GPU weight.
   int64_t Release(const PodRequests& req, std::span<const Held> held, NodeInfo& info);
 
@@ -83,7 +89,8 @@ class NodeRuntime {
   void BuildDevices(const PluginView& view, ResourceTable& resources);
   void RefreshShares(NodeInfo& info) const;
   bool IsFractional(ResourceId r) const;
-  int64_t AllocateFractional(const ResourceRequest& r, std::vector<Held>& out);
+  int64_t AllocateFractional(const ResourceRequest& r, std::vector<Held>& out,
+                             std::span<const uint32_t> shares);
   int64_t Weighted(const Device& d) const;
   void RefreshInfo(const ResourceTable& resources, NodeInfo& info) const;
   void RefreshLabels(NodeInfo& info) const;
@@ -98,6 +105,7 @@ class NodeRuntime {
   std::string mig_state_;          // nvidia.com/mig.config.state
   bool reconfiguring_ = false;
   bool has_fractional_ = false;  // some device is a fractional share
+  std::vector<uint32_t> share_devices_;  // device index of each fractional-share GPU
   int64_t allocated_weight_ = 0;
   std::vector<int> taken_;  // Allocate's scratch: devices taken by the pod being bound
   std::vector<uint32_t> picked_;  // ... and which, in the order first taken

@@ -34,6 +34,9 @@ struct NodeInfo {
   std::vector<int32_t> allocatable;  // by ResourceId; shorter vectors mean 0
   std::vector<int32_t> requested;    // by ResourceId, same length as allocatable
   std::vector<DeviceShares> device_shares;  // by ResourceId; shorter vectors mean none
+  // Free units of each fractional-share GPU, in GPU order (empty on nodes without them;
+  // zeros while the node is withdrawn). Placement::shares indexes it.
+  std::vector<int32_t> share_free;
 
   int32_t Allocatable(ResourceId r) const {
     return r.value() < allocatable.size() ? allocatable[r.value()] : 0;

@@ -1,18 +1,20 @@
 #include "sim/policy/gpu_share_policy.h"
 
+#include <algorithm>
+
 namespace migsim {
 
 bool FitsGpuShare(const GpuShareNode& node, const PodShape& pod) {
   if (pod.gpu_milli <= 0 || pod.num_gpu <= 0) return true;
   if (node.gpu_free_milli.empty()) return false;
   if (!ModelAllowed(pod.gpu_type, node.model)) return false;
-  int slots = 0;
+  // One GPU per requested GPU. The reference filter lets a GPU give several slots while
+  // its free milli covers the request, but its Reserve then takes whole GPUs; for the
+  // trace's multi-GPU pods (always 1000 milli) both rules agree, and one slot per GPU
+  // keeps the filter and BestFitGpus consistent for any request.
+  int fitting = 0;
   for (int32_t free : node.gpu_free_milli) {
-    // A device gives slots while its free milli covers the request (gpunodeinfo.go).
-    for (int32_t left = free; left >= pod.gpu_milli && slots < pod.num_gpu; left -= pod.gpu_milli) {
-      ++slots;
-    }
-    if (slots >= pod.num_gpu) return true;
+    if (free >= pod.gpu_milli && ++fitting >= pod.num_gpu) return true;
   }
   return false;
 }
@@ -27,15 +29,22 @@ std::vector<int> LowestFreeGpus(const GpuShareNode& node, int count) {
 
 std::vector<int> BestFitGpus(const GpuShareNode& node, const PodShape& pod) {
   if (pod.num_gpu <= 0 || pod.gpu_milli <= 0) return {};
-  if (pod.num_gpu > 1 || pod.gpu_milli >= kMilliPerGpu) return LowestFreeGpus(node, pod.num_gpu);
-  int best = -1;
-  for (size_t i = 0; i < node.gpu_free_milli.size(); ++i) {
-    const int32_t free = node.gpu_free_milli[i];
-    if (free >= pod.gpu_milli && (best < 0 || free < node.gpu_free_milli[best])) {
-      best = static_cast<int>(i);
+  if (pod.gpu_milli >= kMilliPerGpu) return LowestFreeGpus(node, pod.num_gpu);
+  // The tightest GPUs that fit, one after another (lowest index on ties).
+  std::vector<int> picked;
+  while (static_cast<int>(picked.size()) < pod.num_gpu) {
+    int best = -1;
+    for (size_t i = 0; i < node.gpu_free_milli.size(); ++i) {
+      const int32_t free = node.gpu_free_milli[i];
+      if (free < pod.gpu_milli || std::find(picked.begin(), picked.end(), i) != picked.end()) {
+        continue;
+      }
+      if (best < 0 || free < node.gpu_free_milli[best]) best = static_cast<int>(i);
     }
+    if (best < 0) break;
+    picked.push_back(best);
   }
-  return best < 0 ? std::vector<int>{} : std::vector<int>{best};
+  return picked;
 }
 
 GpuShareNode WithPod(GpuShareNode node, const PodShape& pod, std::span<const int> gpus) {

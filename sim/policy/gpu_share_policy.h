@@ -44,7 +44,7 @@ class GpuSharePolicy {
 
 // The Open-Gpu-Share filter (openb-protocol.md §3(b)) for GPUs only: the model is
 // allowed, and a sharing or 1-GPU pod finds one GPU with enough free milli, a multi-GPU
-// pod num_gpu slots (a GPU gives slots while its free milli covers the request).
+// pod num_gpu GPUs that each have that much free.
 bool FitsGpuShare(const GpuShareNode& node, const PodShape& pod);
 
 // GPU selection "best" (§4.7): a sharing pod takes the GPU with the least free milli that

@@ -4,7 +4,9 @@
 // (the node exists and the pod fits) before applying it, so a buggy policy cannot
 // corrupt the cluster state; an invalid answer leaves the pod pending and is counted.
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 #include <string_view>
 
 #include "sim/policy/cluster_view.h"
@@ -13,6 +15,10 @@ namespace migsim {
 
 struct Placement {
   NodeId node;
+  // For a pod asking for a fractional GPU share: which of the node's share GPUs it takes
+  // (indices into NodeInfo::share_free: one for a share, k for k whole GPUs). Empty: the
+  // engine takes the first that fits.
+  std::vector<uint32_t> shares{};
 };
 
 class Policy {

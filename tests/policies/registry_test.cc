@@ -7,8 +7,11 @@
 namespace migsim {
 namespace {
 
-TEST_CASE("the registry knows exactly first-fit, best-fit and spread", "[policies][registry]") {
-  CHECK(PolicyNames() == std::vector<std::string>{"first-fit", "best-fit", "spread"});
+TEST_CASE("the registry knows the three Kubernetes-style and the six GPU-sharing policies",
+          "[policies][registry]") {
+  CHECK(PolicyNames() == std::vector<std::string>{"first-fit", "best-fit", "spread", "random",
+                                                  "dot-product", "gpu-clustering", "gpu-packing",
+                                                  "best-fit-share", "fgd"});
   for (const std::string& name : PolicyNames()) {
     std::unique_ptr<Policy> policy = MakePolicy(name);
     REQUIRE(policy != nullptr);

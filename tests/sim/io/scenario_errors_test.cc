@@ -85,7 +85,8 @@ TEST_CASE("seed and horizon are read as given", "[io]") {
 
 TEST_CASE("an unknown policy lists the registered ones", "[io]") {
   CHECK(MessageOf(Doc(R"(, "policy": {"name": "fifo"})")) ==
-        "t.json:/policy/name: unknown policy 'fifo' (valid: first-fit, best-fit, spread)");
+        "t.json:/policy/name: unknown policy 'fifo' (valid: first-fit, best-fit, spread, random, "
+        "dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd)");
   CHECK(MessageOf(Doc(R"(, "policy": {})")) == "t.json:/policy: missing required field 'name'");
 }
 
@@ -99,7 +100,7 @@ TEST_CASE("an error inside a variant names the variant and points into the merge
   CHECK(error.message() == "variant 'bad': must be >= 1");
   CHECK(MessageOf(Doc(R"(, "variants": {"v": {"policy": {"name": "nope"}}})")) ==
         "t.json:/policy/name: variant 'v': unknown policy 'nope' (valid: first-fit, best-fit, "
-        "spread)");
+        "spread, random, dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd)");
 }
 
 TEST_CASE("an error the base document has on its own is not blamed on a variant", "[io]") {
