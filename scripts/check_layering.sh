@@ -34,10 +34,10 @@ forbid() {
 check sim/core 'sim/core/'
 check sim/cluster 'sim/core/|sim/cluster/'
 check sim/perf 'sim/core/|sim/perf/'
-check sim/policy 'sim/core/|sim/policy/'
+check sim/policy 'sim/core/|sim/cluster/|sim/policy/'
 check sim/engine 'sim/core/|sim/cluster/|sim/perf/|sim/policy/|sim/engine/'
-check sim/metrics 'sim/core/|sim/engine/|sim/metrics/|sim/policy/'
-check policies 'sim/core/|sim/policy/|policies/'
+check sim/metrics 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/policy/'
+check policies 'sim/core/|sim/cluster/|sim/policy/|policies/'
 check workloads 'sim/|workloads/'
 check sim/io 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|workloads/|policies/'
 forbid 'nlohmann/' sim/io/

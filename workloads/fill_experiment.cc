@@ -21,6 +21,11 @@ struct NodeState {
   double frag = 0;
 };
 
+void SortByName(std::vector<const FillPod*>& pods) {
+  std::stable_sort(pods.begin(), pods.end(),
+                   [](const FillPod* a, const FillPod* b) { return a->name < b->name; });
+}
+
 void Shuffle(std::vector<const FillPod*>& v, Rng& rng) {
   for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.Below(i)]);
 }
@@ -29,8 +34,8 @@ void Shuffle(std::vector<const FillPod*>& v, Rng& rng) {
 // until the GPU request would pass tune_ratio x capacity (§2.2 step 6, including the Go
 // quirk: the stop test adds the clone's per-GPU milli, not its total); a trace already
 // above the target loses random pods instead.
-std::vector<const FillPod*> SubmissionOrder(const std::vector<const FillPod*>& pool, double target,
-                                            Rng& rng) {
+std::vector<const FillPod*> TopUp(const std::vector<const FillPod*>& pool, double target,
+                                  Rng& rng) {
   std::vector<const FillPod*> order = pool;
   Shuffle(order, rng);
   int64_t total = 0;
@@ -95,8 +100,7 @@ Fill::Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
 Status Fill::Init(const GpuSharePolicyFactory& make_policy) {
   if (nodes_.empty()) return Status::InvalidArgument("the cluster has no nodes");
   for (const FillPod& p : pods_) pool_.push_back(&p);
-  std::stable_sort(pool_.begin(), pool_.end(),
-                   [](const FillPod* a, const FillPod* b) { return a->name < b->name; });
+  SortByName(pool_);
   std::vector<PodShape> shapes;
   for (const FillPod* p : pool_) {
     shapes.push_back(p->shape);
@@ -167,14 +171,12 @@ FillResult Fill::Run() {
   for (const FillNode& n : nodes_) capacity += int64_t{n.gpus} * kMilliPerGpu;
   result.total_gpus = capacity / kMilliPerGpu;
   const std::vector<const FillPod*> order =
-      SubmissionOrder(pool_, config_.tune_ratio * static_cast<double>(capacity), rng_);
+      PlanSubmissions(pods_, config_.tune_ratio * static_cast<double>(capacity), rng_).order;
   std::vector<const FillNode*> by_name;
   for (const FillNode& n : nodes_) by_name.push_back(&n);
   std::stable_sort(by_name.begin(), by_name.end(),
                    [](const FillNode* a, const FillNode* b) { return a->name < b->name; });
-  std::vector<int64_t> ranks(by_name.size());
-  for (size_t i = 0; i < ranks.size(); ++i) ranks[i] = static_cast<int64_t>(i);
-  for (size_t i = ranks.size(); i > 1; --i) std::swap(ranks[i - 1], ranks[rng_.Below(i)]);
+  const std::vector<int64_t> ranks = RandomRanks(by_name.size(), rng_);
   for (size_t i = 0; i < by_name.size(); ++i) {
     NodeState s;
     s.gpu.cpu_left_milli = by_name[i]->cpu_milli;
@@ -210,6 +212,21 @@ FillResult Fill::Run() {
 }
 
 }  // namespace
+
+FillPlan PlanSubmissions(const std::vector<FillPod>& pods, double target_milli, Rng& rng) {
+  FillPlan plan;
+  for (const FillPod& p : pods) plan.pool.push_back(&p);
+  SortByName(plan.pool);
+  plan.order = TopUp(plan.pool, target_milli, rng);
+  return plan;
+}
+
+std::vector<int64_t> RandomRanks(size_t n, Rng& rng) {
+  std::vector<int64_t> ranks(n);
+  for (size_t i = 0; i < n; ++i) ranks[i] = static_cast<int64_t>(i);
+  for (size_t i = n; i > 1; --i) std::swap(ranks[i - 1], ranks[rng.Below(i)]);
+  return ranks;
+}
 
 Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
                            const FillConfig& config, const GpuSharePolicyFactory& make_policy) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/rng.h"
 #include "sim/core/status.h"
 #include "sim/policy/gpu_share.h"
 #include "sim/policy/gpu_share_policy.h"
@@ -58,6 +59,18 @@ struct FillResult {
   std::vector<FillEvent> events;     // one per pod, in submission order
   std::vector<FailedShape> failed;   // by decreasing count
 };
+
+// The pods of a run in submission order (§2.2 steps 4 and 6): the originals sorted by
+// name (`pool`, also the typical-pod sample) then shuffled, followed by clones drawn with
+// replacement until the GPU request reaches `target_milli`. Pointers into `pods`.
+struct FillPlan {
+  std::vector<const FillPod*> pool;
+  std::vector<const FillPod*> order;
+};
+FillPlan PlanSubmissions(const std::vector<FillPod>& pods, double target_milli, Rng& rng);
+
+// A uniformly random permutation of 0..n-1: node i's tie-break rank (§2.2 step 7).
+std::vector<int64_t> RandomRanks(size_t n, Rng& rng);
 
 // Makes the policy a run uses, from the run's random stream and typical pods (which
 // outlive it); nullptr for an unknown name. policies/ provides MakeGpuSharePolicy.
