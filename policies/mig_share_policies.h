@@ -13,24 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/policy/mig_share.h"
+#include "sim/policy/mig_share_policy.h"
 
 namespace migsim {
-
-class MigSharePolicy {
- public:
-  virtual ~MigSharePolicy() = default;
-  virtual std::string_view name() const = 0;
-  // `before` and `after` are the GPU without and with the candidate GI.
-  virtual int64_t Score(const MigGpu& before, const MigGpu& after) = 0;
-};
-
-struct MigPolicyContext {
-  const GpuModel* model = nullptr;
-  bool dynamic = true;
-  std::vector<MigLayout> layouts;         // EnumerateMaximalLayouts(*model, true)
-  std::vector<TypicalProfile> typical;    // for mig-fgd
-};
 
 // nullptr for an unknown name. `context` must outlive the policy.
 std::unique_ptr<MigSharePolicy> MakeMigSharePolicy(std::string_view name,

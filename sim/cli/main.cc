@@ -59,6 +59,8 @@ CLI::App* AddOpenb(CLI::App& app, migsim::OpenbOptions& o) {
                   "frag_ratio_discrete.csv and failed_pods.csv here");
   cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
+  cmd->add_flag("--mig", o.mig,
+                "Also run the MIG edition on p4d nodes: static layouts and dynamic partitioning");
   cmd->footer("Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/");
   return cmd;
 }

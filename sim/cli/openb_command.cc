@@ -12,10 +12,12 @@
 #include <thread>
 
 #include "policies/gpu_share_policies.h"
+#include "policies/mig_share_policies.h"
 #include "sim/core/text.h"
 #include "sim/io/fill_results.h"
 #include "sim/io/openb_csv.h"
 #include "sim/io/output_dir.h"
+#include "workloads/mig_fill.h"
 
 namespace migsim {
 namespace {
@@ -95,6 +97,83 @@ std::vector<FillRun> RunAll(const std::vector<Job>& jobs, const std::vector<Fill
   for (std::thread& t : pool) t.join();
   if (progress) std::fprintf(stderr, "\n");
   return runs;
+}
+
+// Runs fn(i) for i in [0, n) on `threads` workers, with progress on stderr.
+template <typename Fn>
+void Parallel(size_t n, int threads, bool progress, const char* what, Fn fn) {
+  std::atomic<size_t> next{0}, done{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < n;) {
+      fn(i);
+      const size_t d = ++done;
+      if (progress) std::fprintf(stderr, "\r[%zu/%zu] %s", d, n, what);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (progress) std::fprintf(stderr, "\n");
+}
+
+struct MigVariant {
+  std::string name, layout, policy;
+};
+
+std::vector<MigVariant> MigVariants() {
+  std::vector<MigVariant> v;
+  for (const char* layout :
+       {"all-1g.5gb", "all-2g.10gb", "all-3g.20gb", "all-balanced", "all-7g.40gb"}) {
+    v.push_back({std::string("static:") + layout, layout, "mig-best-fit"});
+  }
+  for (const std::string& policy : MigSharePolicyNames())
+    v.push_back({"dynamic:" + policy, "", policy});
+  return v;
+}
+
+std::vector<MigFillRun> RunMig(const std::vector<std::vector<FillPod>>& traces,
+                               const std::vector<std::string>& names,
+                               const std::vector<uint64_t>& seeds, double tune, int threads,
+                               bool progress) {
+  const std::vector<FillNode> cluster = P4dCluster(6212);
+  const std::vector<MigVariant> variants = MigVariants();
+  std::vector<MigFillRun> runs;
+  for (size_t t = 0; t < traces.size(); ++t) {
+    for (const MigVariant& v : variants) {
+      for (uint64_t seed : seeds) runs.push_back({names[t], v.name, tune, seed, {}});
+    }
+  }
+  Parallel(runs.size(), threads, progress, "MIG runs done", [&](size_t i) {
+    MigFillRun& run = runs[i];
+    const MigVariant& v = variants[(i / seeds.size()) % variants.size()];
+    const size_t trace = i / (seeds.size() * variants.size());
+    MigFillConfig config{v.policy, v.layout, run.seed, tune, 6212};
+    Result<MigFillResult> r = RunMigFill(cluster, traces[trace], config, &MakeMigSharePolicy);
+    if (r.ok()) run.result = std::move(r).value();
+  });
+  return runs;
+}
+
+void PrintMigSummary(const std::vector<MigFillRun>& runs) {
+  std::printf("\nMIG edition: %zu p4d.24xlarge nodes (A100-40GB); GPU requests as MIG profiles\n",
+              runs.empty() ? size_t{0} : static_cast<size_t>(runs[0].result.gpus / 8));
+  std::printf("%-26s %-24s %16s %16s %16s %16s\n", "variant", "trace", "placed % @100",
+              "placed % @130", "slices % @130", "MIG frag % @100");
+  for (size_t i = 0; i < runs.size();) {
+    size_t j = i;
+    double placed100 = 0, placed130 = 0, slices130 = 0, frag100 = 0;
+    while (j < runs.size() && runs[j].variant == runs[i].variant &&
+           runs[j].workload == runs[i].workload) {
+      const MigCurves c = BinMigFill(runs[j].result);
+      placed100 += c.placed[100], placed130 += c.placed[130];
+      slices130 += c.slices[130], frag100 += c.frag[100];
+      ++j;
+    }
+    const double n = static_cast<double>(j - i);
+    std::printf("%-26s %-24s %16.2f %16.2f %16.2f %16.2f\n", runs[i].variant.c_str(),
+                runs[i].workload.c_str(), placed100 / n, placed130 / n, slices130 / n, frag100 / n);
+    i = j;
+  }
 }
 
 void PrintSummary(const std::vector<FillRun>& runs, const std::vector<std::string>& policies) {
@@ -183,6 +262,24 @@ int OpenbCommand(const OpenbOptions& o) {
   }
   PrintSummary(runs, policies);
   std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took.count(), threads);
+  if (o.mig) {
+    const auto mig_start = std::chrono::steady_clock::now();
+    const std::vector<MigFillRun> mig =
+        RunMig(traces, names, seeds.value(), o.tune, threads, !o.quiet && isatty(STDERR_FILENO));
+    const std::chrono::duration<double> mig_took = std::chrono::steady_clock::now() - mig_start;
+    if (!o.out_dir.empty()) {
+      Status s =
+          WriteFiles(o.out_dir, {{"mig_placed_discrete.csv", FormatMigCsv(mig, &MigCurves::placed)},
+                                 {"mig_slices_discrete.csv", FormatMigCsv(mig, &MigCurves::slices)},
+                                 {"mig_frag_discrete.csv", FormatMigCsv(mig, &MigCurves::frag)}});
+      if (!s.ok()) {
+        std::cerr << "migsim: " << s.ToString() << "\n";
+        return 1;
+      }
+    }
+    PrintMigSummary(mig);
+    std::printf("%zu MIG runs in %.1f s\n", mig.size(), mig_took.count());
+  }
   return 0;
 }
 

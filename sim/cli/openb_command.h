@@ -18,6 +18,9 @@ struct OpenbOptions {
   std::string out_dir;                 // alloc_discrete.csv, frag_discrete.csv, ...
   int jobs = 0;                        // 0: every core
   bool quiet = false;
+  // Also run the MIG edition: the same pods on p4d nodes with A100 MIG, static layouts and
+  // dynamic partitioning (mig_placed/slices/frag_discrete.csv).
+  bool mig = false;
 };
 
 // Exit code: 0 success, 2 bad input.

@@ -26,27 +26,13 @@ std::string Number(double v, int decimals) {
 // Mean of `value` over events per bin of round(arrived %), neighbours for empty bins.
 std::vector<double> Bin(const FillResult& r, int max_percent,
                         const std::function<double(const FillEvent&)>& value) {
-  const double capacity = static_cast<double>(r.total_gpus);
-  std::vector<double> sum(static_cast<size_t>(max_percent) + 1, 0);
-  std::vector<int64_t> count(sum.size(), 0);
+  std::vector<int64_t> arrived;
+  std::vector<double> values;
   for (const FillEvent& e : r.events) {
-    const double x = RoundHalfEven(static_cast<double>(e.arrived_milli) / capacity / 10, 0);
-    if (x < 0 || x > max_percent) continue;
-    sum[static_cast<size_t>(x)] += value(e);
-    ++count[static_cast<size_t>(x)];
+    arrived.push_back(e.arrived_milli);
+    values.push_back(value(e));
   }
-  std::vector<double> out(sum.size(), 0);
-  for (size_t x = 0; x < sum.size(); ++x) {
-    double s = sum[x];
-    int64_t c = count[x];
-    if (c == 0) {
-      for (size_t y : {x - 1, x + 1}) {
-        if (y < sum.size()) s += sum[y], c += count[y];
-      }
-    }
-    out[x] = c > 0 ? s / static_cast<double>(c) : 0;
-  }
-  return out;
+  return BinByArrived(arrived, values, r.total_gpus, max_percent);
 }
 
 std::string Header(bool total_gpus, int max_percent) {
@@ -76,6 +62,70 @@ std::string Table(const std::vector<FillRun>& runs, bool total_gpus, int decimal
 }
 
 }  // namespace
+
+std::vector<double> BinByArrived(const std::vector<int64_t>& arrived_milli,
+                                 const std::vector<double>& values, int64_t total_gpus,
+                                 int max_percent) {
+  const double capacity = static_cast<double>(total_gpus);
+  std::vector<double> sum(static_cast<size_t>(max_percent) + 1, 0);
+  std::vector<int64_t> count(sum.size(), 0);
+  for (size_t i = 0; i < arrived_milli.size(); ++i) {
+    const double x = RoundHalfEven(static_cast<double>(arrived_milli[i]) / capacity / 10, 0);
+    if (x < 0 || x > max_percent) continue;
+    sum[static_cast<size_t>(x)] += values[i];
+    ++count[static_cast<size_t>(x)];
+  }
+  std::vector<double> out(sum.size(), 0);
+  for (size_t x = 0; x < sum.size(); ++x) {
+    double s = sum[x];
+    int64_t c = count[x];
+    if (c == 0) {
+      for (size_t y : {x - 1, x + 1}) {
+        if (y < sum.size()) s += sum[y], c += count[y];
+      }
+    }
+    out[x] = c > 0 ? s / static_cast<double>(c) : 0;
+  }
+  return out;
+}
+
+MigCurves BinMigFill(const MigFillResult& r, int max_percent) {
+  // The x-axis is the openb cluster's arrived %, as in the milli-GPU experiment; the
+  // y-values are shares of the MIG cluster's own capacity.
+  const int64_t openb_gpus = 6212;
+  std::vector<int64_t> arrived;
+  std::vector<double> placed, slices, frag;
+  const double gpus = static_cast<double>(r.gpus);
+  for (const MigFillEvent& e : r.events) {
+    arrived.push_back(e.arrived_milli);
+    placed.push_back(100.0 * static_cast<double>(e.placed_milli) / (1000 * gpus));
+    slices.push_back(100.0 * static_cast<double>(e.used_slices) / (7 * gpus));
+    frag.push_back(100.0 * e.frag_slices / (7 * gpus));
+  }
+  MigCurves c;
+  c.placed = BinByArrived(arrived, placed, openb_gpus, max_percent);
+  c.slices = BinByArrived(arrived, slices, openb_gpus, max_percent);
+  c.frag = BinByArrived(arrived, frag, openb_gpus, max_percent);
+  for (std::vector<double>* v : {&c.placed, &c.slices, &c.frag}) {
+    for (double& x : *v) x = RoundHalfEven(x, 2);
+  }
+  return c;
+}
+
+std::string FormatMigCsv(const std::vector<MigFillRun>& runs,
+                         std::vector<double> MigCurves::*curve) {
+  std::string out = "workload,variant,tune,seed,total_gpus";
+  for (int x = 0; x <= 130; ++x) out += "," + std::to_string(x);
+  out += "\n";
+  for (const MigFillRun& run : runs) {
+    const MigCurves curves = BinMigFill(run.result);
+    out += run.workload + "," + run.variant + "," + Number(run.tune, -1) + "," +
+           std::to_string(run.seed) + "," + std::to_string(run.result.gpus);
+    for (double v : curves.*curve) out += "," + Number(v, 2);
+    out += "\n";
+  }
+  return out;
+}
 
 FillCurves BinFill(const FillResult& r, int max_percent) {
   const double capacity = static_cast<double>(r.total_gpus);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "workloads/fill_experiment.h"
+#include "workloads/mig_fill.h"
 
 namespace migsim {
 
@@ -24,6 +25,28 @@ struct FillCurves {
   std::vector<double> alloc, frag, frag_ratio;
 };
 FillCurves BinFill(const FillResult& result, int max_percent = 130);
+
+// The same binning for any per-event value: `arrived_milli[i]` places value i in the bin
+// of round(arrived % of `total_gpus`); the bin's mean, neighbours for an empty bin.
+std::vector<double> BinByArrived(const std::vector<int64_t>& arrived_milli,
+                                 const std::vector<double>& values, int64_t total_gpus,
+                                 int max_percent = 130);
+
+// The MIG edition (one run per variant): placed = milli-GPU requested by placed pods,
+// slices = compute slices in use, frag = MIG fragmentation, each as % of the capacity.
+struct MigFillRun {
+  std::string workload;
+  std::string variant;  // "static:all-balanced" or "dynamic:mig-fgd"
+  double tune = 1.3;
+  uint64_t seed = 0;
+  MigFillResult result;
+};
+struct MigCurves {
+  std::vector<double> placed, slices, frag;
+};
+MigCurves BinMigFill(const MigFillResult& result, int max_percent = 130);
+// workload,variant,tune,seed,total_gpus,0,...,130 of one curve per run.
+std::string FormatMigCsv(const std::vector<MigFillRun>& runs, std::vector<double> MigCurves::*curve);
 
 // workload,sc_policy,tune,seed,total_gpus,0,...,130 (alloc and frag_ratio);
 // workload,sc_policy,tune,seed,0,...,130 (frag, which the study writes without total_gpus).
