@@ -15,3 +15,8 @@ for scenario in 56-superres mig-strategies timeslice-cifar10 bert-a100 bert-infe
   rm -rf "$tmp"
 done
 git status --short tests/golden/expected
+# The small openb fill experiment (both editions).
+mkdir -p tests/golden/expected/openb-small
+./build/migsim openb --data tests/golden/openb-small --trace small --policy all --seeds 1-2 \
+  --mig --quiet --out tests/golden/expected/openb-small >/dev/null
+git status --short tests/golden/expected/openb-small
