@@ -20,3 +20,12 @@ mkdir -p tests/golden/expected/openb-small
 ./build/migsim openb --data tests/golden/openb-small --trace small --policy all --seeds 1-2 \
   --mig --quiet --out tests/golden/expected/openb-small >/dev/null
 git status --short tests/golden/expected/openb-small
+# The explaining commands' text.
+mkdir -p tests/golden/expected/cli
+./build/migsim profiles A100-40GB > tests/golden/expected/cli/profiles-A100-40GB.txt
+./build/migsim layouts A100-40GB > tests/golden/expected/cli/layouts-A100-40GB.txt
+./build/migsim layouts A30 > tests/golden/expected/cli/layouts-A30.txt
+./build/migsim gpus > tests/golden/expected/cli/gpus.txt
+./build/migsim nodes > tests/golden/expected/cli/nodes.txt
+(cd scenarios && ../build/migsim validate mig-strategies.json) > tests/golden/expected/cli/validate-mig-strategies.txt
+git status --short tests/golden/expected/cli

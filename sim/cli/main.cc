@@ -6,9 +6,11 @@
 #include <iostream>
 
 #include "sim/cli/calibrate_command.h"
+#include "sim/cli/explain_command.h"
 #include "sim/cli/job_classes_command.h"
 #include "sim/cli/openb_command.h"
 #include "sim/cli/run_command.h"
+#include "sim/cli/validate_command.h"
 
 namespace {
 
@@ -77,6 +79,22 @@ int main(int argc, char** argv) {
   CLI::App* calibrate = AddCalibrate(app, csv);
   migsim::OpenbOptions openb;
   CLI::App* openb_cmd = AddOpenb(app, openb);
+  std::string model;
+  bool all_profiles = false;
+  CLI::App* gpus = app.add_subcommand("gpus", "List the GPU models and their MIG slots");
+  CLI::App* profiles = app.add_subcommand("profiles", "Show a GPU model's MIG profiles");
+  profiles->add_option("model", model, "GPU model, e.g. A100-40GB")->required();
+  profiles->footer("Example:\n  migsim profiles A100-40GB");
+  CLI::App* layouts = app.add_subcommand("layouts", "Draw every maximal MIG layout of a model");
+  layouts->add_option("model", model, "GPU model, e.g. A100-40GB")->required();
+  layouts->add_flag("--all", all_profiles, "Include +me and double-memory 1g profiles");
+  layouts->footer("Example:\n  migsim layouts A100-40GB        # the 19 classic layouts");
+  std::string validate_path;
+  CLI::App* validate = app.add_subcommand(
+      "validate", "Check a scenario and show what it would simulate, without running it");
+  validate->add_option("scenario", validate_path, "Scenario file (JSON)")->required();
+  validate->footer("Example:\n  migsim validate scenarios/mig-strategies.json");
+  CLI::App* nodes = app.add_subcommand("nodes", "List the node types: GPUs, vCPU, memory, price");
   CLI::App* job_classes = app.add_subcommand(
       "job-classes", "List the built-in job classes with their speeds and sources");
   try {
@@ -88,6 +106,11 @@ int main(int argc, char** argv) {
   try {
     if (calibrate->parsed()) return migsim::CalibrateCommand(csv);
     if (job_classes->parsed()) return migsim::JobClassesCommand();
+    if (gpus->parsed()) return migsim::GpusCommand();
+    if (profiles->parsed()) return migsim::ProfilesCommand(model);
+    if (layouts->parsed()) return migsim::LayoutsCommand(model, all_profiles);
+    if (nodes->parsed()) return migsim::NodesCommand();
+    if (validate->parsed()) return migsim::ValidateCommand(validate_path);
     if (openb_cmd->parsed()) return migsim::OpenbCommand(openb);
     return migsim::RunCommand(run);
   } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace migsim {
@@ -120,6 +121,57 @@ TEST_CASE("migsim job-classes lists the built-ins with their sources", "[cli]") 
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("bert-base-finetune") && Catch::Contains("source: seed 003") &&
                            Catch::Contains("migperf-resnet50-training"));
+}
+
+}  // namespace
+}  // namespace migsim
+
+namespace migsim {
+namespace {
+
+std::string Golden(const std::string& file) {
+  std::ifstream in(std::string(MIGSIM_SOURCE_DIR) + "/tests/golden/expected/cli/" + file);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST_CASE("the explaining commands print their golden text", "[cli][golden]") {
+  struct Case {
+    const char* args;
+    const char* golden;
+  };
+  for (const Case& c : {Case{"profiles A100-40GB", "profiles-A100-40GB.txt"},
+                        Case{"layouts A100-40GB", "layouts-A100-40GB.txt"},
+                        Case{"layouts A30", "layouts-A30.txt"}, Case{"gpus", "gpus.txt"},
+                        Case{"nodes", "nodes.txt"}}) {
+    INFO(c.args << " (run scripts/update_golden.sh after a deliberate change)");
+    Outcome r = RunMigsim(c.args);
+    CHECK(r.exit_code == 0);
+    CHECK(r.output == Golden(c.golden));
+  }
+}
+
+TEST_CASE("migsim layouts draws the 19 classic A100 layouts", "[cli]") {
+  Outcome r = RunMigsim("layouts A100-40GB");
+  CHECK_THAT(r.output, Catch::StartsWith("19 maximal layouts of A100-SXM4-40GB"));
+  CHECK_THAT(r.output, Catch::Contains(" 19  |1g.5gb  |1g.5gb  |1g.5gb  |1g.5gb  |1g.5gb  |1g.5gb  "
+                                       "|1g.5gb  |........|  7/7 SM slices"));
+}
+
+TEST_CASE("migsim validate shows what a scenario would simulate without running it", "[cli]") {
+  const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios";
+  Outcome r = RunMigsim("validate " + dir + "/mig-strategies.json");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("nvidia.com/mig-1g.5gb: 16, nvidia.com/mig-2g.10gb: 8") &&
+                           Catch::Contains("relabelled all-balanced (pending 60.0 s)"));
+  CHECK(RunMigsim("validate /nonexistent.json").exit_code == 2);
+}
+
+TEST_CASE("asking about an unknown GPU model exits 2 listing the models", "[cli]") {
+  Outcome r = RunMigsim("profiles B300");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("unknown GPU model 'B300' (valid: A100-SXM4-40GB"));
 }
 
 }  // namespace

@@ -1,0 +1,125 @@
+#include "sim/cli/explain_command.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "sim/cluster/gpu_model.h"
+#include "sim/cluster/mig_layout.h"
+#include "sim/cluster/node_type.h"
+#include "sim/core/text.h"
+
+namespace migsim {
+namespace {
+
+const GpuModel* FindOrComplain(const std::string& name) {
+  const GpuModel* model = FindGpuModel(name);
+  if (model != nullptr) return model;
+  std::vector<std::string> names;
+  for (const GpuModel& m : AllGpuModels()) names.push_back(m.name);
+  std::cerr << "migsim: unknown GPU model '" << name << "' (valid: " << JoinNames(names) << ")\n";
+  return nullptr;
+}
+
+std::string Starts(const MigProfile& p) {
+  std::string out = "{";
+  for (size_t i = 0; i < p.starts.size(); ++i) out += (i ? "," : "") + std::to_string(p.starts[i]);
+  return out + "}:" + std::to_string(p.memory_slices);
+}
+
+// One layout as its memory slices, each `kWidth` characters: "|1g.5gb|2g.10gb      |..."
+// with '.' for slices no GI holds.
+std::string Draw(const GpuModel& model, const MigLayout& layout) {
+  constexpr int kWidth = 9;
+  std::string row;
+  for (int slice = 0; slice < model.memory_slices;) {
+    const MigPlacement* at = nullptr;
+    for (const MigPlacement& p : layout) {
+      if (p.start == slice) at = &p;
+    }
+    if (at == nullptr) {
+      row += "|" + std::string(kWidth - 1, '.');
+      ++slice;
+      continue;
+    }
+    const MigProfile& profile = model.profiles[at->profile];
+    std::string cell =
+        profile.name.substr(0, static_cast<size_t>(profile.memory_slices * kWidth - 1));
+    cell.resize(static_cast<size_t>(profile.memory_slices * kWidth - 1), ' ');
+    row += "|" + cell;
+    slice += profile.memory_slices;
+  }
+  return row + "|";
+}
+
+}  // namespace
+
+int GpusCommand() {
+  std::printf("%-16s %-24s %10s %5s %13s  %s\n", "model", "product label", "memory MiB", "SMs",
+              "MIG slots", "MIG profiles");
+  for (const GpuModel& m : AllGpuModels()) {
+    std::vector<std::string> profiles;
+    for (const MigProfile& p : m.profiles) profiles.push_back(p.name);
+    const std::string slots = m.mig_capable() ? std::to_string(m.compute_slices) + " SM / " +
+                                                    std::to_string(m.memory_slices) + " mem"
+                                              : "no MIG";
+    std::printf("%-16s %-24s %10d %5d %13s  %s\n", m.name.c_str(), m.product_label.c_str(),
+                m.memory_mib, m.sms, slots.c_str(), JoinNames(profiles).c_str());
+  }
+  return 0;
+}
+
+int ProfilesCommand(const std::string& name) {
+  const GpuModel* m = FindOrComplain(name);
+  if (m == nullptr) return 2;
+  if (!m->mig_capable()) {
+    std::printf("%s does not support MIG: it is shared whole, time-sliced or with MPS.\n",
+                m->name.c_str());
+    return 0;
+  }
+  std::printf(
+      "%s: %d compute (SM) slices, %d memory slices; placements {starts}:size in memory "
+      "slices\n",
+      m->name.c_str(), m->compute_slices, m->memory_slices);
+  std::printf("%-12s %4s %3s %9s %8s %5s %4s  %-16s %s\n", "profile", "ID", "g", "mem slc", "GiB",
+              "SMs", "max", "placements", "resource (mixed strategy)");
+  for (const MigProfile& p : m->profiles) {
+    std::printf("%-12s %4d %3d %9d %8.2f %5d %4d  %-16s nvidia.com/mig-%s\n", p.name.c_str(),
+                p.profile_id, p.compute_slices, p.memory_slices, p.memory_gib, p.sms, p.max_count,
+                Starts(p).c_str(), p.ResourceSuffix().c_str());
+  }
+  return 0;
+}
+
+int LayoutsCommand(const std::string& name, bool all_profiles) {
+  const GpuModel* m = FindOrComplain(name);
+  if (m == nullptr) return 2;
+  if (!m->mig_capable()) {
+    std::printf("%s does not support MIG.\n", m->name.c_str());
+    return 0;
+  }
+  const std::vector<MigLayout> layouts = EnumerateMaximalLayouts(*m, !all_profiles);
+  std::printf("%zu maximal layouts of %s (%s profiles), drawn as its %d memory slices:\n",
+              layouts.size(), m->name.c_str(), all_profiles ? "all" : "classic", m->memory_slices);
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    int g = 0;
+    for (const MigPlacement& p : layouts[i]) g += m->profiles[p.profile].compute_slices;
+    std::printf("%3zu  %s  %d/%d SM slices\n", i + 1, Draw(*m, layouts[i]).c_str(), g,
+                m->compute_slices);
+  }
+  return 0;
+}
+
+int NodesCommand() {
+  std::printf("%-16s %5s %-18s %6s %9s %9s\n", "node type", "GPUs", "GPU model", "vCPU", "mem GiB",
+              "$/hour");
+  for (const NodeType& t : AllNodeTypes()) {
+    std::printf("%-16s %5d %-18s %6d %9.0f %9.3f\n", t.name.c_str(), t.gpu_count,
+                t.gpu ? t.gpu->name.c_str() : "-", t.vcpu, t.memory_gib, t.price_per_hour);
+  }
+  std::printf(
+      "prices: us-east-1 on-demand (Karpenter data, 2026-07-20); p5e: Capacity Block rate\n");
+  return 0;
+}
+
+}  // namespace migsim

@@ -1,0 +1,87 @@
+#include "sim/cli/validate_command.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <variant>
+
+#include "sim/cluster/device_plugin.h"
+#include "sim/io/scenario_json.h"
+
+namespace migsim {
+namespace {
+
+std::string Advertised(const NodeSpec& node) {
+  if (node.type->gpu == nullptr) return "no GPUs";
+  const PluginView view = DerivePluginView(*node.type->gpu, node.gpus, node.plugin);
+  if (!view.healthy) return "device plugin refuses the node: " + view.error;
+  std::string out;
+  for (const auto& [name, count] : view.advertised) {
+    out += (out.empty() ? "" : ", ") + name + ": " + std::to_string(count);
+  }
+  return out;
+}
+
+// Nodes with the same type, MIG config and advertisement are listed once, with a count.
+void PrintNodes(const Scenario& s) {
+  std::map<std::string, int> groups;
+  std::vector<std::string> order;
+  for (const NodeSpec& n : s.cluster.nodes) {
+    const std::string key = n.type->name + (n.mig_config.empty() ? "" : " [" + n.mig_config + "]") +
+                            ": " + Advertised(n);
+    if (groups[key]++ == 0) order.push_back(key);
+  }
+  for (const std::string& key : order) std::printf("    %d x %s\n", groups[key], key.c_str());
+  for (const Reconfiguration& r : s.cluster.reconfigurations) {
+    std::printf("    at %.1f s: %s relabelled %s (pending %.1f s)\n", r.at.seconds(),
+                s.cluster.nodes[r.node].name.c_str(), r.mig_config.c_str(), r.duration.seconds());
+  }
+}
+
+struct Describe {
+  std::string operator()(const PodGroupSpec& w) const {
+    return "Pod " + w.name + ": " + std::to_string(w.count) + " pod(s)";
+  }
+  std::string operator()(const DeploymentSpec& w) const {
+    return "Deployment " + w.name + ": " + std::to_string(w.replicas) + " replica(s), " +
+           std::to_string(w.scale.size()) + " scale event(s)";
+  }
+  std::string operator()(const JobSpec& w) const {
+    return "Job " + w.name + ": " + std::to_string(w.completions) + " completion(s), parallelism " +
+           std::to_string(w.parallelism);
+  }
+  std::string operator()(const WorkflowSpec& w) const {
+    size_t pods = 0;
+    for (const WorkflowStepSpec& step : w.steps) pods += step.items.empty() ? 1 : step.items.size();
+    return "Workflow " + w.name + ": " + std::to_string(w.steps.size()) + " step(s), " +
+           std::to_string(pods) + " pod(s) before retries";
+  }
+};
+
+}  // namespace
+
+int ValidateCommand(const std::string& path) {
+  Result<ScenarioFile> loaded = LoadScenarioFile(path);
+  if (!loaded.ok()) {
+    std::cerr << "migsim: " << loaded.status().ToString() << "\n";
+    return 2;
+  }
+  const ScenarioFile& file = loaded.value();
+  std::printf("%s: valid. %s\n", file.path.c_str(), file.name.c_str());
+  for (const auto& [name, s] : file.variants) {
+    char horizon[32] = "none";
+    if (s.horizon != SimTime::Max())
+      std::snprintf(horizon, sizeof horizon, "%g s", s.horizon.seconds());
+    std::printf("\nvariant %s (policy %s, seed %llu, horizon %s)\n", name.c_str(), s.policy.c_str(),
+                static_cast<unsigned long long>(s.seed), horizon);
+    std::printf("  nodes:\n");
+    PrintNodes(s);
+    std::printf("  workloads:\n");
+    for (const WorkloadSpec& w : s.workloads) {
+      std::printf("    %s\n", std::visit(Describe{}, w).c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace migsim
