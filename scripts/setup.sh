@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages migsim needs (only those missing) and builds it in
 # Release into build/. Idempotent: on a machine that has everything, it only runs the
-# (incremental) build.
+# (incremental) build. --with-browser also installs Chromium, which the test suite uses
+# to render an HTML report headless.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libboost-graph-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
           catch2 libbenchmark-dev)
+if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

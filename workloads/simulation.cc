@@ -91,6 +91,9 @@ VariantResult Simulate(const std::string& variant, const Scenario& scenario, Pol
   Engine engine(MakeInputs(scenario), policy, EngineConfig{scenario.seed, scenario.horizon});
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
+  TimelineRecorder timeline;
+  if (options.collect_timeline) engine.AddObserver(&timeline);
+  for (EngineObserver* o : options.observers) engine.AddObserver(o);
   engine.Run();
 
   VariantResult result;
@@ -99,6 +102,7 @@ VariantResult Simulate(const std::string& variant, const Scenario& scenario, Pol
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
+  if (options.collect_timeline) result.timeline = timeline.points();
   if (options.collect_pods) {
     result.pods.reserve(engine.pods().size());
     for (const Pod& pod : engine.pods()) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/metrics/run_metrics.h"
+#include "sim/metrics/timeline_recorder.h"
 #include "sim/policy/policy.h"
 #include "workloads/scenario.h"
 
@@ -38,10 +39,14 @@ struct VariantResult {
   RunMetrics metrics;
   std::vector<NodeRecord> nodes;
   std::vector<PodRecord> pods;  // empty unless asked for
+  std::vector<TimelinePoint> timeline;  // empty unless asked for
 };
 
 struct SimulateOptions {
   bool collect_pods = false;
+  bool collect_timeline = false;
+  // Extra observers (e.g. a progress display); they must outlive the call.
+  std::vector<EngineObserver*> observers{};
 };
 
 // REQUIRES: `policy` is the policy the scenario names (or any other to compare).

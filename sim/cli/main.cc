@@ -22,6 +22,10 @@ void AddRun(CLI::App& app, migsim::RunOptions& run) {
                   "Also write summary.json and pods-<variant>.csv into this directory");
   cmd->add_option("--variant", run.variants, "Run only this variant (repeatable)");
   cmd->add_flag("-q,--quiet", run.quiet, "No progress on stderr");
+  cmd->add_option("--report", run.report,
+                  "Also write a self-contained HTML report (charts, Gantt of GPU slices)");
+  cmd->add_option("--trace", run.trace,
+                  "Also write Chrome trace-event JSON for Perfetto / chrome://tracing");
   cmd->footer(
       "Examples:\n"
       "  migsim run scenarios/56-superres.json\n"

@@ -18,24 +18,42 @@ namespace {
 
 constexpr int kBadInput = 2;
 
-// Progress goes to stderr, and only to a terminal: pipes and CI logs stay clean.
-class Progress {
+// Progress goes to stderr, and only to a terminal: pipes and CI logs stay clean. A
+// variant that runs longer than a second gets a live line (simulated time, pods ended),
+// refreshed at most ten times a second; every variant gets its wall time when done.
+class Progress final : public EngineObserver {
  public:
   explicit Progress(bool quiet) : on_(!quiet && isatty(STDERR_FILENO)) {}
+  bool on() const { return on_; }
   void Begin(const std::string& variant, size_t i, size_t n) {
     if (!on_) return;
-    start_ = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "[%zu/%zu] %s ...", i + 1, n, variant.c_str());
+    start_ = last_ = Clock::now();
+    label_ = "[" + std::to_string(i + 1) + "/" + std::to_string(n) + "] " + variant;
+    ended_ = submitted_ = 0;
+    std::fprintf(stderr, "%s ...", label_.c_str());
   }
   void End() {
     if (!on_) return;
-    std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
-    std::fprintf(stderr, " %.2f s\n", took.count());
+    std::chrono::duration<double> took = Clock::now() - start_;
+    std::fprintf(stderr, "\r%s: %lld pods, %.2f s wall\x1b[K\n", label_.c_str(),
+                 static_cast<long long>(submitted_), took.count());
+  }
+  void OnPodSubmitted(SimTime, const Pod&) override { ++submitted_; }
+  void OnPodEnded(SimTime now, const Pod&) override {
+    if ((++ended_ & 1023) != 0) return;  // look at the clock every 1024 pods only
+    const Clock::time_point t = Clock::now();
+    if (t - start_ < std::chrono::seconds(1) || t - last_ < std::chrono::milliseconds(100)) return;
+    last_ = t;
+    std::fprintf(stderr, "\r%s: simulated %.0f s, %lld of %lld pods ended\x1b[K", label_.c_str(),
+                 now.seconds(), static_cast<long long>(ended_), static_cast<long long>(submitted_));
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
   bool on_;
-  std::chrono::steady_clock::time_point start_;
+  std::string label_;
+  Clock::time_point start_, last_;
+  int64_t ended_ = 0, submitted_ = 0;
 };
 
 Status CheckVariantNames(const ScenarioFile& file, const std::vector<std::string>& wanted) {
@@ -60,6 +78,7 @@ std::vector<std::pair<std::string, std::string>> OutputFiles(const RunReport& re
   files.emplace_back("summary.json", FormatResultsJson(report));
   for (const VariantResult& v : report.variants) {
     files.emplace_back("pods-" + v.name + ".csv", FormatPodsCsv(v));
+    files.emplace_back("timeseries-" + v.name + ".csv", FormatTimeseriesCsv(v));
   }
   return files;
 }
@@ -79,7 +98,10 @@ int RunCommand(const RunOptions& options) {
   }
   RunReport report{&file, {}};
   Progress progress(options.quiet);
-  SimulateOptions sim_options{.collect_pods = !options.out_dir.empty()};
+  const bool details =
+      !options.out_dir.empty() || !options.report.empty() || !options.trace.empty();
+  SimulateOptions sim_options{.collect_pods = details, .collect_timeline = details};
+  if (progress.on()) sim_options.observers.push_back(&progress);
   for (size_t i = 0; i < file.variants.size(); ++i) {
     const auto& [name, scenario] = file.variants[i];
     if (!Wanted(options.variants, name)) continue;
@@ -90,6 +112,14 @@ int RunCommand(const RunOptions& options) {
   }
   if (!options.out_dir.empty()) {
     if (Status s = WriteFiles(options.out_dir, OutputFiles(report)); !s.ok()) {
+      std::cerr << "migsim: " << s.ToString() << "\n";
+      return 1;
+    }
+  }
+  for (const auto& [path, format] :
+       {std::pair{options.report, &FormatHtmlReport}, std::pair{options.trace, &FormatChromeTrace}}) {
+    if (path.empty()) continue;
+    if (Status s = WriteFileAtomically(path, format(report)); !s.ok()) {
       std::cerr << "migsim: " << s.ToString() << "\n";
       return 1;
     }

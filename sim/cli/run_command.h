@@ -12,6 +12,8 @@ struct RunOptions {
   std::string out_dir;                // also write summary.json and pods-<variant>.csv
   std::vector<std::string> variants;  // run only these (all when empty)
   bool quiet = false;                 // no progress on stderr
+  std::string report;                 // also write a self-contained HTML report here
+  std::string trace;                  // also write Chrome trace-event JSON (Perfetto) here
 };
 
 // Exit code: 0 success, 2 bad input (message on stderr, nothing written).

@@ -45,4 +45,17 @@ Status WriteFiles(const std::string& dir,
   return Status::Ok();
 }
 
+Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  const fs::path target(path);
+  const fs::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp");
+  if (Status s = WriteOne(temp, contents); !s.ok()) return s;
+  std::error_code ec;
+  fs::rename(temp, target, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    return Status::IoError("cannot write: " + ec.message(), {path, ""});
+  }
+  return Status::Ok();
+}
+
 }  // namespace migsim

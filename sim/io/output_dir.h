@@ -16,4 +16,8 @@ namespace migsim {
 Status WriteFiles(const std::string& dir,
                   const std::vector<std::pair<std::string, std::string>>& files);
 
+// Writes one file at `path` (its directory must exist), through a temporary file beside
+// it and a rename, so a reader never sees it half-written.
+Status WriteFileAtomically(const std::string& path, const std::string& contents);
+
 }  // namespace migsim
