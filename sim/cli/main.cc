@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <iostream>
+#include <string>
 
 #include "sim/cli/calibrate_command.h"
 #include "sim/cli/explain_command.h"
@@ -14,7 +16,17 @@
 
 namespace {
 
-void AddRun(CLI::App& app, migsim::RunOptions& run) {
+// Every subcommand's options; the chosen subcommand's callback sets `code`.
+struct Cli {
+  migsim::RunOptions run;
+  migsim::OpenbOptions openb;
+  std::string csv, model, scenario;
+  bool all_profiles = false;
+  int code = 0;
+};
+
+void AddRun(CLI::App& app, Cli& cli) {
+  migsim::RunOptions& run = cli.run;
   CLI::App* cmd = app.add_subcommand("run", "Simulate a scenario's variants and print the results");
   cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required();
   cmd->add_flag("--json", run.json, "Print results as JSON instead of a table");
@@ -31,9 +43,11 @@ void AddRun(CLI::App& app, migsim::RunOptions& run) {
       "  migsim run scenarios/56-superres.json\n"
       "  migsim run scenarios/mig-strategies.json --json\n"
       "  migsim run scenarios/timeslice-cifar10.json --out out/ --variant time-slicing");
+  cmd->callback([&cli] { cli.code = migsim::RunCommand(cli.run); });
 }
 
-CLI::App* AddCalibrate(CLI::App& app, std::string& csv) {
+void AddCalibrate(CLI::App& app, Cli& cli) {
+  std::string& csv = cli.csv;
   CLI::App* cmd =
       app.add_subcommand("calibrate", "Fit a job class's MIG speed curve to measured speeds (CSV)");
   cmd->add_option("measurements", csv, "CSV with the header gpu_model,kind,speed")->required();
@@ -42,10 +56,11 @@ CLI::App* AddCalibrate(CLI::App& app, std::string& csv) {
       "  migsim calibrate scenarios/measurements/migperf-bert-base-inference.csv\n"
       "Prints alpha and beta of speed(profile)/speed(7g) = (g/G)^alpha (m/M)^beta, the fit\n"
       "and each point's residual; paste the last line into a job class.");
-  return cmd;
+  cmd->callback([&cli] { cli.code = migsim::CalibrateCommand(cli.csv); });
 }
 
-CLI::App* AddOpenb(CLI::App& app, migsim::OpenbOptions& o) {
+void AddOpenb(CLI::App& app, Cli& cli) {
+  migsim::OpenbOptions& o = cli.openb;
   CLI::App* cmd =
       app.add_subcommand("openb", "Replay the Alibaba openb trace: the ATC'23 FGD fill experiment");
   const char* env = std::getenv("MIGSIM_OPENB_DIR");
@@ -68,7 +83,41 @@ CLI::App* AddOpenb(CLI::App& app, migsim::OpenbOptions& o) {
   cmd->add_flag("--mig", o.mig,
                 "Also run the MIG edition on p4d nodes: static layouts and dynamic partitioning");
   cmd->footer("Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/");
+  cmd->callback([&cli] { cli.code = migsim::OpenbCommand(cli.openb); });
+}
+
+// A subcommand with one example and a callback.
+CLI::App* Sub(CLI::App& app, const char* name, const char* what, const char* example,
+              std::function<void()> run) {
+  CLI::App* cmd = app.add_subcommand(name, what);
+  cmd->footer(std::string("Example:\n  ") + example);
+  cmd->callback(std::move(run));
   return cmd;
+}
+
+// The commands that explain the catalog and check scenarios.
+void AddExplain(CLI::App& app, Cli& cli) {
+  Sub(app, "gpus", "List the GPU models and their MIG slots", "migsim gpus",
+      [&cli] { cli.code = migsim::GpusCommand(); });
+  Sub(app, "profiles", "Show a GPU model's MIG profiles", "migsim profiles A100-40GB",
+      [&cli] { cli.code = migsim::ProfilesCommand(cli.model); })
+      ->add_option("model", cli.model, "GPU model, e.g. A100-40GB")
+      ->required();
+  CLI::App* layouts = Sub(app, "layouts", "Draw every maximal MIG layout of a model",
+                          "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
+                            cli.code = migsim::LayoutsCommand(cli.model, cli.all_profiles);
+                          });
+  layouts->add_option("model", cli.model, "GPU model, e.g. A100-40GB")->required();
+  layouts->add_flag("--all", cli.all_profiles, "Include +me and double-memory 1g profiles");
+  Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, price", "migsim nodes",
+      [&cli] { cli.code = migsim::NodesCommand(); });
+  Sub(app, "validate", "Check a scenario and show what it would simulate, without running it",
+      "migsim validate scenarios/mig-strategies.json",
+      [&cli] { cli.code = migsim::ValidateCommand(cli.scenario); })
+      ->add_option("scenario", cli.scenario, "Scenario file (JSON)")
+      ->required();
+  Sub(app, "job-classes", "List the built-in job classes with their speeds and sources",
+      "migsim job-classes", [&cli] { cli.code = migsim::JobClassesCommand(); });
 }
 
 }  // namespace
@@ -77,48 +126,22 @@ int main(int argc, char** argv) {
   CLI::App app{"migsim: a discrete-event simulator of Kubernetes GPU clusters with MIG"};
   app.set_version_flag("--version", "migsim 0.1.0");
   app.require_subcommand(1);
-  migsim::RunOptions run;
-  AddRun(app, run);
-  std::string csv;
-  CLI::App* calibrate = AddCalibrate(app, csv);
-  migsim::OpenbOptions openb;
-  CLI::App* openb_cmd = AddOpenb(app, openb);
-  std::string model;
-  bool all_profiles = false;
-  CLI::App* gpus = app.add_subcommand("gpus", "List the GPU models and their MIG slots");
-  CLI::App* profiles = app.add_subcommand("profiles", "Show a GPU model's MIG profiles");
-  profiles->add_option("model", model, "GPU model, e.g. A100-40GB")->required();
-  profiles->footer("Example:\n  migsim profiles A100-40GB");
-  CLI::App* layouts = app.add_subcommand("layouts", "Draw every maximal MIG layout of a model");
-  layouts->add_option("model", model, "GPU model, e.g. A100-40GB")->required();
-  layouts->add_flag("--all", all_profiles, "Include +me and double-memory 1g profiles");
-  layouts->footer("Example:\n  migsim layouts A100-40GB        # the 19 classic layouts");
-  std::string validate_path;
-  CLI::App* validate = app.add_subcommand(
-      "validate", "Check a scenario and show what it would simulate, without running it");
-  validate->add_option("scenario", validate_path, "Scenario file (JSON)")->required();
-  validate->footer("Example:\n  migsim validate scenarios/mig-strategies.json");
-  CLI::App* nodes = app.add_subcommand("nodes", "List the node types: GPUs, vCPU, memory, price");
-  CLI::App* job_classes = app.add_subcommand(
-      "job-classes", "List the built-in job classes with their speeds and sources");
+  app.footer(
+      "Exit codes: 0 success, 1 internal error, 2 bad input or usage.\n"
+      "Run 'migsim SUBCOMMAND --help' for a subcommand's options and examples.");
+  Cli cli;
+  AddRun(app, cli);
+  AddCalibrate(app, cli);
+  AddOpenb(app, cli);
+  AddExplain(app, cli);
   try {
-    app.parse(argc, argv);
+    app.parse(argc, argv);  // runs the chosen subcommand's callback
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
-  }
-  try {
-    if (calibrate->parsed()) return migsim::CalibrateCommand(csv);
-    if (job_classes->parsed()) return migsim::JobClassesCommand();
-    if (gpus->parsed()) return migsim::GpusCommand();
-    if (profiles->parsed()) return migsim::ProfilesCommand(model);
-    if (layouts->parsed()) return migsim::LayoutsCommand(model, all_profiles);
-    if (nodes->parsed()) return migsim::NodesCommand();
-    if (validate->parsed()) return migsim::ValidateCommand(validate_path);
-    if (openb_cmd->parsed()) return migsim::OpenbCommand(openb);
-    return migsim::RunCommand(run);
   } catch (const std::exception& e) {
     std::cerr << "migsim: internal error: " << e.what() << "\n";
     return 1;
   }
+  return cli.code;
 }

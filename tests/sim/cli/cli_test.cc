@@ -176,3 +176,20 @@ TEST_CASE("asking about an unknown GPU model exits 2 listing the models", "[cli]
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("every subcommand explains itself with --help and an example", "[cli]") {
+  for (const char* sub : {"run", "calibrate", "openb", "job-classes", "gpus", "profiles",
+                          "layouts", "nodes", "validate"}) {
+    INFO(sub);
+    Outcome r = RunMigsim(std::string(sub) + " --help");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Contains("Example"));
+  }
+  CHECK_THAT(RunMigsim("--help").output, Catch::Contains("Exit codes: 0 success"));
+}
+
+}  // namespace
+}  // namespace migsim
