@@ -11,7 +11,9 @@
 #include "sim/cli/explain_command.h"
 #include "sim/cli/job_classes_command.h"
 #include "sim/cli/openb_command.h"
+#include "sim/cli/plan_command.h"
 #include "sim/cli/run_command.h"
+#include "sim/cli/sweep_command.h"
 #include "sim/cli/validate_command.h"
 
 namespace {
@@ -20,6 +22,9 @@ namespace {
 struct Cli {
   migsim::RunOptions run;
   migsim::OpenbOptions openb;
+  migsim::PlanOptions plan;
+  migsim::SweepOptions sweep;
+  migsim::MergeOptions merge;
   std::string csv, model, scenario;
   bool all_profiles = false;
   int code = 0;
@@ -86,6 +91,55 @@ void AddOpenb(CLI::App& app, Cli& cli) {
   cmd->callback([&cli] { cli.code = migsim::OpenbCommand(cli.openb); });
 }
 
+void AddPlan(CLI::App& app, Cli& cli) {
+  migsim::PlanOptions& o = cli.plan;
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "Find, per configuration of a node pool, the fewest nodes that meet a plan's SLOs");
+  cmd->add_option("plan", o.plan_path, "Plan file (JSON)")->required();
+  cmd->add_option("--out", o.out_dir, "Also write plan.csv and evidence.csv into this directory");
+  cmd->add_option("-j,--jobs", o.jobs, "Configurations evaluated at once (default: every core)")
+      ->check(CLI::Range(0, 1024));
+  cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
+  cmd->footer(
+      "Example:\n"
+      "  migsim plan scenarios/plans/capacity-inference-mix.plan.json --out out/plan\n"
+      "Per configuration: 1, 2, 4, ... nodes until the SLOs are met, then a binary search;\n"
+      "assumes more nodes never hurt and says 'not monotone' when an evaluation disagrees.");
+  cmd->callback([&cli] { cli.code = migsim::PlanCommand(cli.plan); });
+}
+
+void AddSweep(CLI::App& app, Cli& cli) {
+  migsim::SweepOptions& o = cli.sweep;
+  CLI::App* cmd = app.add_subcommand(
+      "sweep", "Run a scenario over a grid of parameter values (a sweep file), on all cores");
+  cmd->add_option("sweep", o.sweep_path, "Sweep file (JSON)")->required();
+  cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)")
+      ->check(CLI::Range(0, 1024));
+  cmd->add_option("--shard", o.shard,
+                  "i/N: run only the points p with p % N == i (default: from "
+                  "JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with MIGSIM_SHARDS=N)");
+  cmd->add_option("--out", o.out_dir,
+                  "Also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here");
+  cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
+  cmd->footer(
+      "Examples:\n"
+      "  migsim sweep scenarios/sweeps/superres-nodes.json --out out/\n"
+      "  migsim sweep scenarios/sweeps/superres-nodes.json --shard 0/4 --out out/\n"
+      "  migsim merge out/                 # after all shards: out/sweep.csv");
+  cmd->callback([&cli] { cli.code = migsim::SweepCommand(cli.sweep); });
+  migsim::MergeOptions& m = cli.merge;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Merge the CSVs of a sharded sweep into sweep.csv and print its table");
+  merge
+      ->add_option("inputs", m.inputs,
+                   "Directory with sweep-shard-<i>-of-<N>.csv files, or the files")
+      ->required();
+  merge->add_option("--out", m.out_dir,
+                    "Write sweep.csv here (default: the directory of the shards)");
+  merge->footer("Example:\n  migsim merge out/");
+  merge->callback([&cli] { cli.code = migsim::MergeCommand(cli.merge); });
+}
+
 // A subcommand with one example and a callback.
 CLI::App* Sub(CLI::App& app, const char* name, const char* what, const char* example,
               std::function<void()> run) {
@@ -134,6 +188,8 @@ int main(int argc, char** argv) {
   AddCalibrate(app, cli);
   AddOpenb(app, cli);
   AddExplain(app, cli);
+  AddPlan(app, cli);
+  AddSweep(app, cli);
   try {
     app.parse(argc, argv);  // runs the chosen subcommand's callback
   } catch (const CLI::ParseError& e) {

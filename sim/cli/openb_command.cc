@@ -74,31 +74,6 @@ struct Job {
   uint64_t seed;
 };
 
-// Runs every job on `threads` workers; results land at their job's index, so the output
-// order does not depend on scheduling.
-std::vector<FillRun> RunAll(const std::vector<Job>& jobs, const std::vector<FillNode>& nodes,
-                            const std::vector<std::vector<FillPod>>& traces,
-                            const std::vector<std::string>& names, double tune, int threads,
-                            bool progress) {
-  std::vector<FillRun> runs(jobs.size());
-  std::atomic<size_t> next{0}, done{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < jobs.size();) {
-      const Job& j = jobs[i];
-      FillConfig config{j.policy, j.seed, tune};
-      Result<FillResult> r = RunFill(nodes, traces[j.trace], config, &MakeGpuSharePolicy);
-      runs[i] = FillRun{names[j.trace], config, r.ok() ? std::move(r).value() : FillResult{}};
-      const size_t n = ++done;
-      if (progress) std::fprintf(stderr, "\r[%zu/%zu] runs done", n, jobs.size());
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
-  if (progress) std::fprintf(stderr, "\n");
-  return runs;
-}
-
 // Runs fn(i) for i in [0, n) on `threads` workers, with progress on stderr.
 template <typename Fn>
 void Parallel(size_t n, int threads, bool progress, const char* what, Fn fn) {
@@ -114,6 +89,22 @@ void Parallel(size_t n, int threads, bool progress, const char* what, Fn fn) {
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   for (std::thread& t : pool) t.join();
   if (progress) std::fprintf(stderr, "\n");
+}
+
+// Runs every job on `threads` workers; results land at their job's index, so the output
+// order does not depend on scheduling.
+std::vector<FillRun> RunAll(const std::vector<Job>& jobs, const std::vector<FillNode>& nodes,
+                            const std::vector<std::vector<FillPod>>& traces,
+                            const std::vector<std::string>& names, double tune, int threads,
+                            bool progress) {
+  std::vector<FillRun> runs(jobs.size());
+  Parallel(jobs.size(), threads, progress, "runs done", [&](size_t i) {
+    const Job& j = jobs[i];
+    FillConfig config{j.policy, j.seed, tune};
+    Result<FillResult> r = RunFill(nodes, traces[j.trace], config, &MakeGpuSharePolicy);
+    runs[i] = FillRun{names[j.trace], config, r.ok() ? std::move(r).value() : FillResult{}};
+  });
+  return runs;
 }
 
 struct MigVariant {

@@ -81,8 +81,7 @@ TEST_CASE("bad input exits 2 with one located message and writes nothing", "[cli
   fs::remove_all(dir);
 }
 
-TEST_CASE("asking for a variant the scenario does not have exits 2 listing the variants",
-          "[cli]") {
+TEST_CASE("asking for a variant the scenario does not have exits 2 listing the variants", "[cli]") {
   Outcome r = RunMigsim("run " + Scenario("56-superres") + " --variant nope");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("mig-1g.5gb, whole-gpu"));
@@ -119,7 +118,8 @@ namespace {
 TEST_CASE("migsim job-classes lists the built-ins with their sources", "[cli]") {
   Outcome r = RunMigsim("job-classes");
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.output, Catch::Contains("bert-base-finetune") && Catch::Contains("source: seed 003") &&
+  CHECK_THAT(r.output, Catch::Contains("bert-base-finetune") &&
+                           Catch::Contains("source: seed 003") &&
                            Catch::Contains("migperf-resnet50-training"));
 }
 
@@ -141,10 +141,10 @@ TEST_CASE("the explaining commands print their golden text", "[cli][golden]") {
     const char* args;
     const char* golden;
   };
-  for (const Case& c : {Case{"profiles A100-40GB", "profiles-A100-40GB.txt"},
-                        Case{"layouts A100-40GB", "layouts-A100-40GB.txt"},
-                        Case{"layouts A30", "layouts-A30.txt"}, Case{"gpus", "gpus.txt"},
-                        Case{"nodes", "nodes.txt"}}) {
+  for (const Case& c :
+       {Case{"profiles A100-40GB", "profiles-A100-40GB.txt"},
+        Case{"layouts A100-40GB", "layouts-A100-40GB.txt"}, Case{"layouts A30", "layouts-A30.txt"},
+        Case{"gpus", "gpus.txt"}, Case{"nodes", "nodes.txt"}}) {
     INFO(c.args << " (run scripts/update_golden.sh after a deliberate change)");
     Outcome r = RunMigsim(c.args);
     CHECK(r.exit_code == 0);
@@ -181,14 +181,41 @@ namespace migsim {
 namespace {
 
 TEST_CASE("every subcommand explains itself with --help and an example", "[cli]") {
-  for (const char* sub : {"run", "calibrate", "openb", "job-classes", "gpus", "profiles",
-                          "layouts", "nodes", "validate"}) {
+  for (const char* sub : {"run", "calibrate", "openb", "plan", "sweep", "merge", "job-classes",
+                          "gpus", "profiles", "layouts", "nodes", "validate"}) {
     INFO(sub);
     Outcome r = RunMigsim(std::string(sub) + " --help");
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Catch::Contains("Example"));
   }
   CHECK_THAT(RunMigsim("--help").output, Catch::Contains("Exit codes: 0 success"));
+}
+
+}  // namespace
+}  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("migsim plan recommends the cheapest configuration meeting the SLOs", "[cli][plan]") {
+  fs::path dir = TempDir("plan");
+  Outcome r =
+      RunMigsim("plan " + std::string(MIGSIM_SOURCE_DIR) +
+                "/scenarios/plans/capacity-inference-mix.plan.json --quiet --out " + dir.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("recommendation: p4d-timeslice4 with 4 "));
+  CHECK(fs::exists(dir / "plan.csv"));
+  CHECK(fs::exists(dir / "evidence.csv"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a plan with an unknown field exits 2 and writes nothing", "[cli][plan]") {
+  fs::path dir = TempDir("badplan");
+  std::ofstream(dir / "p.json") << R"({"name": "p", "nope": 1})";
+  Outcome r = RunMigsim("plan " + (dir / "p.json").string() + " --out " + (dir / "out").string());
+  CHECK(r.exit_code == 2);
+  CHECK_FALSE(fs::exists(dir / "out"));
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+#include "sim/cli/plan_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "sim/io/output_dir.h"
+#include "sim/io/plan_json.h"
+#include "sim/io/plan_run.h"
+
+namespace migsim {
+namespace {
+
+constexpr int kBadInput = 2;
+
+// One line per evaluation on stderr, only on a terminal (pipes and CI logs stay clean).
+void ShowEvaluation(const PlanConfiguration& c, int nodes, const PlanEvaluation& e) {
+  std::fprintf(stderr, "%s: %d node%s, $%.2f/h: %s\n", c.name.c_str(), nodes,
+               nodes == 1 ? "" : "s", e.cost_per_hour,
+               e.meets ? "meets" : ("misses (" + e.why_not + ")").c_str());
+}
+
+}  // namespace
+
+int PlanCommand(const PlanOptions& options) {
+  Result<PlanFile> loaded = LoadPlanFile(options.plan_path);
+  if (!loaded.ok()) {
+    std::cerr << "migsim: " << loaded.status().ToString() << "\n";
+    return kBadInput;
+  }
+  const PlanFile& plan = loaded.value();
+  PlanRunOptions run{.jobs = options.jobs, .on_evaluation = nullptr};
+  if (!options.quiet && isatty(STDERR_FILENO)) run.on_evaluation = ShowEvaluation;
+  const auto start = std::chrono::steady_clock::now();
+  const PlanResult result = RunPlan(plan, run);
+  if (run.on_evaluation) {
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    std::fprintf(stderr, "%.2f s wall\n", took.count());
+  }
+  if (!options.out_dir.empty()) {
+    Status s = WriteFiles(options.out_dir, {{"plan.csv", FormatPlanCsv(result)},
+                                            {"evidence.csv", FormatEvidenceCsv(result)}});
+    if (!s.ok()) {
+      std::cerr << "migsim: " << s.ToString() << "\n";
+      return 1;
+    }
+  }
+  std::cout << FormatPlanTable(result);
+  return 0;
+}
+
+}  // namespace migsim

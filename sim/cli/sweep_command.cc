@@ -1,0 +1,111 @@
+#include "sim/cli/sweep_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "sim/io/output_dir.h"
+#include "sim/io/sweep_json.h"
+#include "sim/io/sweep_merge.h"
+#include "sim/io/sweep_run.h"
+#include "sim/io/sweep_shard.h"
+
+namespace migsim {
+namespace {
+
+constexpr int kBadInput = 2;
+constexpr int kCannotWrite = 1;
+
+int Fail(const Status& status, int code) {
+  std::cerr << "migsim: " << status.ToString() << "\n";
+  return code;
+}
+
+std::optional<std::string> Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::optional<std::string>(value) : std::nullopt;
+}
+
+// --shard wins over the environment a batch system sets.
+Result<std::optional<Shard>> ChooseShard(const std::string& flag) {
+  if (!flag.empty()) {
+    Result<Shard> shard = ParseShard(flag);
+    if (!shard.ok()) return shard.status();
+    return std::optional<Shard>(shard.value());
+  }
+  return ShardFromEnvironment({.job_completion_index = Env("JOB_COMPLETION_INDEX"),
+                               .slurm_array_task_id = Env("SLURM_ARRAY_TASK_ID"),
+                               .migsim_shards = Env("MIGSIM_SHARDS")});
+}
+
+}  // namespace
+
+int SweepCommand(const SweepOptions& options) {
+  if (options.jobs < 0) {
+    return Fail(Status::InvalidArgument("--jobs: must be >= 0 (0: every core)"), kBadInput);
+  }
+  Result<std::optional<Shard>> shard = ChooseShard(options.shard);
+  if (!shard.ok()) return Fail(shard.status(), kBadInput);
+  Result<SweepFile> sweep = LoadSweepFile(options.sweep_path);
+  if (!sweep.ok()) return Fail(sweep.status(), kBadInput);
+  const bool progress = !options.quiet && isatty(STDERR_FILENO);
+  SweepRunOptions run{.threads = options.jobs > 0 ? options.jobs
+                                                  : static_cast<int>(std::max(
+                                                        1u, std::thread::hardware_concurrency())),
+                      .shard = shard.value(),
+                      .on_run_done = nullptr};
+  if (progress) {
+    run.on_run_done = [](size_t done, size_t total) {
+      std::fprintf(stderr, "\r[%zu/%zu] runs done", done, total);
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const SweepResults results = RunSweep(sweep.value(), run);
+  if (progress) {
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    const std::string shard_label = run.shard ? " (shard " + std::to_string(run.shard->index) +
+                                                    "/" + std::to_string(run.shard->count) + ")"
+                                              : "";
+    std::fprintf(stderr, "%s%s%s: %zu runs in %.2f s on %d threads\n",
+                 results.rows.empty() ? "" : "\n", sweep.value().name.c_str(), shard_label.c_str(),
+                 results.rows.size(), took.count(),
+                 std::max(1, std::min(run.threads, static_cast<int>(results.rows.size()))));
+  }
+  if (!options.out_dir.empty()) {
+    Status s = WriteFiles(options.out_dir, {{SweepCsvName(run.shard), FormatSweepCsv(results)}});
+    if (!s.ok()) return Fail(s, kCannotWrite);
+  }
+  std::cout << FormatSweepTable(results);
+  return 0;
+}
+
+int MergeCommand(const MergeOptions& options) {
+  if (options.inputs.empty()) {
+    return Fail(Status::InvalidArgument("merge: give a directory of shard CSVs or the files"),
+                kBadInput);
+  }
+  Result<MergedSweep> merged = MergeSweepShardFiles(options.inputs);
+  if (!merged.ok()) return Fail(merged.status(), kBadInput);
+  std::string out_dir = options.out_dir;
+  if (out_dir.empty()) {
+    namespace fs = std::filesystem;
+    const std::string& first = options.inputs[0];
+    std::error_code ec;
+    out_dir = fs::is_directory(first, ec) ? first : fs::path(first).parent_path().string();
+    if (out_dir.empty()) out_dir = ".";
+  }
+  if (Status s = WriteFiles(out_dir, {{"sweep.csv", merged.value().csv}}); !s.ok()) {
+    return Fail(s, kCannotWrite);
+  }
+  std::cout << FormatSweepTable(merged.value().results);
+  return 0;
+}
+
+}  // namespace migsim

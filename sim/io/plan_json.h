@@ -1,0 +1,67 @@
+#pragma once
+// Plan files: a capacity question over a scenario. The scenario gives the workload; the
+// plan names one of its node pools and candidate configurations of that pool (node type,
+// MIG layout, device plugin), objectives (SLOs) and the seeds to check them on.
+// `migsim plan` finds, per configuration, the fewest nodes that meet the objectives.
+// The format is specified in scenarios/README.md ("Plan files").
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/status.h"
+#include "workloads/plan_search.h"
+#include "workloads/scenario.h"
+
+namespace migsim {
+
+struct PlanConfiguration {
+  std::string name;
+  std::string node_type;      // of the pool's nodes under this configuration
+  double price_per_hour = 0;  // of one such node, USD
+  // The scenario document with the pool and workload patches applied and without
+  // "variants" (JSON text); the pool's count is set per evaluation.
+  std::string document;
+};
+
+struct PlanFile {
+  std::string path;
+  std::string name;
+  std::string description;
+  std::string scenario_path;  // resolved against the plan file's directory
+  std::string pool;
+  std::vector<PlanConfiguration> configurations;  // file order, at least one
+  PlanSlo slo;
+  int max_nodes = 1;
+  std::vector<uint64_t> seeds;  // not empty; the scenario's seed by default
+};
+
+// Reads a whole file as text; IoError "cannot read file: <reason>" located at the path.
+using ReadTextFile = std::function<Result<std::string>(const std::string& path)>;
+
+// Reads a plan file and its scenario and checks both: every configuration (and its
+// workload patch) must load as a scenario with 1 and with max_nodes nodes.
+//
+// Errors name the plan file and the JSON pointer of the offending element:
+//  - the plan's own problems, as for scenario files (unknown field, wrong type, ...);
+//  - "/scenario": the scenario's error, e.g. "s.json: cannot read file: ...";
+//  - "/pool": "unknown pool 'x' (valid: gpu, cpu)";
+//  - "/configurations/<c>": "does not load as a scenario: <pointer>: <message>", the
+//    pointer being into the scenario document with the pool patched;
+//  - "/workload_patches/<c>": the same when only the workload patch breaks it.
+Result<PlanFile> LoadPlanFile(const std::string& path);
+
+// Same, from text; the scenario path is resolved against the directory of `file_label`
+// and read with `read`. For tests.
+Result<PlanFile> ParsePlanText(std::string_view text, const std::string& file_label,
+                               const ReadTextFile& read);
+
+// The scenario `configuration` runs with `nodes` nodes in the plan's pool (seed: the
+// scenario's). REQUIRES: `configuration` is one of plan.configurations; nodes >= 1.
+// Fails only when the document does not load at that size.
+Result<Scenario> PlanScenario(const PlanFile& plan, const PlanConfiguration& configuration,
+                              int nodes);
+
+}  // namespace migsim
