@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 #include "policies/gpu_share_policies.h"
 #include "policies/mig_share_policies.h"
+#include "sim/core/parallel_for.h"
 #include "sim/core/text.h"
 #include "sim/io/fill_results.h"
 #include "sim/io/openb_csv.h"
@@ -77,17 +77,12 @@ struct Job {
 // Runs fn(i) for i in [0, n) on `threads` workers, with progress on stderr.
 template <typename Fn>
 void Parallel(size_t n, int threads, bool progress, const char* what, Fn fn) {
-  std::atomic<size_t> next{0}, done{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < n;) {
-      fn(i);
-      const size_t d = ++done;
-      if (progress) std::fprintf(stderr, "\r[%zu/%zu] %s", d, n, what);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
+  std::atomic<size_t> done{0};
+  ParallelFor(n, static_cast<size_t>(threads), [&](size_t i) {
+    fn(i);
+    const size_t d = ++done;
+    if (progress) std::fprintf(stderr, "\r[%zu/%zu] %s", d, n, what);
+  });
   if (progress) std::fprintf(stderr, "\n");
 }
 
@@ -236,7 +231,7 @@ int OpenbCommand(const OpenbOptions& o) {
       for (uint64_t s : seeds.value()) jobs.push_back({t, p, s});
     }
   }
-  const int threads = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const int threads = static_cast<int>(WorkerCount(o.jobs));
   const auto start = std::chrono::steady_clock::now();
   const std::vector<FillRun> runs = RunAll(jobs, ToFillNodes(nodes.value()), traces, names, o.tune,
                                            threads, !o.quiet && isatty(STDERR_FILENO));

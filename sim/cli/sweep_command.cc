@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <thread>
 
+#include "sim/core/parallel_for.h"
 #include "sim/io/output_dir.h"
 #include "sim/io/sweep_json.h"
 #include "sim/io/sweep_merge.h"
@@ -56,9 +56,7 @@ int SweepCommand(const SweepOptions& options) {
   Result<SweepFile> sweep = LoadSweepFile(options.sweep_path);
   if (!sweep.ok()) return Fail(sweep.status(), kBadInput);
   const bool progress = !options.quiet && isatty(STDERR_FILENO);
-  SweepRunOptions run{.threads = options.jobs > 0 ? options.jobs
-                                                  : static_cast<int>(std::max(
-                                                        1u, std::thread::hardware_concurrency())),
+  SweepRunOptions run{.threads = static_cast<int>(WorkerCount(options.jobs)),
                       .shard = shard.value(),
                       .on_run_done = nullptr};
   if (progress) {

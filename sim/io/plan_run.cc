@@ -1,14 +1,13 @@
 #include "sim/io/plan_run.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <utility>
 
 #include "policies/registry.h"
 #include "sim/core/check.h"
+#include "sim/core/parallel_for.h"
 #include "workloads/simulation.h"
 
 namespace migsim {
@@ -69,28 +68,18 @@ PlanResult RunPlan(const PlanFile& plan, const PlanRunOptions& options) {
   const size_t n = plan.configurations.size();
   result.configurations.resize(n);
   std::mutex report;
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < n;) {
-      const PlanConfiguration& c = plan.configurations[i];
-      auto evaluate = [&](int nodes) {
-        PlanEvaluation e = EvaluatePlan(plan, c, nodes);
-        if (options.on_evaluation) {
-          std::lock_guard<std::mutex> lock(report);
-          options.on_evaluation(c, nodes, e);
-        }
-        return e;
-      };
-      result.configurations[i] = {&c, FindFewestNodes(evaluate, plan.max_nodes)};
-    }
-  };
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const size_t threads =
-      std::min(n, options.jobs > 0 ? static_cast<size_t>(options.jobs) : static_cast<size_t>(cores));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();  // the calling thread is one of them
-  for (std::thread& t : pool) t.join();
+  ParallelFor(n, WorkerCount(options.jobs, n), [&](size_t i) {
+    const PlanConfiguration& c = plan.configurations[i];
+    auto evaluate = [&](int nodes) {
+      PlanEvaluation e = EvaluatePlan(plan, c, nodes);
+      if (options.on_evaluation) {
+        std::lock_guard<std::mutex> lock(report);
+        options.on_evaluation(c, nodes, e);
+      }
+      return e;
+    };
+    result.configurations[i] = {&c, FindFewestNodes(evaluate, plan.max_nodes)};
+  });
   return result;
 }
 

@@ -1,13 +1,12 @@
 #include "sim/io/sweep_run.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "policies/registry.h"
+#include "sim/core/parallel_for.h"
 #include "workloads/simulation.h"
 
 namespace migsim {
@@ -64,23 +63,14 @@ SweepResults RunSweep(const SweepFile& sweep, const SweepRunOptions& options) {
   // Each run writes its own row, found by its index: the output order does not depend on
   // which worker ran what.
   std::vector<SweepRow> rows(runs.size());
-  std::atomic<size_t> next{0};
   size_t done = 0;
   std::mutex progress;
-  auto worker = [&] {
-    for (size_t i; (i = next++) < runs.size();) {
-      rows[i] = Execute(runs[i]);
-      std::lock_guard<std::mutex> lock(progress);
-      ++done;
-      if (options.on_run_done) options.on_run_done(done, runs.size());
-    }
-  };
-  const size_t threads = std::clamp<size_t>(static_cast<size_t>(std::max(options.threads, 1)), 1,
-                                            std::max<size_t>(runs.size(), 1));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();  // the calling thread works too
-  for (std::thread& t : pool) t.join();
+  ParallelFor(runs.size(), static_cast<size_t>(std::max(options.threads, 1)), [&](size_t i) {
+    rows[i] = Execute(runs[i]);
+    std::lock_guard<std::mutex> lock(progress);
+    ++done;
+    if (options.on_run_done) options.on_run_done(done, runs.size());
+  });
   return SweepResults{.columns = sweep.columns, .rows = std::move(rows)};
 }
 
