@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/io/csv_field.h"
 #include "sim/io/plan_run.h"
 
 namespace migsim {
@@ -28,17 +29,6 @@ std::string Decimal(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
-}
-
-// RFC 4180: quote fields holding a comma, quote or line break; double inner quotes.
-std::string Field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string Join(const std::vector<std::string>& cells, const std::string& separator) {
@@ -138,14 +128,14 @@ std::string Recommendation(const PlanResult& result, const std::vector<size_t>& 
 }
 
 std::string MetricsCsv(const RunMetrics& m) {
-  return Join({m.makespan_s ? Fixed(*m.makespan_s, 6) : "", Fixed(m.queueing.p95_s, 6),
-               Fixed(m.queueing.mean_s, 6), Fixed(m.queueing.max_s, 6),
-               Decimal(m.gpu_allocation_ratio), Decimal(m.gpu_compute_utilization),
-               std::to_string(m.pods.submitted), std::to_string(m.pods.completed),
-               std::to_string(m.pods.failed), std::to_string(m.pods.running),
-               std::to_string(m.pods.pending), std::to_string(m.pods.deleted),
-               std::to_string(m.pods.restarts)},
-              ",");
+  return Join(
+      {m.makespan_s ? Fixed(*m.makespan_s, 6) : "", Fixed(m.queueing.p95_s, 6),
+       Fixed(m.queueing.mean_s, 6), Fixed(m.queueing.max_s, 6), Decimal(m.gpu_allocation_ratio),
+       Decimal(m.gpu_compute_utilization), std::to_string(m.pods.submitted),
+       std::to_string(m.pods.completed), std::to_string(m.pods.failed),
+       std::to_string(m.pods.running), std::to_string(m.pods.pending),
+       std::to_string(m.pods.deleted), std::to_string(m.pods.restarts)},
+      ",");
 }
 
 }  // namespace
@@ -176,9 +166,9 @@ std::string FormatPlanTable(const PlanResult& result) {
                     std::to_string(plan.max_nodes) + ") meeting " + DescribeSlo(plan.slo) +
                     (plan.seeds.size() > 1 ? ", on seeds " : ", on seed ") + Seeds(plan.seeds) +
                     "\n\n";
-  std::vector<std::vector<std::string>> rows = {
-      {"configuration", "nodes", "node type", "cost ($/h)", "p95 latency (s)", "makespan (s)",
-       "allocation", "utilization", "evaluations"}};
+  std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type",
+                                                 "cost ($/h)", "p95 latency (s)", "makespan (s)",
+                                                 "allocation", "utilization", "evaluations"}};
   const std::vector<size_t> ranked = RankConfigurations(result);
   for (size_t i : ranked) rows.push_back(Cells(result, result.configurations[i], false));
   out += Layout(rows);
@@ -195,7 +185,7 @@ std::string FormatPlanCsv(const PlanResult& result) {
     const ConfigurationAnswer& c = result.configurations[i];
     std::vector<std::string> cells = Cells(result, c, true);
     cells.push_back(c.answer.nodes ? c.answer.warning : c.answer.chosen().why_not);
-    for (std::string& cell : cells) cell = Field(cell);
+    for (std::string& cell : cells) cell = CsvField(cell);
     out += Join(cells, ",") + "\n";
   }
   return out;
@@ -209,14 +199,14 @@ std::string FormatEvidenceCsv(const PlanResult& result) {
       "restarts\n";
   for (const ConfigurationAnswer& c : result.configurations) {
     for (const auto& [nodes, e] : c.answer.evidence) {
-      const std::string head = Field(c.configuration->name) + "," + std::to_string(nodes) + ",";
+      const std::string head = CsvField(c.configuration->name) + "," + std::to_string(nodes) + ",";
       if (e.runs.empty()) {  // the scenario did not load at this size
-        out += head + ",false," + Field(e.why_not) + "," + Fixed(e.cost_per_hour, 4) +
+        out += head + ",false," + CsvField(e.why_not) + "," + Fixed(e.cost_per_hour, 4) +
                std::string(13, ',') + "\n";
       }
       for (const SeedRun& run : e.runs) {
         out += head + std::to_string(run.seed) + "," + (run.meets ? "true" : "false") + "," +
-               Field(run.why_not) + "," + Fixed(e.cost_per_hour, 4) + "," +
+               CsvField(run.why_not) + "," + Fixed(e.cost_per_hour, 4) + "," +
                MetricsCsv(run.metrics) + "\n";
       }
     }

@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/io/csv_field.h"
 #include "sim/io/run_report.h"
 
 namespace migsim {
@@ -20,17 +21,6 @@ std::string Decimal(std::optional<double> v) {
   return buf;
 }
 
-// RFC 4180: quote fields holding a comma, quote or line break; double inner quotes.
-std::string Field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 std::string FormatPodsCsv(const VariantResult& variant) {
@@ -38,10 +28,11 @@ std::string FormatPodsCsv(const VariantResult& variant) {
       "name,owner,node,device,created,bound,started,finished,state,reason,restarts,throughput,"
       "slowdown\n";
   for (const PodRecord& p : variant.pods) {
-    out += Field(p.name) + "," + Field(p.owner) + "," + Field(p.node) + "," + Field(p.device) +
-           "," + Seconds(p.created) + "," + Seconds(p.bound) + "," + Seconds(p.started) + "," +
-           Seconds(p.ended) + "," + p.state + "," + p.reason + "," + std::to_string(p.restarts) +
-           "," + Decimal(p.throughput_per_s) + "," + Decimal(p.slowdown) + "\n";
+    out += CsvField(p.name) + "," + CsvField(p.owner) + "," + CsvField(p.node) + "," +
+           CsvField(p.device) + "," + Seconds(p.created) + "," + Seconds(p.bound) + "," +
+           Seconds(p.started) + "," + Seconds(p.ended) + "," + p.state + "," + p.reason + "," +
+           std::to_string(p.restarts) + "," + Decimal(p.throughput_per_s) + "," +
+           Decimal(p.slowdown) + "\n";
   }
   return out;
 }

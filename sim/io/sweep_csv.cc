@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/io/csv_field.h"
 #include "sim/io/sweep_results.h"
 
 namespace migsim {
@@ -28,17 +29,6 @@ std::string Fixed(double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.6f", RoundToMicro(v));
   return buf;
-}
-
-// RFC 4180: quote fields holding a comma, quote or line break; double inner quotes.
-std::string Field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // Splits one record off the front of `text`: its fields unquoted, and its raw text with
@@ -142,14 +132,14 @@ double RoundToMicro(double x) {
 
 std::string FormatSweepCsv(const SweepResults& results) {
   std::string out = "point";
-  for (const std::string& column : results.columns) out += "," + Field(column);
+  for (const std::string& column : results.columns) out += "," + CsvField(column);
   out += ",variant";
   for (std::string_view name : kMetricColumns) out += "," + std::string(name);
   out += "\n";
   for (const SweepRow& r : results.rows) {
     out += std::to_string(r.point);
-    for (const std::string& value : r.values) out += "," + Field(value);
-    out += "," + Field(r.variant) + "," + (r.makespan_s ? Fixed(*r.makespan_s) : "");
+    for (const std::string& value : r.values) out += "," + CsvField(value);
+    out += "," + CsvField(r.variant) + "," + (r.makespan_s ? Fixed(*r.makespan_s) : "");
     for (double v :
          {r.p50_s, r.p95_s, r.p99_s, r.max_s, r.gpu_allocation_ratio, r.gpu_compute_utilization}) {
       out += "," + Fixed(v);
