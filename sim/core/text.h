@@ -1,6 +1,8 @@
 #pragma once
-// Text helpers for messages.
+// Text helpers for messages and names.
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,14 @@ inline std::string JoinNames(const std::vector<std::string>& names) {
     out += name;
   }
   return out;
+}
+
+// A name made of letters, digits, '.', '_' and '-' only: variant and configuration names
+// end up in file names, CSV rows and messages, where anything else would need escaping.
+inline bool IsPlainName(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  });
 }
 
 }  // namespace migsim

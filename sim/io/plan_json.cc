@@ -13,6 +13,7 @@
 #include <sstream>
 #include <utility>
 
+#include "sim/core/text.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
 
@@ -25,10 +26,10 @@ using io::LoadContext;
 using io::ObjectReader;
 
 constexpr std::array<std::string_view, 9> kPlanFields = {
-    "name", "description", "scenario", "pool",  "configurations", "workload_patches",
+    "name", "description", "scenario", "pool", "configurations", "workload_patches",
     "slo",  "max_nodes",   "seeds"};
-constexpr std::array<std::string_view, 4> kSloFields = {
-    "p95_queueing_latency_s", "max_pending", "makespan_s", "min_completed_fraction"};
+constexpr std::array<std::string_view, 4> kSloFields = {"p95_queueing_latency_s", "max_pending",
+                                                        "makespan_s", "min_completed_fraction"};
 // A node pool holds at most this many nodes (cluster_json.cc).
 constexpr int64_t kMaxPlanNodes = 100000;
 
@@ -40,13 +41,6 @@ struct PlanText {
   std::vector<std::pair<std::string, Json>> workload_patches;
   bool seeds_given = false;
 };
-
-// Configuration names end up in CSV rows and messages, so they stay plain.
-bool IsPlainName(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
-  });
-}
 
 std::vector<std::pair<std::string, Json>> ReadConfigurations(LoadContext* ctx, const JsonRef& ref) {
   std::vector<std::pair<std::string, Json>> out;
@@ -91,8 +85,9 @@ PlanSlo ReadSlo(LoadContext* ctx, const JsonRef& ref) {
   ObjectReader r(ctx, ref, kSloFields);
   if (!r.valid()) return slo;
   if (ref.value().empty()) {
-    ctx->Fail(ref.pointer(), "must set at least one objective (expected one of: " +
-                                 JoinNames(std::vector<std::string>(kSloFields.begin(), kSloFields.end())) + ")");
+    ctx->Fail(ref.pointer(),
+              "must set at least one objective (expected one of: " +
+                  JoinNames(std::vector<std::string>(kSloFields.begin(), kSloFields.end())) + ")");
   }
   if (r.Has("p95_queueing_latency_s")) {
     slo.p95_queueing_latency_s =
@@ -128,8 +123,8 @@ Result<PlanText> ReadPlanText(const std::string& label, const Json& doc) {
   PlanText out;
   ObjectReader r(&ctx, JsonRef(doc, ""), kPlanFields);
   if (!r.valid()) return ctx.status();
-  for (const char* key : {"name", "description", "scenario", "pool", "configurations", "slo",
-                          "max_nodes"}) {
+  for (const char* key :
+       {"name", "description", "scenario", "pool", "configurations", "slo", "max_nodes"}) {
     r.Require(key);
   }
   out.plan.path = label;
@@ -228,9 +223,8 @@ Result<PlanConfiguration> BuildConfiguration(const PlanText& text, const Json& b
 // its document without "variants".
 Result<Json> ReadScenario(PlanText* text, const ReadTextFile& read) {
   PlanFile& plan = text->plan;
-  plan.scenario_path = (std::filesystem::path(plan.path).parent_path() / text->scenario)
-                           .lexically_normal()
-                           .string();
+  plan.scenario_path =
+      (std::filesystem::path(plan.path).parent_path() / text->scenario).lexically_normal().string();
   Result<std::string> contents = read(plan.scenario_path);
   if (!contents.ok()) return AtScenario(plan.path, contents.status());
   Result<Json> doc = io::ParseJson(contents.value(), plan.scenario_path);
@@ -302,8 +296,7 @@ Result<PlanFile> LoadPlanFile(const std::string& path) {
 Result<Scenario> PlanScenario(const PlanFile& plan, const PlanConfiguration& configuration,
                               int nodes) {
   try {
-    return LoadWithNodes(Json::parse(configuration.document), plan.pool, nodes,
-                         plan.scenario_path);
+    return LoadWithNodes(Json::parse(configuration.document), plan.pool, nodes, plan.scenario_path);
   } catch (const Json::exception& e) {
     return Status::Internal(plan.path + ": unexpected JSON error: " + e.what());
   }

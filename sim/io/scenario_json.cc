@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "policies/registry.h"
+#include "sim/core/text.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -85,13 +86,6 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   if (ctx.ok()) RequireHorizonForDeployments(&ctx, scenario);
   if (!ctx.ok()) return ctx.status();
   return scenario;
-}
-
-// Variant names end up in output file names, so they stay plain.
-bool IsPlainName(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
-  });
 }
 
 std::vector<std::pair<std::string, Json>> ReadVariants(LoadContext* ctx, const JsonRef& ref) {
