@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,14 @@ inline std::string JoinNames(const std::vector<std::string>& names) {
     out += name;
   }
   return out;
+}
+
+// `v` with exactly `decimals` digits after the point ("%.*f"): the form of every number in
+// migsim's tables.
+inline std::string FormatFixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
 }
 
 // A name made of letters, digits, '.', '_' and '-' only: variant and configuration names

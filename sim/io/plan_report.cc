@@ -7,17 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/text.h"
 #include "sim/io/csv_field.h"
 #include "sim/io/plan_run.h"
 
 namespace migsim {
 namespace {
-
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 std::string Short(double v) {
   char buf[64];
@@ -70,11 +65,12 @@ std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnsw
     const PlanEvaluation& e = a.chosen();
     const RunMetrics& m = e.metrics;
     const int seconds = csv ? 6 : 1;
-    cells.insert(cells.end(),
-                 {Fixed(e.cost_per_hour, csv ? 4 : 2), Fixed(m.queueing.p95_s, seconds),
-                  m.makespan_s ? Fixed(*m.makespan_s, seconds) : none,
-                  csv ? Decimal(m.gpu_allocation_ratio) : Fixed(m.gpu_allocation_ratio, 3),
-                  csv ? Decimal(m.gpu_compute_utilization) : Fixed(m.gpu_compute_utilization, 3)});
+    cells.insert(
+        cells.end(),
+        {FormatFixed(e.cost_per_hour, csv ? 4 : 2), FormatFixed(m.queueing.p95_s, seconds),
+         m.makespan_s ? FormatFixed(*m.makespan_s, seconds) : none,
+         csv ? Decimal(m.gpu_allocation_ratio) : FormatFixed(m.gpu_allocation_ratio, 3),
+         csv ? Decimal(m.gpu_compute_utilization) : FormatFixed(m.gpu_compute_utilization, 3)});
   } else {
     cells.insert(cells.end(), 5, none);
   }
@@ -124,18 +120,18 @@ std::string Recommendation(const PlanResult& result, const std::vector<size_t>& 
   }
   return "recommendation: " + best.configuration->name + " with " +
          std::to_string(*best.answer.nodes) + " × " + best.configuration->node_type + " at $" +
-         Fixed(best.answer.chosen().cost_per_hour, 2) + "/h\n";
+         FormatFixed(best.answer.chosen().cost_per_hour, 2) + "/h\n";
 }
 
 std::string MetricsCsv(const RunMetrics& m) {
-  return Join(
-      {m.makespan_s ? Fixed(*m.makespan_s, 6) : "", Fixed(m.queueing.p95_s, 6),
-       Fixed(m.queueing.mean_s, 6), Fixed(m.queueing.max_s, 6), Decimal(m.gpu_allocation_ratio),
-       Decimal(m.gpu_compute_utilization), std::to_string(m.pods.submitted),
-       std::to_string(m.pods.completed), std::to_string(m.pods.failed),
-       std::to_string(m.pods.running), std::to_string(m.pods.pending),
-       std::to_string(m.pods.deleted), std::to_string(m.pods.restarts)},
-      ",");
+  return Join({m.makespan_s ? FormatFixed(*m.makespan_s, 6) : "", FormatFixed(m.queueing.p95_s, 6),
+               FormatFixed(m.queueing.mean_s, 6), FormatFixed(m.queueing.max_s, 6),
+               Decimal(m.gpu_allocation_ratio), Decimal(m.gpu_compute_utilization),
+               std::to_string(m.pods.submitted), std::to_string(m.pods.completed),
+               std::to_string(m.pods.failed), std::to_string(m.pods.running),
+               std::to_string(m.pods.pending), std::to_string(m.pods.deleted),
+               std::to_string(m.pods.restarts)},
+              ",");
 }
 
 }  // namespace
@@ -201,12 +197,12 @@ std::string FormatEvidenceCsv(const PlanResult& result) {
     for (const auto& [nodes, e] : c.answer.evidence) {
       const std::string head = CsvField(c.configuration->name) + "," + std::to_string(nodes) + ",";
       if (e.runs.empty()) {  // the scenario did not load at this size
-        out += head + ",false," + CsvField(e.why_not) + "," + Fixed(e.cost_per_hour, 4) +
+        out += head + ",false," + CsvField(e.why_not) + "," + FormatFixed(e.cost_per_hour, 4) +
                std::string(13, ',') + "\n";
       }
       for (const SeedRun& run : e.runs) {
         out += head + std::to_string(run.seed) + "," + (run.meets ? "true" : "false") + "," +
-               CsvField(run.why_not) + "," + Fixed(e.cost_per_hour, 4) + "," +
+               CsvField(run.why_not) + "," + FormatFixed(e.cost_per_hour, 4) + "," +
                MetricsCsv(run.metrics) + "\n";
       }
     }

@@ -2,16 +2,11 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/core/text.h"
 #include "sim/io/run_report.h"
 
 namespace migsim {
 namespace {
-
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 struct Row {
   std::string label;
@@ -43,15 +38,23 @@ std::vector<Row> BuildRows(const RunReport& report) {
     const LatencyStats& q = m.queueing;
     std::vector<std::string> cells = {
         v.policy,
-        m.makespan_s ? Fixed(*m.makespan_s, 1) : "-",
-        Fixed(q.mean_s, 1), Fixed(q.p50_s, 1), Fixed(q.p95_s, 1), Fixed(q.p99_s, 1),
-        Fixed(q.max_s, 1), Fixed(m.gpu_allocation_ratio, 3),
-        Fixed(m.gpu_compute_utilization, 3), Fixed(m.mean_run_s, 1),
-        m.work_unit.empty() ? "-" : Fixed(m.throughput_per_s, 2) + " " + m.work_unit,
-        m.work_unit.empty() ? "-" : Fixed(m.pod_throughput_per_s, 2) + " " + m.work_unit,
-        std::to_string(m.pods.submitted), std::to_string(m.pods.completed),
-        std::to_string(m.pods.failed), std::to_string(m.pods.running),
-        std::to_string(m.pods.pending), std::to_string(m.pods.deleted),
+        m.makespan_s ? FormatFixed(*m.makespan_s, 1) : "-",
+        FormatFixed(q.mean_s, 1),
+        FormatFixed(q.p50_s, 1),
+        FormatFixed(q.p95_s, 1),
+        FormatFixed(q.p99_s, 1),
+        FormatFixed(q.max_s, 1),
+        FormatFixed(m.gpu_allocation_ratio, 3),
+        FormatFixed(m.gpu_compute_utilization, 3),
+        FormatFixed(m.mean_run_s, 1),
+        m.work_unit.empty() ? "-" : FormatFixed(m.throughput_per_s, 2) + " " + m.work_unit,
+        m.work_unit.empty() ? "-" : FormatFixed(m.pod_throughput_per_s, 2) + " " + m.work_unit,
+        std::to_string(m.pods.submitted),
+        std::to_string(m.pods.completed),
+        std::to_string(m.pods.failed),
+        std::to_string(m.pods.running),
+        std::to_string(m.pods.pending),
+        std::to_string(m.pods.deleted),
         std::to_string(m.pods.restarts)};
     for (size_t r = 0; r < rows.size(); ++r) rows[r].cells.push_back(cells[r]);
   }

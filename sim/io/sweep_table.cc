@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/core/text.h"
 #include "sim/io/sweep_results.h"
 
 namespace migsim {
@@ -8,12 +9,6 @@ namespace {
 
 // Longer axis values (whole objects, say) are cut: the CSV has them in full.
 constexpr size_t kMaxValueWidth = 32;
-
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 std::string Shortened(const std::string& value) {
   if (value.size() <= kMaxValueWidth) return value;
@@ -78,10 +73,10 @@ std::vector<Column> BuildColumns(const SweepResults& results) {
     std::vector<std::string> cells = {std::to_string(r.point)};
     for (const std::string& value : r.values) cells.push_back(Shortened(value));
     for (std::string cell :
-         {r.variant, r.makespan_s ? Fixed(*r.makespan_s, 1) : "-", Fixed(r.p95_s, 1),
-          Fixed(r.gpu_allocation_ratio, 3), Fixed(r.gpu_compute_utilization, 3),
+         {r.variant, r.makespan_s ? FormatFixed(*r.makespan_s, 1) : "-", FormatFixed(r.p95_s, 1),
+          FormatFixed(r.gpu_allocation_ratio, 3), FormatFixed(r.gpu_compute_utilization, 3),
           std::to_string(r.completed), std::to_string(r.failed), std::to_string(r.pending),
-          Fixed(r.cost_per_hour, 2)}) {
+          FormatFixed(r.cost_per_hour, 2)}) {
       cells.push_back(std::move(cell));
     }
     for (size_t c = 0; c < columns.size(); ++c) columns[c].cells.push_back(std::move(cells[c]));
