@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "sim/cli/failure.h"
 #include "sim/io/measurements_csv.h"
 #include "sim/perf/mig_curve.h"
 
@@ -14,13 +15,15 @@ void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
   std::printf("speed(profile) / speed(full-size instance) = (g/G)^alpha * (m/M)^beta\n");
   std::printf("fitted on %zu points (least squares on log ratios)\n", points.size());
   if (fit.compute_only) {
-    std::printf("note: the points cannot tell compute from memory (too few, or equal shares): "
-                "beta is set to 0\n");
+    std::printf(
+        "note: the points cannot tell compute from memory (too few, or equal shares): "
+        "beta is set to 0\n");
   } else if (std::abs(fit.curve.alpha) > 10 || std::abs(fit.curve.beta) > 10) {
-    std::printf("warning: the points barely separate compute from memory, so alpha and beta "
-                "are ill-determined (only alpha + beta = %.4f is); a job class accepts each "
-                "in [-10, 10]\n",
-                fit.curve.alpha + fit.curve.beta);
+    std::printf(
+        "warning: the points barely separate compute from memory, so alpha and beta "
+        "are ill-determined (only alpha + beta = %.4f is); a job class accepts each "
+        "in [-10, 10]\n",
+        fit.curve.alpha + fit.curve.beta);
   }
   std::printf("\n");
   std::printf("alpha  %.4f\nbeta   %.4f\nR^2    %.4f\n\n", fit.curve.alpha, fit.curve.beta,
@@ -43,15 +46,13 @@ void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
 int CalibrateCommand(const std::string& csv_path) {
   Result<std::vector<MeasuredPoint>> points = LoadMeasurementsFile(csv_path);
   if (!points.ok()) {
-    std::cerr << "migsim: " << points.status().ToString() << "\n";
-    return 2;
+    return Fail(points.status(), kBadInput);
   }
   std::vector<CurvePoint> curve_points;
   for (const MeasuredPoint& p : points.value()) curve_points.push_back(p.point);
   Result<CurveFit> fit = FitMigCurve(curve_points);
   if (!fit.ok()) {
-    std::cerr << "migsim: " << fit.status().At({csv_path, ""}).ToString() << "\n";
-    return 2;
+    return Fail(fit.status().At({csv_path, ""}), kBadInput);
   }
   PrintFit(points.value(), fit.value());
   return 0;

@@ -12,6 +12,7 @@
 
 #include "policies/gpu_share_policies.h"
 #include "policies/mig_share_policies.h"
+#include "sim/cli/failure.h"
 #include "sim/core/parallel_for.h"
 #include "sim/core/text.h"
 #include "sim/io/fill_results.h"
@@ -197,10 +198,7 @@ void PrintSummary(const std::vector<FillRun>& runs, const std::vector<std::strin
 }  // namespace
 
 int OpenbCommand(const OpenbOptions& o) {
-  auto fail = [](const Status& s) {
-    std::cerr << "migsim: " << s.ToString() << "\n";
-    return 2;
-  };
+  auto fail = [](const Status& s) { return Fail(s, kBadInput); };
   std::vector<std::string> policies = o.policies;
   if (policies.empty() || (policies.size() == 1 && policies[0] == "all"))
     policies = GpuSharePolicyNames();
@@ -242,8 +240,7 @@ int OpenbCommand(const OpenbOptions& o) {
                                       {"frag_ratio_discrete.csv", FormatFragRatioCsv(runs)},
                                       {"failed_pods.csv", FormatFailedCsv(runs)}});
     if (!s.ok()) {
-      std::cerr << "migsim: " << s.ToString() << "\n";
-      return 1;
+      return Fail(s, kInternalError);
     }
   }
   PrintSummary(runs, policies);
@@ -259,8 +256,7 @@ int OpenbCommand(const OpenbOptions& o) {
                                  {"mig_slices_discrete.csv", FormatMigCsv(mig, &MigCurves::slices)},
                                  {"mig_frag_discrete.csv", FormatMigCsv(mig, &MigCurves::frag)}});
       if (!s.ok()) {
-        std::cerr << "migsim: " << s.ToString() << "\n";
-        return 1;
+        return Fail(s, kInternalError);
       }
     }
     PrintMigSummary(mig);

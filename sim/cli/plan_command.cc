@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "sim/cli/failure.h"
 #include "sim/io/output_dir.h"
 #include "sim/io/plan_json.h"
 #include "sim/io/plan_run.h"
@@ -13,13 +14,10 @@
 namespace migsim {
 namespace {
 
-constexpr int kBadInput = 2;
-
 // One line per evaluation on stderr, only on a terminal (pipes and CI logs stay clean).
 void ShowEvaluation(const PlanConfiguration& c, int nodes, const PlanEvaluation& e) {
-  std::fprintf(stderr, "%s: %d node%s, $%.2f/h: %s\n", c.name.c_str(), nodes,
-               nodes == 1 ? "" : "s", e.cost_per_hour,
-               e.meets ? "meets" : ("misses (" + e.why_not + ")").c_str());
+  std::fprintf(stderr, "%s: %d node%s, $%.2f/h: %s\n", c.name.c_str(), nodes, nodes == 1 ? "" : "s",
+               e.cost_per_hour, e.meets ? "meets" : ("misses (" + e.why_not + ")").c_str());
 }
 
 }  // namespace
@@ -27,8 +25,7 @@ void ShowEvaluation(const PlanConfiguration& c, int nodes, const PlanEvaluation&
 int PlanCommand(const PlanOptions& options) {
   Result<PlanFile> loaded = LoadPlanFile(options.plan_path);
   if (!loaded.ok()) {
-    std::cerr << "migsim: " << loaded.status().ToString() << "\n";
-    return kBadInput;
+    return Fail(loaded.status(), kBadInput);
   }
   const PlanFile& plan = loaded.value();
   PlanRunOptions run{.jobs = options.jobs, .on_evaluation = nullptr};
@@ -43,8 +40,7 @@ int PlanCommand(const PlanOptions& options) {
     Status s = WriteFiles(options.out_dir, {{"plan.csv", FormatPlanCsv(result)},
                                             {"evidence.csv", FormatEvidenceCsv(result)}});
     if (!s.ok()) {
-      std::cerr << "migsim: " << s.ToString() << "\n";
-      return 1;
+      return Fail(s, kInternalError);
     }
   }
   std::cout << FormatPlanTable(result);

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "policies/registry.h"
+#include "sim/cli/failure.h"
 #include "sim/core/text.h"
 #include "sim/io/output_dir.h"
 #include "sim/io/run_report.h"
@@ -15,8 +16,6 @@
 
 namespace migsim {
 namespace {
-
-constexpr int kBadInput = 2;
 
 // Progress goes to stderr, and only to a terminal: pipes and CI logs stay clean. A
 // variant that runs longer than a second gets a live line (simulated time, pods ended),
@@ -88,13 +87,11 @@ std::vector<std::pair<std::string, std::string>> OutputFiles(const RunReport& re
 int RunCommand(const RunOptions& options) {
   Result<ScenarioFile> loaded = LoadScenarioFile(options.scenario_path);
   if (!loaded.ok()) {
-    std::cerr << "migsim: " << loaded.status().ToString() << "\n";
-    return kBadInput;
+    return Fail(loaded.status(), kBadInput);
   }
   const ScenarioFile& file = loaded.value();
   if (Status s = CheckVariantNames(file, options.variants); !s.ok()) {
-    std::cerr << "migsim: " << s.ToString() << "\n";
-    return kBadInput;
+    return Fail(s, kBadInput);
   }
   RunReport report{&file, {}};
   Progress progress(options.quiet);
@@ -112,16 +109,14 @@ int RunCommand(const RunOptions& options) {
   }
   if (!options.out_dir.empty()) {
     if (Status s = WriteFiles(options.out_dir, OutputFiles(report)); !s.ok()) {
-      std::cerr << "migsim: " << s.ToString() << "\n";
-      return 1;
+      return Fail(s, kInternalError);
     }
   }
-  for (const auto& [path, format] :
-       {std::pair{options.report, &FormatHtmlReport}, std::pair{options.trace, &FormatChromeTrace}}) {
+  for (const auto& [path, format] : {std::pair{options.report, &FormatHtmlReport},
+                                     std::pair{options.trace, &FormatChromeTrace}}) {
     if (path.empty()) continue;
     if (Status s = WriteFileAtomically(path, format(report)); !s.ok()) {
-      std::cerr << "migsim: " << s.ToString() << "\n";
-      return 1;
+      return Fail(s, kInternalError);
     }
   }
   std::cout << (options.json ? FormatResultsJson(report) : FormatSummaryTable(report));

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "sim/cli/failure.h"
 #include "sim/core/parallel_for.h"
 #include "sim/io/output_dir.h"
 #include "sim/io/sweep_json.h"
@@ -19,14 +20,6 @@
 
 namespace migsim {
 namespace {
-
-constexpr int kBadInput = 2;
-constexpr int kCannotWrite = 1;
-
-int Fail(const Status& status, int code) {
-  std::cerr << "migsim: " << status.ToString() << "\n";
-  return code;
-}
 
 std::optional<std::string> Env(const char* name) {
   const char* value = std::getenv(name);
@@ -78,7 +71,7 @@ int SweepCommand(const SweepOptions& options) {
   }
   if (!options.out_dir.empty()) {
     Status s = WriteFiles(options.out_dir, {{SweepCsvName(run.shard), FormatSweepCsv(results)}});
-    if (!s.ok()) return Fail(s, kCannotWrite);
+    if (!s.ok()) return Fail(s, kInternalError);
   }
   std::cout << FormatSweepTable(results);
   return 0;
@@ -100,7 +93,7 @@ int MergeCommand(const MergeOptions& options) {
     if (out_dir.empty()) out_dir = ".";
   }
   if (Status s = WriteFiles(out_dir, {{"sweep.csv", merged.value().csv}}); !s.ok()) {
-    return Fail(s, kCannotWrite);
+    return Fail(s, kInternalError);
   }
   std::cout << FormatSweepTable(merged.value().results);
   return 0;

@@ -5,6 +5,7 @@
 #include <map>
 #include <variant>
 
+#include "sim/cli/failure.h"
 #include "sim/cluster/device_plugin.h"
 #include "sim/io/scenario_json.h"
 
@@ -63,8 +64,7 @@ struct Describe {
 int ValidateCommand(const std::string& path) {
   Result<ScenarioFile> loaded = LoadScenarioFile(path);
   if (!loaded.ok()) {
-    std::cerr << "migsim: " << loaded.status().ToString() << "\n";
-    return 2;
+    return Fail(loaded.status(), kBadInput);
   }
   const ScenarioFile& file = loaded.value();
   std::printf("%s: valid. %s\n", file.path.c_str(), file.name.c_str());
