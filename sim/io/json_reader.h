@@ -39,6 +39,18 @@ std::string FormatNumber(double value);
 // Parses `text`; a syntax error is a ParseError located at "line L, column C".
 Result<Json> ParseJson(std::string_view text, const std::string& file_label);
 
+// Returns parse(), a Result, with any nlohmann exception escaping it turned into an internal
+// error at `file_label`. The loaders check every type before reading a value, so nlohmann
+// has nothing left to throw; should it throw anyway, the error still stops here, as a Status.
+template <typename Parse>
+auto CatchJsonErrors(const std::string& file_label, Parse parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const Json::exception& e) {
+    return Status::Internal(file_label + ": unexpected JSON error: " + e.what());
+  }
+}
+
 // Collects the first error of a load. Later errors are dropped, so a loader can carry on
 // with defaults after a failure and check ok() where it needs valid values.
 class LoadContext {

@@ -278,13 +278,7 @@ Result<std::string> ReadFile(const std::string& path) {
 
 Result<PlanFile> ParsePlanText(std::string_view text, const std::string& file_label,
                                const ReadTextFile& read) {
-  // As in scenario_json.cc: every type is checked before it is read, so nlohmann has
-  // nothing left to throw; should it throw anyway, the error stops here.
-  try {
-    return Parse(text, file_label, read);
-  } catch (const Json::exception& e) {
-    return Status::Internal(file_label + ": unexpected JSON error: " + e.what());
-  }
+  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label, read); });
 }
 
 Result<PlanFile> LoadPlanFile(const std::string& path) {
@@ -295,11 +289,9 @@ Result<PlanFile> LoadPlanFile(const std::string& path) {
 
 Result<Scenario> PlanScenario(const PlanFile& plan, const PlanConfiguration& configuration,
                               int nodes) {
-  try {
+  return io::CatchJsonErrors(plan.path, [&] {
     return LoadWithNodes(Json::parse(configuration.document), plan.pool, nodes, plan.scenario_path);
-  } catch (const Json::exception& e) {
-    return Status::Internal(plan.path + ": unexpected JSON error: " + e.what());
-  }
+  });
 }
 
 }  // namespace migsim

@@ -171,13 +171,7 @@ Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label)
 }  // namespace
 
 Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label) {
-  // The loaders check every type before reading a value, so nlohmann has nothing left to
-  // throw; should it throw anyway, the error still stops here, as a Status.
-  try {
-    return Parse(text, file_label);
-  } catch (const Json::exception& e) {
-    return Status::Internal(file_label + ": unexpected JSON error: " + e.what());
-  }
+  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label); });
 }
 
 Result<ScenarioFile> LoadScenarioFile(const std::string& path) {

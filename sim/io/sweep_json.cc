@@ -292,13 +292,7 @@ std::string PointLabel(const SweepFile& sweep, const SweepPoint& point) {
 }
 
 Result<SweepFile> ParseSweepText(std::string_view text, const std::string& file_label) {
-  // Types are checked before values are read, so nlohmann has nothing left to throw; should
-  // it throw anyway, the error still stops here, as a Status.
-  try {
-    return Parse(text, file_label);
-  } catch (const Json::exception& e) {
-    return Status::Internal(file_label + ": unexpected JSON error: " + e.what());
-  }
+  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label); });
 }
 
 Result<SweepFile> LoadSweepFile(const std::string& path) {
