@@ -1,12 +1,12 @@
 #include "sim/io/json_reader.h"
 
-#include "sim/core/text.h"
-#include "sim/io/duplicate_keys.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+
+#include "sim/core/text.h"
+#include "sim/io/duplicate_keys.h"
 
 namespace migsim::io {
 namespace {
@@ -260,6 +260,13 @@ bool ObjectReader::Require(std::string_view key) {
 std::string ObjectReader::String(std::string_view key, std::string fallback) {
   if (!Has(key)) return fallback;
   return ReadString(ctx_, Field(key)).value_or(std::move(fallback));
+}
+
+std::string ObjectReader::NonEmptyString(std::string_view key) {
+  if (!Require(key)) return "";
+  std::string value = String(key);
+  if (ctx_->ok() && value.empty()) ctx_->Fail(Field(key).pointer(), "must not be empty");
+  return value;
 }
 
 int64_t ObjectReader::Int(std::string_view key, int64_t fallback, int64_t min, int64_t max) {

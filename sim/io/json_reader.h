@@ -125,6 +125,8 @@ class ObjectReader {
   bool Require(std::string_view key);
 
   std::string String(std::string_view key, std::string fallback = "");
+  // Require(key), then String(key), reporting "must not be empty" at the field for "".
+  std::string NonEmptyString(std::string_view key);
   int64_t Int(std::string_view key, int64_t fallback, int64_t min, int64_t max = kMaxInt);
   double Number(std::string_view key, double fallback, double min,
                 double max = std::numeric_limits<double>::max());

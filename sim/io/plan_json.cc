@@ -128,11 +128,9 @@ Result<PlanText> ReadPlanText(const std::string& label, const Json& doc) {
     r.Require(key);
   }
   out.plan.path = label;
-  out.plan.name = r.String("name");
-  if (ctx.ok() && out.plan.name.empty()) ctx.Fail("/name", "must not be empty");
+  out.plan.name = r.NonEmptyString("name");
   out.plan.description = r.String("description");
-  out.scenario = r.String("scenario");
-  if (ctx.ok() && out.scenario.empty()) ctx.Fail("/scenario", "must not be empty");
+  out.scenario = r.NonEmptyString("scenario");
   out.plan.pool = r.String("pool");
   if (ctx.ok()) out.configurations = ReadConfigurations(&ctx, r.Field("configurations"));
   if (ctx.ok() && r.Has("workload_patches")) {

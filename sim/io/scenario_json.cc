@@ -113,9 +113,7 @@ Result<Header> ReadHeader(const std::string& file, Json doc) {
   {
     ObjectReader r(&ctx, JsonRef(doc, ""), kTopLevelFields);
     if (!r.valid()) return ctx.status();
-    r.Require("name");
-    header.name = r.String("name");
-    if (ctx.ok() && r.Has("name") && header.name.empty()) ctx.Fail("/name", "must not be empty");
+    header.name = r.NonEmptyString("name");
     r.Require("description");
     header.description = r.String("description");
     if (r.Has("variants") && ctx.ok()) header.variants = ReadVariants(&ctx, r.Field("variants"));

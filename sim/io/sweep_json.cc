@@ -161,9 +161,7 @@ Result<Spec> ReadSpec(const std::string& file, const Json& doc) {
   Spec spec;
   ObjectReader r(&ctx, JsonRef(doc, ""), kSweepFields);
   if (!r.valid()) return ctx.status();
-  r.Require("name");
-  spec.name = r.String("name");
-  if (ctx.ok() && r.Has("name") && spec.name.empty()) ctx.Fail("/name", "must not be empty");
+  spec.name = r.NonEmptyString("name");
   spec.description = r.String("description");
   if (r.Has("variants") && ctx.ok()) ReadVariantNames(&ctx, r.Field("variants"), &spec);
   if (r.Has("axes") && ctx.ok()) ReadAxes(&ctx, r.Field("axes"), &spec);
