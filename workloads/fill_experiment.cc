@@ -74,6 +74,7 @@ class Fill {
   int Choose(const FillPod& pod, int shape_id);
   void Place(NodeState& n, const FillPod& pod);
   int ShapeId(const PodShape& shape) const { return shape_ids_.at(shape); }
+  FillFinalState FinalState() const;
 
   const std::vector<FillNode>& nodes_;
   const std::vector<FillPod>& pods_;
@@ -83,6 +84,7 @@ class Fill {
   std::vector<TypicalPod> typical_;
   GpuShareContext context_;
   std::unique_ptr<GpuSharePolicy> policy_;
+  std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
   std::vector<NodeState> state_;
   std::map<PodShape, int> shape_ids_;
   // Score cache: per node and pod shape, valid while the node's version matches.
@@ -164,6 +166,24 @@ void Fill::Place(NodeState& n, const FillPod& pod) {
   n.frag = frag;
 }
 
+FillFinalState Fill::FinalState() const {
+  FillFinalState f;
+  for (size_t i = 0; i < state_.size(); ++i) {
+    const NodeState& n = state_[i];
+    const FillNode& spec = *by_name_[i];
+    f.cpu_milli_total += spec.cpu_milli;
+    f.cpu_milli_used += spec.cpu_milli - n.gpu.cpu_left_milli;
+    f.memory_mib_total += spec.memory_mib;
+    f.memory_mib_used += spec.memory_mib - n.memory_left_mib;
+    for (int32_t free : n.gpu.gpu_free_milli) f.gpus_allocated += free < kMilliPerGpu ? 1 : 0;
+    const FragBreakdown b = NodeFragmentationBreakdown(n.gpu, typical_);
+    f.idle.q1 += b.q1, f.idle.q2 += b.q2, f.idle.q3 += b.q3, f.idle.q4 += b.q4;
+    f.idle.xl += b.xl, f.idle.xr += b.xr, f.idle.na += b.na;
+  }
+  f.milli_gpu_used = used_milli_;
+  return f;
+}
+
 FillResult Fill::Run() {
   FillResult result;
   // The RNG's uses, in the protocol's order: shuffle and top-up, then node ranks.
@@ -172,17 +192,16 @@ FillResult Fill::Run() {
   result.total_gpus = capacity / kMilliPerGpu;
   const std::vector<const FillPod*> order =
       PlanSubmissions(pods_, config_.tune_ratio * static_cast<double>(capacity), rng_).order;
-  std::vector<const FillNode*> by_name;
-  for (const FillNode& n : nodes_) by_name.push_back(&n);
-  std::stable_sort(by_name.begin(), by_name.end(),
+  for (const FillNode& n : nodes_) by_name_.push_back(&n);
+  std::stable_sort(by_name_.begin(), by_name_.end(),
                    [](const FillNode* a, const FillNode* b) { return a->name < b->name; });
-  const std::vector<int64_t> ranks = RandomRanks(by_name.size(), rng_);
-  for (size_t i = 0; i < by_name.size(); ++i) {
+  const std::vector<int64_t> ranks = RandomRanks(by_name_.size(), rng_);
+  for (size_t i = 0; i < by_name_.size(); ++i) {
     NodeState s;
-    s.gpu.cpu_left_milli = by_name[i]->cpu_milli;
-    s.gpu.gpu_free_milli.assign(static_cast<size_t>(by_name[i]->gpus), kMilliPerGpu);
-    s.gpu.model = by_name[i]->model;
-    s.memory_left_mib = by_name[i]->memory_mib;
+    s.gpu.cpu_left_milli = by_name_[i]->cpu_milli;
+    s.gpu.gpu_free_milli.assign(static_cast<size_t>(by_name_[i]->gpus), kMilliPerGpu);
+    s.gpu.model = by_name_[i]->model;
+    s.memory_left_mib = by_name_[i]->memory_mib;
     s.rank = ranks[i];
     s.frag = NodeFragmentation(s.gpu, typical_);
     frag_total_ += s.frag;
@@ -208,6 +227,7 @@ FillResult Fill::Run() {
   for (const auto& [shape, count] : failed) result.failed.push_back({shape, count});
   std::stable_sort(result.failed.begin(), result.failed.end(),
                    [](const FailedShape& a, const FailedShape& b) { return a.count > b.count; });
+  result.final_state = FinalState();
   return result;
 }
 

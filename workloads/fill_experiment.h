@@ -14,6 +14,7 @@
 
 #include "sim/core/rng.h"
 #include "sim/core/status.h"
+#include "sim/policy/gpu_fragmentation.h"
 #include "sim/policy/gpu_share.h"
 #include "sim/policy/gpu_share_policy.h"
 
@@ -52,12 +53,23 @@ struct FailedShape {
   int64_t count = 0;
 };
 
+// The cluster when the run ends, in the terms of the reference simulator's final report
+// (openb-protocol.md §2.5 "Reference final state"), so the two compare field by field.
+struct FillFinalState {
+  int64_t cpu_milli_used = 0, cpu_milli_total = 0;
+  int64_t memory_mib_used = 0, memory_mib_total = 0;
+  int64_t gpus_allocated = 0;  // GPUs holding any allocation (the report's "Gpu")
+  int64_t milli_gpu_used = 0;
+  FragBreakdown idle;  // the idle milli-GPU split by category; fragment() is F
+};
+
 struct FillResult {
   int64_t total_gpus = 0;
   int64_t pods_submitted = 0;  // originals + tuned clones
   int64_t pods_failed = 0;
   std::vector<FillEvent> events;     // one per pod, in submission order
   std::vector<FailedShape> failed;   // by decreasing count
+  FillFinalState final_state;
 };
 
 // The pods of a run in submission order (§2.2 steps 4 and 6): the originals sorted by

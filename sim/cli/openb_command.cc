@@ -163,36 +163,99 @@ void PrintMigSummary(const std::vector<MigFillRun>& runs) {
   }
 }
 
-void PrintSummary(const std::vector<FillRun>& runs, const std::vector<std::string>& policies) {
-  std::printf("%-16s %-26s %6s %22s %22s %12s\n", "policy", "trace", "seeds", "alloc % at 100 %",
-              "alloc % at 130 %", "failed pods");
+struct MeanSd {
+  double mean = 0, sd = 0;
+};
+
+MeanSd Stat(const std::vector<double>& v) {
+  MeanSd m;
+  if (v.empty()) return m;
+  for (double x : v) m.mean += x / static_cast<double>(v.size());
+  double var = 0;
+  for (double x : v) var += (x - m.mean) * (x - m.mean);
+  m.sd = v.size() > 1 ? std::sqrt(var / static_cast<double>(v.size() - 1)) : 0;
+  return m;
+}
+
+std::string Format(const MeanSd& m) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f +- %.2f", m.mean, m.sd);
+  return buf;
+}
+
+std::vector<std::string> Traces(const std::vector<FillRun>& runs) {
   std::vector<std::string> traces;
   for (const FillRun& r : runs) {
     if (std::find(traces.begin(), traces.end(), r.workload) == traces.end())
       traces.push_back(r.workload);
   }
-  for (const std::string& trace : traces) {
+  return traces;
+}
+
+// Calls fn(trace, policy, runs of that pair) for each pair, in trace then policy order.
+template <typename Fn>
+void ForEachGroup(const std::vector<FillRun>& runs, const std::vector<std::string>& policies,
+                  Fn fn) {
+  for (const std::string& trace : Traces(runs)) {
     for (const std::string& policy : policies) {
-      std::vector<double> a100, a130, failed;
+      std::vector<const FillRun*> group;
       for (const FillRun& r : runs) {
-        if (r.workload != trace || r.config.policy != policy) continue;
-        const FillCurves c = BinFill(r.result);
-        a100.push_back(c.alloc[100]);
-        a130.push_back(c.alloc[130]);
-        failed.push_back(static_cast<double>(r.result.pods_failed));
+        if (r.workload == trace && r.config.policy == policy) group.push_back(&r);
       }
-      auto stat = [](const std::vector<double>& v) {
-        double mean = 0, var = 0;
-        for (double x : v) mean += x / v.size();
-        for (double x : v) var += (x - mean) * (x - mean) / (v.size() > 1 ? v.size() - 1 : 1);
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.2f +- %.2f", mean, std::sqrt(var));
-        return std::string(buf);
-      };
-      std::printf("%-16s %-26s %6zu %22s %22s %12s\n", policy.c_str(), trace.c_str(), a100.size(),
-                  stat(a100).c_str(), stat(a130).c_str(), stat(failed).c_str());
+      fn(trace, policy, group);
     }
   }
+}
+
+void PrintSummary(const std::vector<FillRun>& runs, const std::vector<std::string>& policies) {
+  std::printf("%-16s %-26s %6s %22s %22s %12s\n", "policy", "trace", "seeds", "alloc % at 100 %",
+              "alloc % at 130 %", "failed pods");
+  ForEachGroup(runs, policies, [](const std::string& trace, const std::string& policy,
+                                  const std::vector<const FillRun*>& group) {
+    std::vector<double> a100, a130, failed;
+    for (const FillRun* r : group) {
+      const FillCurves c = BinFill(r->result);
+      a100.push_back(c.alloc[100]);
+      a130.push_back(c.alloc[130]);
+      failed.push_back(static_cast<double>(r->result.pods_failed));
+    }
+    std::printf("%-16s %-26s %6zu %22s %22s %12s\n", policy.c_str(), trace.c_str(), a100.size(),
+                Format(Stat(a100)).c_str(), Format(Stat(a130)).c_str(),
+                Format(Stat(failed)).c_str());
+  });
+}
+
+// The end of the runs as the reference simulator's final report states it, mean over the
+// seeds: allocated CPU, memory, GPUs holding any share, milli-GPU, and the idle milli-GPU
+// by FGD category (% of idle).
+void PrintFinalState(const std::vector<FillRun>& runs, const std::vector<std::string>& policies) {
+  std::printf("\nEnd of run (mean over seeds; q1..xr split the idle milli-GPU, openb-protocol.md "
+              "\u00a75.2)\n");
+  std::printf("%-16s %-26s %7s %7s %7s %9s %7s %6s %6s %6s %6s %6s %6s\n", "policy", "trace",
+              "cpu %", "mem %", "GPUs", "mGPU %", "frag %", "q1", "q2", "q3", "q4", "xl", "xr");
+  ForEachGroup(runs, policies, [](const std::string& trace, const std::string& policy,
+                                  const std::vector<const FillRun*>& group) {
+    std::vector<std::vector<double>> cols(11);
+    for (const FillRun* r : group) {
+      const FillFinalState& f = r->result.final_state;
+      const double idle = f.idle.idle() > 0 ? f.idle.idle() : 1;
+      const double values[] = {
+          100.0 * static_cast<double>(f.cpu_milli_used) / static_cast<double>(f.cpu_milli_total),
+          100.0 * static_cast<double>(f.memory_mib_used) / static_cast<double>(f.memory_mib_total),
+          static_cast<double>(f.gpus_allocated),
+          100.0 * static_cast<double>(f.milli_gpu_used) /
+              (1000.0 * static_cast<double>(r->result.total_gpus)),
+          100 * f.idle.fragment() / idle, 100 * f.idle.q1 / idle, 100 * f.idle.q2 / idle,
+          100 * f.idle.q3 / idle, 100 * f.idle.q4 / idle, 100 * f.idle.xl / idle,
+          100 * f.idle.xr / idle};
+      for (size_t i = 0; i < cols.size(); ++i) cols[i].push_back(values[i]);
+    }
+    std::printf("%-16s %-26s %7.2f %7.2f %7.1f %9.2f %7.2f", policy.c_str(), trace.c_str(),
+                Stat(cols[0]).mean, Stat(cols[1]).mean, Stat(cols[2]).mean, Stat(cols[3]).mean,
+                Stat(cols[4]).mean);
+    for (size_t i = 5; i < cols.size(); ++i) std::printf(" %6.2f", Stat(cols[i]).mean);
+    std::printf("\n");
+  });
 }
 
 }  // namespace
@@ -238,12 +301,14 @@ int OpenbCommand(const OpenbOptions& o) {
     Status s = WriteFiles(o.out_dir, {{"alloc_discrete.csv", FormatAllocCsv(runs)},
                                       {"frag_discrete.csv", FormatFragCsv(runs)},
                                       {"frag_ratio_discrete.csv", FormatFragRatioCsv(runs)},
-                                      {"failed_pods.csv", FormatFailedCsv(runs)}});
+                                      {"failed_pods.csv", FormatFailedCsv(runs)},
+                                      {"final_state.csv", FormatFinalStateCsv(runs)}});
     if (!s.ok()) {
       return Fail(s, kInternalError);
     }
   }
   PrintSummary(runs, policies);
+  PrintFinalState(runs, policies);
   std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took.count(), threads);
   if (o.mig) {
     const auto mig_start = std::chrono::steady_clock::now();

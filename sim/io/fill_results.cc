@@ -167,4 +167,28 @@ std::string FormatFailedCsv(const std::vector<FillRun>& runs) {
   return out;
 }
 
+std::string FormatFinalStateCsv(const std::vector<FillRun>& runs) {
+  std::string out =
+      "workload,sc_policy,tune,seed,milli_cpu_pct,memory_pct,gpus_allocated,gpus_allocated_pct,"
+      "milli_gpu_pct,idle_milli,frag_milli,frag_pct_of_idle,q1,q2,q3,q4,xl,xr,no_access\n";
+  auto pct = [](double part, double whole) { return Number(whole > 0 ? 100 * part / whole : 0, 2); };
+  for (const FillRun& run : runs) {
+    const FillFinalState& f = run.result.final_state;
+    const double capacity = 1000.0 * static_cast<double>(run.result.total_gpus);
+    const double idle = f.idle.idle();
+    out += RowStart(run, false) + "," +
+           pct(static_cast<double>(f.cpu_milli_used), static_cast<double>(f.cpu_milli_total)) +
+           "," +
+           pct(static_cast<double>(f.memory_mib_used), static_cast<double>(f.memory_mib_total)) +
+           "," + std::to_string(f.gpus_allocated) + "," +
+           pct(static_cast<double>(f.gpus_allocated), static_cast<double>(run.result.total_gpus)) +
+           "," + pct(static_cast<double>(f.milli_gpu_used), capacity) + "," + Number(idle, 2) +
+           "," + Number(f.idle.fragment(), 2) + "," + pct(f.idle.fragment(), idle);
+    for (double part : {f.idle.q1, f.idle.q2, f.idle.q3, f.idle.q4, f.idle.xl, f.idle.xr, f.idle.na})
+      out += "," + pct(part, idle);
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace migsim

@@ -56,4 +56,10 @@ std::string FormatFragRatioCsv(const std::vector<FillRun>& runs);
 // order,workload,sc_policy,tune,seed,num_pod,cpu_milli,num_gpu,gpu_milli,gpu_type_req
 std::string FormatFailedCsv(const std::vector<FillRun>& runs);
 
+// The end of each run as the reference simulator reports it (openb-protocol.md §2.5), one
+// row per run: workload,sc_policy,tune,seed,milli_cpu_pct,memory_pct,gpus_allocated,
+// gpus_allocated_pct,milli_gpu_pct,idle_milli,frag_milli,frag_pct_of_idle, then
+// q1,q2,q3,q4,xl,xr,no_access as % of the idle milli-GPU. Percentages to 2 decimals.
+std::string FormatFinalStateCsv(const std::vector<FillRun>& runs);
+
 }  // namespace migsim

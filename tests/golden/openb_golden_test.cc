@@ -23,7 +23,7 @@ TEST_CASE("a small openb fill experiment writes its golden CSVs", "[golden][open
                               " --mig --quiet --out " + out.string() + " > /dev/null";
   REQUIRE(std::system(command.c_str()) == 0);
   for (const char* file : {"alloc_discrete.csv", "frag_discrete.csv", "frag_ratio_discrete.csv",
-                           "failed_pods.csv", "mig_placed_discrete.csv",
+                           "failed_pods.csv", "final_state.csv", "mig_placed_discrete.csv",
                            "mig_slices_discrete.csv", "mig_frag_discrete.csv"}) {
     INFO(file << " (run scripts/update_golden.sh after a deliberate change)");
     CHECK(ReadFile((out / file).string()) ==

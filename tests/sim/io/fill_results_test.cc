@@ -193,5 +193,26 @@ TEST_CASE("the failed-pod CSV lists each run's failed shapes with <none> for no 
   CHECK(FormatFailedCsv({}) == header);
 }
 
+TEST_CASE("the final-state CSV gives the reference report's shares of CPU, memory, GPUs and "
+          "idle milli-GPU",
+          "[openb][io]") {
+  FillResult r;
+  r.total_gpus = kGpus;
+  FillFinalState& f = r.final_state;
+  f.cpu_milli_used = 3000, f.cpu_milli_total = 4000;
+  f.memory_mib_used = 1, f.memory_mib_total = 3;
+  f.gpus_allocated = 80;
+  f.milli_gpu_used = 75'000;
+  f.idle = FragBreakdown{10000, 5000, 2500, 2500, 1250, 3750, 0};  // 25,000 idle
+  const std::vector<std::string> lines = Lines(FormatFinalStateCsv({MakeRun("fgd", 42, r)}));
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] ==
+        "workload,sc_policy,tune,seed,milli_cpu_pct,memory_pct,gpus_allocated,gpus_allocated_pct,"
+        "milli_gpu_pct,idle_milli,frag_milli,frag_pct_of_idle,q1,q2,q3,q4,xl,xr,no_access");
+  CHECK(lines[1] ==
+        "openb_pod_list_default,fgd,1.3,42,75.00,33.33,80,80.00,75.00,25000.00,22500.00,90.00,"
+        "40.00,20.00,10.00,10.00,5.00,15.00,0.00");
+}
+
 }  // namespace
 }  // namespace migsim
