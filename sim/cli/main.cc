@@ -74,7 +74,7 @@ void AddOpenb(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   cmd->add_option("--nodes", o.nodes, "Node CSV (default: <data>/openb_node_list_gpu_node.csv)");
   cmd->add_option("--trace", o.traces,
-                  "Trace name (default, gpushare40, ...) or pod CSV; repeatable");
+                  "Trace name (default, gpushare40, ...), all, or a pod CSV; repeatable");
   cmd->add_option("--policy", o.policies,
                   "random, dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd, or all");
   cmd->add_option("--seeds", o.seeds, "Seeds: 42-51 or 1,2,3")->capture_default_str();
@@ -82,7 +82,7 @@ void AddOpenb(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   cmd->add_option("--out", o.out_dir,
                   "Write alloc_discrete.csv, frag_discrete.csv, "
-                  "frag_ratio_discrete.csv and failed_pods.csv here");
+                  "frag_ratio_discrete.csv, failed_pods.csv and final_state.csv here");
   cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
   cmd->add_flag("--mig", o.mig,

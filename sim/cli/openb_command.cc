@@ -49,9 +49,47 @@ Result<std::vector<uint64_t>> ParseSeeds(const std::string& text) {
   return seeds;
 }
 
-std::string TracePath(const OpenbOptions& o, const std::string& trace) {
-  if (trace.find('/') != std::string::npos || trace.ends_with(".csv")) return trace;
-  return (fs::path(o.data_dir) / ("openb_pod_list_" + trace + ".csv")).string();
+constexpr char kTracePrefix[] = "openb_pod_list_";
+
+// The trace names of every openb_pod_list_<name>.csv in `dir`, sorted.
+std::vector<std::string> AvailableTraces(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string file = e.path().filename().string();
+    if (file.starts_with(kTracePrefix) && file.ends_with(".csv")) {
+      names.push_back(file.substr(sizeof kTracePrefix - 1,
+                                  file.size() - (sizeof kTracePrefix - 1) - 4));
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The pod CSVs of --trace: a path as given, a name as <data>/openb_pod_list_<name>.csv
+// (which must exist), "all" as every trace in the data directory.
+Result<std::vector<std::string>> TracePaths(const OpenbOptions& o) {
+  std::vector<std::string> paths;
+  const std::vector<std::string> available = AvailableTraces(o.data_dir);
+  for (const std::string& t : o.traces.empty() ? std::vector<std::string>{"default"} : o.traces) {
+    if (t.find('/') != std::string::npos || t.ends_with(".csv")) {
+      paths.push_back(t);
+      continue;
+    }
+    const std::vector<std::string> names = t == "all" ? available : std::vector<std::string>{t};
+    if (names.empty() || (t != "all" && std::find(available.begin(), available.end(), t) ==
+                                            available.end())) {
+      return Status::InvalidArgument(
+          "--trace: no trace '" + t + "' in " + o.data_dir + " (" +
+          (available.empty() ? std::string("no openb_pod_list_*.csv there; set --data DIR or "
+                                           "$MIGSIM_OPENB_DIR")
+                             : "available: all, " + JoinNames(available)) +
+          ")");
+    }
+    for (const std::string& name : names)
+      paths.push_back((fs::path(o.data_dir) / (kTracePrefix + name + ".csv")).string());
+  }
+  return paths;
 }
 
 std::string TraceName(const std::string& path) { return fs::path(path).stem().string(); }
@@ -276,15 +314,21 @@ int OpenbCommand(const OpenbOptions& o) {
   if (!seeds.ok()) return fail(seeds.status());
   const std::string nodes_path =
       o.nodes.empty() ? (fs::path(o.data_dir) / "openb_node_list_gpu_node.csv").string() : o.nodes;
+  if (o.nodes.empty() && !fs::exists(nodes_path)) {
+    return fail(Status::InvalidArgument(nodes_path + ": no such file (point --data DIR or "
+                                        "$MIGSIM_OPENB_DIR at the directory of the openb CSVs)"));
+  }
   Result<std::vector<OpenbNode>> nodes = LoadOpenbNodes(nodes_path);
   if (!nodes.ok()) return fail(nodes.status());
+  Result<std::vector<std::string>> trace_paths = TracePaths(o);
+  if (!trace_paths.ok()) return fail(trace_paths.status());
   std::vector<std::vector<FillPod>> traces;
   std::vector<std::string> names;
-  for (const std::string& t : o.traces.empty() ? std::vector<std::string>{"default"} : o.traces) {
-    Result<std::vector<OpenbPod>> pods = LoadOpenbPods(TracePath(o, t));
+  for (const std::string& path : trace_paths.value()) {
+    Result<std::vector<OpenbPod>> pods = LoadOpenbPods(path);
     if (!pods.ok()) return fail(pods.status());
     traces.push_back(ToFillPods(pods.value()));
-    names.push_back(TraceName(TracePath(o, t)));
+    names.push_back(TraceName(path));
   }
   std::vector<Job> jobs;
   for (size_t t = 0; t < traces.size(); ++t) {

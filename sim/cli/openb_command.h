@@ -11,7 +11,7 @@ namespace migsim {
 struct OpenbOptions {
   std::string data_dir;                // holds openb_node_list_gpu_node.csv and the traces
   std::string nodes;                   // node CSV; default <data_dir>/openb_node_list_gpu_node.csv
-  std::vector<std::string> traces;     // "default", "gpushare40", ... or CSV paths
+  std::vector<std::string> traces;     // "default", "gpushare40", ..., "all", or CSV paths
   std::vector<std::string> policies;   // GpuSharePolicyNames() entries, or "all"
   std::string seeds = "42-51";         // "42-51" or "1,2,3"
   double tune = 1.3;
@@ -23,7 +23,7 @@ struct OpenbOptions {
   bool mig = false;
 };
 
-// Exit code: 0 success, 2 bad input.
+// Exit code: 0 success, 1 when an output file cannot be written, 2 bad input.
 int OpenbCommand(const OpenbOptions& options);
 
 }  // namespace migsim

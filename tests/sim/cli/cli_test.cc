@@ -220,3 +220,37 @@ TEST_CASE("a plan with an unknown field exits 2 and writes nothing", "[cli][plan
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+std::string SmallOpenb() { return std::string(MIGSIM_SOURCE_DIR) + "/tests/golden/openb-small"; }
+
+TEST_CASE("migsim openb runs every trace of the data directory for --trace all", "[cli][openb]") {
+  Outcome r = RunMigsim("openb --data " + SmallOpenb() + " --trace all --policy fgd --seeds 1 -q");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("openb_pod_list_small") && Catch::Contains("End of run"));
+}
+
+TEST_CASE("migsim openb names the available traces when asked for one that is not there",
+          "[cli][openb]") {
+  fs::path dir = TempDir("openb-unknown-trace");
+  Outcome r = RunMigsim("openb --data " + SmallOpenb() + " --trace nosuch --seeds 1 -q --out " +
+                        dir.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("no trace 'nosuch' in") &&
+                           Catch::Contains("(available: all, small)"));
+  CHECK(fs::is_empty(dir));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("migsim openb without the data directory says how to point at it", "[cli][openb]") {
+  Outcome r = RunMigsim("openb --data /nonexistent/openb --seeds 1 -q");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/nonexistent/openb/openb_node_list_gpu_node.csv: no such "
+                                       "file") &&
+                           Catch::Contains("--data DIR or $MIGSIM_OPENB_DIR"));
+}
+
+}  // namespace
+}  // namespace migsim
