@@ -3,6 +3,7 @@
 #include "workloads/deployment.h"
 #include "workloads/job.h"
 #include "workloads/pod_group.h"
+#include "workloads/trace_replay.h"
 #include "workloads/workflow.h"
 
 namespace migsim {
@@ -20,6 +21,9 @@ struct Maker {
   }
   std::unique_ptr<Controller> operator()(const WorkflowSpec& s) const {
     return std::make_unique<Workflow>(s);
+  }
+  std::unique_ptr<Controller> operator()(const TraceSpec& s) const {
+    return std::make_unique<TraceReplay>(s);
   }
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // Workload descriptions, as validated from a scenario file. Each becomes one controller.
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -69,6 +70,23 @@ struct WorkflowSpec {
   std::vector<WorkflowStepSpec> steps{};
 };
 
-using WorkloadSpec = std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec>;
+// One pod of a replayed trace: created `at` after the workload starts, stamped from `tmpl`,
+// running for `run` on whatever device it gets (nullopt: its template's job class decides).
+struct TraceEntry {
+  SimTime at{};
+  TemplateId tmpl{};
+  std::optional<SimTime> run{};
+  std::string name{};  // the pod's name in the trace
+};
+
+// A trace replay (an openb pod CSV): each entry becomes one bare pod at its time
+// (restartPolicy Never: a failed pod stays failed).
+struct TraceSpec {
+  std::string name{};
+  std::vector<TraceEntry> entries{};  // sorted by `at` (stable)
+};
+
+using WorkloadSpec =
+    std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec, TraceSpec>;
 
 }  // namespace migsim

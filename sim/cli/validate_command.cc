@@ -57,6 +57,16 @@ struct Describe {
     return "Workflow " + w.name + ": " + std::to_string(w.steps.size()) + " step(s), " +
            std::to_string(pods) + " pod(s) before retries";
   }
+  std::string operator()(const TraceSpec& w) const {
+    std::string text = "Trace " + w.name + ": " + std::to_string(w.entries.size()) + " pod(s)";
+    if (!w.entries.empty()) {
+      char span[64];
+      std::snprintf(span, sizeof span, ", created from %g s to %g s",
+                    w.entries.front().at.seconds(), w.entries.back().at.seconds());
+      text += span;
+    }
+    return text;
+  }
 };
 
 }  // namespace

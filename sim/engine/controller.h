@@ -20,6 +20,9 @@ class ControllerContext {
   virtual Rng& rng() = 0;
   // Creates a pending pod from `tmpl`, owned by `owner`, with the owner's `tag`.
   virtual PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) = 0;
+  // The same for a trace pod, which runs for `run` once started, on any device: its
+  // template has no job class. REQUIRES: run >= 0.
+  virtual PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) = 0;
   // Deletes a pod that has not ended (pending pods leave the queue, bound pods release
   // their resources). No effect on a pod that already ended. Does not call back
   // OnPodEnded: the caller knows.

@@ -1,5 +1,8 @@
 #include "sim/engine/engine.h"
 
+#include <string>
+#include <unordered_map>
+
 #include "sim/core/check.h"
 
 namespace migsim {
@@ -25,23 +28,40 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
   AssignSchedulingClasses();
 }
 
+namespace {
+
+// What makes two templates' pods interchangeable to the scheduler, as one string: their
+// requests, node selector and node affinity. Strings are length-prefixed, so keys are
+// equal exactly when those are.
+std::string SchedulingKey(const PodTemplate& t) {
+  std::string key = std::to_string(t.requests.cpu_milli) + ' ' +
+                    std::to_string(t.requests.memory_mib);
+  for (const ResourceRequest& r : t.requests.extended) {
+    key += ' ' + std::to_string(r.resource.value()) + ':' + std::to_string(r.count);
+  }
+  auto add = [&key](const std::string& text) { key += std::to_string(text.size()) + ':' + text; };
+  key += "|s";
+  for (const auto& [k, v] : t.node_selector) add(k), add(v);
+  key += "|a";
+  for (const LabelIn& term : t.node_affinity) {
+    add(term.key);
+    key += std::to_string(term.values.size()) + '#';
+    for (const std::string& v : term.values) add(v);
+  }
+  return key;
+}
+
+}  // namespace
+
 void Engine::AssignSchedulingClasses() {
-  // Pods of templates with equal requests and selectors are interchangeable to the
-  // scheduler: one class, one blocked flag.
-  std::vector<size_t> representative;  // class -> first template of the class
-  for (size_t t = 0; t < templates_.size(); ++t) {
-    size_t klass = representative.size();
-    for (size_t c = 0; c < representative.size(); ++c) {
-      const PodTemplate& r = templates_[representative[c]];
-      if (r.requests == templates_[t].requests && r.node_selector == templates_[t].node_selector) {
-        klass = c;
-        break;
-      }
-    }
-    if (klass == representative.size()) representative.push_back(t);
+  // Pods of templates with equal requests, selectors and affinity are interchangeable to
+  // the scheduler: one class, one blocked flag.
+  std::unordered_map<std::string, size_t> classes;
+  for (const PodTemplate& t : templates_) {
+    const size_t klass = classes.try_emplace(SchedulingKey(t), classes.size()).first->second;
     template_class_.emplace_back(static_cast<SchedulingClassId::Rep>(klass));
   }
-  queue_ = SchedulingQueue(representative.size());
+  queue_ = SchedulingQueue(classes.size());
 }
 
 void Engine::Run() {
@@ -74,6 +94,17 @@ void Engine::Run() {
 }
 
 PodId Engine::Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) {
+  return AddPod(tmpl, owner, tag, std::nullopt);
+}
+
+PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) {
+  MIGSIM_CHECK(!templates_[tmpl.value()].job_class.valid() && run >= SimTime::Zero(),
+               "a recorded run time is for trace pods without a job class");
+  return AddPod(tmpl, owner, tag, run);
+}
+
+PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
+                     std::optional<SimTime> recorded_run) {
   PodId id(static_cast<PodId::Rep>(pods_.size()));
   Pod& pod = pods_.emplace_back();
   pod.id = id;
@@ -81,6 +112,7 @@ PodId Engine::Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) {
   pod.tag = tag;
   pod.tmpl = tmpl;
   pod.created = now_;
+  pod.recorded_run = recorded_run;
   queue_.Push(id, template_class_[tmpl.value()]);
   for (EngineObserver* o : observers_) o->OnPodSubmitted(now_, pod);
   return id;

@@ -100,6 +100,7 @@ class Engine final : private ControllerContext {
   SimTime now() const override { return now_; }
   Rng& rng() override { return rng_; }
   PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) override;
+  PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) override;
   void Delete(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
@@ -114,6 +115,7 @@ class Engine final : private ControllerContext {
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
 
+  PodId AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag, std::optional<SimTime> recorded_run);
   void AssignSchedulingClasses();
   void ScheduleCycle();
   bool TryBind(Pod& pod);
@@ -123,6 +125,8 @@ class Engine final : private ControllerContext {
   void NotifyAllocation();
   // Running: see engine_time_share.cc.
   std::optional<SimTime> PlanRun(Pod& pod);
+  // Sets the pod's progress for a run of `run` alone that ends with `end`; returns `run`.
+  SimTime StartRun(Pod& pod, SimTime run, EndReason end);
   std::optional<uint32_t> SharedDevice(const Pod& pod) const;
   void Reshare(NodeId node, uint32_t device);
   void AdvanceProgress(Pod& pod);

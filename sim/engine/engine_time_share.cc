@@ -17,6 +17,7 @@ namespace migsim {
 
 std::optional<SimTime> Engine::PlanRun(Pod& pod) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
+  if (pod.recorded_run) return StartRun(pod, *pod.recorded_run, EndReason::kCompleted);
   MIGSIM_CHECK(t.job_class.valid(), "a pod that ends on its own needs a job class");
   const JobClass& jc = job_classes_[t.job_class.value()];
   std::string_view kind = "cpu";
@@ -31,10 +32,14 @@ std::optional<SimTime> Engine::PlanRun(Pod& pod) {
   // Draw only when failures are possible, so adding a class with none does not shift
   // the random stream of the others.
   bool fails = jc.failure_probability > 0 && rng_.Bernoulli(jc.failure_probability);
-  pod.planned_end = fails ? EndReason::kError : EndReason::kCompleted;
+  return StartRun(pod, *run, fails ? EndReason::kError : EndReason::kCompleted);
+}
+
+SimTime Engine::StartRun(Pod& pod, SimTime run, EndReason end) {
+  pod.planned_end = end;
   pod.progress = 0;
   pod.progress_at = now_;
-  pod.solo_rate_per_s = 1e6 / static_cast<double>(std::max<int64_t>(run->micros(), 1));
+  pod.solo_rate_per_s = 1e6 / static_cast<double>(std::max<int64_t>(run.micros(), 1));
   pod.rate_per_s = pod.solo_rate_per_s;
   return run;
 }
@@ -74,7 +79,10 @@ void Engine::Reshare(NodeId node, uint32_t device) {
     Pod& pod = pods_[processes[i].value()];
     if (templates_[pod.tmpl.value()].runs_forever) continue;  // takes time, never ends
     AdvanceProgress(pod);
-    pod.rate_per_s = pod.solo_rate_per_s * TimeSlicedSpeed(shares[i], demands_[i], n, overhead);
+    // A trace pod's recorded run time already reflects the share it had: it keeps it.
+    const double speed =
+        pod.recorded_run ? 1.0 : TimeSlicedSpeed(shares[i], demands_[i], n, overhead);
+    pod.rate_per_s = pod.solo_rate_per_s * speed;
     pod.end_at = now_ + SimTime::Seconds((1.0 - pod.progress) / pod.rate_per_s);
     if (!first_end || pod.end_at < *first_end) first_end = pod.end_at;
   }

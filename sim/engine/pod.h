@@ -4,6 +4,7 @@
 // class's start-up delay, and ends succeeded, failed or deleted.
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "sim/core/ids.h"
@@ -18,7 +19,10 @@ using TemplateId = Id<struct TemplateTag>;
 struct PodTemplate {
   PodRequests requests;
   Labels node_selector;     // sorted by key
-  JobClassId job_class;     // invalid for pods that run until deleted
+  NodeAffinity node_affinity;  // required terms (operator In), sorted by key
+  // Invalid for pods that run until deleted, and for trace pods, which carry their own
+  // recorded run time (Pod::recorded_run).
+  JobClassId job_class;
   bool runs_forever = false;  // Deployment pods: never complete on their own
 };
 
@@ -75,6 +79,9 @@ struct Pod {
   SimTime progress_at;
   SimTime end_at;  // on a time-sliced device: when the run completes at the current rate
   EndReason planned_end = EndReason::kNone;
+  // A trace pod's run time as recorded, whatever device it gets (its template has no job
+  // class); nullopt for pods whose job class decides.
+  std::optional<SimTime> recorded_run;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||

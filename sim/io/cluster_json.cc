@@ -15,33 +15,15 @@ constexpr int64_t kMaxGpusPerNode = 64;
 
 using CustomTypes = std::vector<std::pair<std::string, const NodeType*>>;
 
-bool SameType(const NodeType& a, const NodeType& b) {
-  return a.name == b.name && a.vcpu == b.vcpu && a.memory_gib == b.memory_gib &&
-         a.gpu_count == b.gpu_count && a.gpu == b.gpu && a.price_per_hour == b.price_per_hour;
-}
-
-// NodeSpec::type is a plain pointer, valid for the whole program for catalog types, and
-// a ClusterSpec may outlive the loader and the ScenarioFile it came in (Scenario cannot
-// own the types: its layout belongs to workloads/). So custom types live here for the
-// whole program: a deque never moves its elements, entries are never removed, and equal
-// types are shared so that loading a file again does not grow it. The mutex makes loads
-// from several threads (a sweep's thread pool) safe.
-const NodeType* RegisterNodeType(NodeType type) {
-  static std::mutex mutex;
-  static std::deque<NodeType> types;
-  std::lock_guard<std::mutex> lock(mutex);
-  for (const NodeType& known : types) {
-    if (SameType(known, type)) return &known;
-  }
-  types.push_back(std::move(type));
-  return &types.back();
-}
+}  // namespace
 
 std::vector<std::string> GpuModelNames() {
   std::vector<std::string> names;
   for (const GpuModel& model : AllGpuModels()) names.push_back(model.name);
   return names;
 }
+
+namespace {
 
 const NodeType* LoadNodeType(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
   ObjectReader r(ctx, ref, {"vcpu", "memory_gib", "gpus", "gpu_model", "price_per_hour"});
@@ -104,10 +86,14 @@ const NodeType* ResolveNodeType(LoadContext* ctx, const JsonRef& ref, const Cust
   return nullptr;
 }
 
-// Nodes `<pool>-<i>`, all alike.
+// Nodes `<pool>-<i>`, all alike; or the rows of an openb node CSV (openb_pool_json.cc).
 void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
               const CustomTypes& custom, ClusterSpec* cluster, std::vector<NodePool>* pools) {
-  ObjectReader r(ctx, ref, {"type", "count", "labels", "mig", "device_plugin"});
+  if (ref.value().is_object() && ref.value().contains("openb_nodes")) {
+    LoadOpenbPool(ctx, name, ref, cluster, pools);
+    return;
+  }
+  ObjectReader r(ctx, ref, {"type", "count", "labels", "mig", "device_plugin", "openb_nodes"});
   if (!r.Require("type")) return;
   NodeSpec node;
   node.type = ResolveNodeType(ctx, r.Field("type"), custom);
@@ -138,6 +124,28 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
 }
 
 }  // namespace
+
+bool SameType(const NodeType& a, const NodeType& b) {
+  return a.name == b.name && a.vcpu == b.vcpu && a.memory_gib == b.memory_gib &&
+         a.gpu_count == b.gpu_count && a.gpu == b.gpu && a.price_per_hour == b.price_per_hour;
+}
+
+// NodeSpec::type is a plain pointer, valid for the whole program for catalog types, and
+// a ClusterSpec may outlive the loader and the ScenarioFile it came in (Scenario cannot
+// own the types: its layout belongs to workloads/). So custom types live here for the
+// whole program: a deque never moves its elements, entries are never removed, and equal
+// types are shared so that loading a file again does not grow it. The mutex makes loads
+// from several threads (a sweep's thread pool) safe.
+const NodeType* RegisterNodeType(NodeType type) {
+  static std::mutex mutex;
+  static std::deque<NodeType> types;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const NodeType& known : types) {
+    if (SameType(known, type)) return &known;
+  }
+  types.push_back(std::move(type));
+  return &types.back();
+}
 
 void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
   ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations"});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 
 #include "sim/core/text.h"
@@ -77,6 +78,12 @@ Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
   } catch (const Json::parse_error& e) {
     return ParseErrorStatus(e.what(), e.byte, file_label);
   }
+}
+
+std::string LoadContext::ResolvePath(const std::string& path) const {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(file_).parent_path() / p).lexically_normal().string();
 }
 
 void LoadContext::Fail(const std::string& pointer, std::string message) {

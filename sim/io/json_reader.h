@@ -60,6 +60,9 @@ class LoadContext {
   void Fail(const std::string& pointer, std::string message);
   bool ok() const { return error_.ok(); }
   const Status& status() const { return error_; }
+  // A path named in the document: as given when absolute, else relative to the directory
+  // of the document's file (so a scenario runs the same from any working directory).
+  std::string ResolvePath(const std::string& path) const;
 
  private:
   std::string file_;

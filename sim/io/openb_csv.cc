@@ -116,7 +116,7 @@ Result<std::vector<Row>> ParseLines(std::string_view text, const std::string& fi
                                     std::to_string(fields.size()),
                                 where());
     }
-    rows.emplace_back();
+    rows.emplace_back().line = n;
     if (Status s = row(fields, &rows.back()); !s.ok()) return s.At(where());
   }
   if (columns == 0) return Status::ParseError("empty file: no header line", {file, "line 1"});
@@ -150,10 +150,14 @@ Status ReadNode(const std::vector<std::string_view>& f, OpenbNode* node) {
   return Status::Ok();
 }
 
-// Where each pod column is in a row; gpu_spec is -1 when the file has none.
+constexpr std::string_view kTimeColumns[] = {"creation_time", "deletion_time",
+                                             "scheduled_time"};
+
+// Where each pod column is in a row; an optional column is -1 when the file has none.
 struct PodColumns {
   int index[std::size(kPodColumns)] = {-1, -1, -1, -1, -1};
   int gpu_spec = -1;
+  int time[std::size(kTimeColumns)] = {-1, -1, -1};
 };
 
 Status ReadPodHeader(const std::vector<std::string_view>& fields, PodColumns* columns) {
@@ -165,6 +169,9 @@ Status ReadPodHeader(const std::vector<std::string_view>& fields, PodColumns* co
       if (fields[i] == kPodColumns[c]) columns->index[c] = static_cast<int>(i);
     }
     if (fields[i] == "gpu_spec") columns->gpu_spec = static_cast<int>(i);
+    for (size_t c = 0; c < std::size(kTimeColumns); ++c) {
+      if (fields[i] == kTimeColumns[c]) columns->time[c] = static_cast<int>(i);
+    }
   }
   std::vector<std::string_view> missing;
   for (size_t c = 0; c < std::size(kPodColumns); ++c) {
@@ -172,6 +179,22 @@ Status ReadPodHeader(const std::vector<std::string_view>& fields, PodColumns* co
   }
   if (missing.empty()) return Status::Ok();
   return Status::ParseError("missing required columns: " + Join(missing, ", "));
+}
+
+// The optional time columns: absent column or empty field = no time.
+Status ReadPodTimes(const std::vector<std::string_view>& f, const PodColumns& columns,
+                    OpenbPod* pod) {
+  std::optional<int64_t>* times[] = {&pod->creation_s, &pod->deletion_s, &pod->scheduled_s};
+  for (size_t c = 0; c < std::size(kTimeColumns); ++c) {
+    if (columns.time[c] < 0 || f[static_cast<size_t>(columns.time[c])].empty()) continue;
+    int64_t value = 0;
+    if (Status s = ParseCount(kTimeColumns[c], f[static_cast<size_t>(columns.time[c])], &value);
+        !s.ok()) {
+      return s;
+    }
+    *times[c] = value;
+  }
+  return Status::Ok();
 }
 
 Status ReadPod(const std::vector<std::string_view>& f, const PodColumns& columns, OpenbPod* pod) {
@@ -183,6 +206,7 @@ Status ReadPod(const std::vector<std::string_view>& f, const PodColumns& columns
   if (status.ok()) status = ParseCount("memory_mib", field(2), &pod->memory_mib);
   if (status.ok()) status = ParseGpuCount("num_gpu", field(3), &num_gpu);
   if (status.ok()) status = ParseCount("gpu_milli", field(4), &gpu_milli);
+  if (status.ok()) status = ReadPodTimes(f, columns, pod);
   if (!status.ok()) return status;
   pod->name = field(0);
   pod->shape.cpu_milli = pod->cpu_milli;

@@ -9,8 +9,9 @@
 //   openb-pod-0001,6000,12288,1,460,,LS,Running,427061,12902960,427061
 //
 // Pod columns are found by header name: name, cpu_milli, memory_mib, num_gpu and gpu_milli
-// are required, gpu_spec is optional (the multigpu* files lack it), any other column (qos,
-// pod_phase, the times) is ignored. Every row becomes one pod, in file order: no row is
+// are required; gpu_spec (the multigpu* files lack it) and the times creation_time,
+// deletion_time and scheduled_time (seconds; an empty field is no time) are optional; any
+// other column (qos, pod_phase) is ignored. Every row becomes one pod, in file order: no row is
 // filtered by phase or QoS.
 //
 // Both readers accept LF or CRLF line ends, a UTF-8 byte-order mark, spaces around fields
@@ -20,6 +21,7 @@
 // {file, "line N"} with N counted from 1 over all physical lines.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,7 @@ struct OpenbNode {
   int64_t memory_mib = 0;
   int gpus = 0;        // column `gpu`; 0..64, each GPU has kMilliPerGpu milli
   std::string model;   // GPU model label ("G2", "T4", ...); empty for CPU-only nodes
+  int line = 0;        // where the row is in its file, counted from 1
 };
 
 struct OpenbPod {
@@ -46,6 +49,10 @@ struct OpenbPod {
   // [0, kMilliPerGpu], or 0 when num_gpu == 0; shape.gpu_type = gpu_spec without its empty
   // '|' pieces, or "" when num_gpu == 0 or the column is absent.
   PodShape shape;
+  // The trace's times in seconds, when the file has the column and the row a value. The
+  // fill experiment ignores them (protocol §1.2); a trace replay uses them.
+  std::optional<int64_t> creation_s, deletion_s, scheduled_s;
+  int line = 0;  // where the row is in its file, counted from 1
 };
 
 // Parse the text of a node CSV. `file` only labels error locations.

@@ -14,17 +14,6 @@ std::vector<std::string> JobClassNames(const std::vector<JobClass>& classes) {
   return names;
 }
 
-JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref,
-                        const std::vector<JobClass>& classes) {
-  std::optional<std::string> name = ReadString(ctx, ref);
-  if (!name) return JobClassId::Invalid();
-  for (size_t i = 0; i < classes.size(); ++i) {
-    if (classes[i].name == *name) return JobClassId(static_cast<JobClassId::Rep>(i));
-  }
-  ctx->Fail(ref.pointer(), UnknownNameMessage("job class", *name, JobClassNames(classes)));
-  return JobClassId::Invalid();
-}
-
 // cpu and memory take a quantity string or a plain number (of cores, of bytes).
 int64_t ReadQuantity(LoadContext* ctx, const JsonRef& ref,
                      Result<int64_t> (*parse)(std::string_view)) {
@@ -73,6 +62,17 @@ PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* re
 }
 
 }  // namespace
+
+JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref,
+                        const std::vector<JobClass>& classes) {
+  std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return JobClassId::Invalid();
+  for (size_t i = 0; i < classes.size(); ++i) {
+    if (classes[i].name == *name) return JobClassId(static_cast<JobClassId::Rep>(i));
+  }
+  ctx->Fail(ref.pointer(), UnknownNameMessage("job class", *name, JobClassNames(classes)));
+  return JobClassId::Invalid();
+}
 
 TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, bool deployment,
                            Scenario* scenario) {

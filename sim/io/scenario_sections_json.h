@@ -25,6 +25,18 @@ struct NodePool {
 // `cluster`: node types, node pools, reconfigurations.
 void LoadCluster(LoadContext* ctx, const JsonRef& cluster, ClusterSpec* out);
 
+// A node pool given as an openb node CSV (`openb_nodes`): one node per row, named by its
+// `sn`, labelled with its openb GPU model (openb_pool_json.cc).
+void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& pool,
+                   ClusterSpec* cluster, std::vector<NodePool>* pools);
+
+// A node type that lives for the whole program (NodeSpec::type is a plain pointer and a
+// ClusterSpec may outlive its loader); equal types are shared. Thread-safe.
+const NodeType* RegisterNodeType(NodeType type);
+
+// The catalog's GPU model names, for "unknown GPU model" messages.
+std::vector<std::string> GpuModelNames();
+
 // --- per-node GPU state (mig_json.cc) ---
 
 // The pool's `mig` and `device_plugin` fields (or their defaults) into node->gpus,
@@ -53,10 +65,18 @@ void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobCla
 TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, bool deployment,
                            Scenario* scenario);
 
-// --- workloads (workload_json.cc, workflow_json.cc) ---
+// The job class named by the string at `ref`; reports an unknown name and returns an
+// invalid id.
+JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref, const std::vector<JobClass>& classes);
+
+// --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc) ---
 
 // `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);
+
+// One workload of kind "Trace" called `name`: an openb pod CSV replayed in time.
+void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& trace,
+               Scenario* scenario);
 
 // One workload of kind "Workflow" called `name`.
 void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& workflow,

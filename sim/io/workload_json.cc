@@ -88,9 +88,12 @@ void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
     LoadJob(ctx, name, ref, scenario);
   } else if (*kind == "Workflow") {
     LoadWorkflow(ctx, name, ref, scenario);
+  } else if (*kind == "Trace") {
+    LoadTrace(ctx, name, ref, scenario);
   } else {
-    ctx->Fail(kind_ref.pointer(),
-              UnknownNameMessage("workload kind", *kind, {"Pod", "Deployment", "Job", "Workflow"}));
+    ctx->Fail(kind_ref.pointer(), UnknownNameMessage("workload kind", *kind,
+                                                     {"Pod", "Deployment", "Job", "Workflow",
+                                                      "Trace"}));
   }
 }
 

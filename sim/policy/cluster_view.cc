@@ -17,7 +17,10 @@ bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
   for (const ResourceRequest& r : req.extended) {
     if (!node.CanTake(r.resource, r.count)) return false;
   }
-  return pod.node_selector->empty() || MatchesSelector(node.labels, *pod.node_selector);
+  if (!pod.node_selector->empty() && !MatchesSelector(node.labels, *pod.node_selector)) {
+    return false;
+  }
+  return pod.node_affinity == nullptr || MatchesAffinity(node.labels, *pod.node_affinity);
 }
 
 }  // namespace migsim

@@ -60,6 +60,7 @@ struct PodView {
   PodId id;
   const PodRequests* requests = nullptr;
   const Labels* node_selector = nullptr;
+  const NodeAffinity* node_affinity = nullptr;  // nullptr or empty: no affinity
 };
 
 class ClusterView {
@@ -71,8 +72,8 @@ class ClusterView {
   const ResourceTable& resources() const { return *resources_; }
   SimTime now() const { return now_; }
 
-  // The scheduler's filter: the node is schedulable, matches the pod's node selector,
-  // and has room for every requested resource.
+  // The scheduler's filter: the node is schedulable, matches the pod's node selector and
+  // node affinity, and has room for every requested resource.
   bool Fits(const PodView& pod, const NodeInfo& node) const;
 
  private:

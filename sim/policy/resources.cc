@@ -29,4 +29,17 @@ bool MatchesSelector(const Labels& labels, const Labels& selector) {
   return true;
 }
 
+bool MatchesAffinity(const Labels& labels, const NodeAffinity& affinity) {
+  auto it = labels.begin();
+  for (const LabelIn& term : affinity) {
+    it = std::lower_bound(it, labels.end(), term.key,
+                          [](const auto& label, const std::string& k) { return label.first < k; });
+    if (it == labels.end() || it->first != term.key ||
+        !std::binary_search(term.values.begin(), term.values.end(), it->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace migsim

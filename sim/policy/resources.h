@@ -44,4 +44,16 @@ using Labels = std::vector<std::pair<std::string, std::string>>;  // sorted by k
 // True when every (key, value) of `selector` is in `labels`. Both sorted by key.
 bool MatchesSelector(const Labels& labels, const Labels& selector);
 
+// A required node-affinity term of operator In: the node's label `key` must carry one of
+// `values`. A pod's terms all apply (matchExpressions of one nodeSelectorTerm).
+struct LabelIn {
+  std::string key;
+  std::vector<std::string> values;  // sorted, not empty
+  bool operator==(const LabelIn&) const = default;
+};
+using NodeAffinity = std::vector<LabelIn>;  // sorted by key
+
+// True when every term of `affinity` holds for `labels` (sorted by key).
+bool MatchesAffinity(const Labels& labels, const NodeAffinity& affinity);
+
 }  // namespace migsim

@@ -34,3 +34,27 @@ TEST_CASE("a small openb fill experiment writes its golden CSVs", "[golden][open
 
 }  // namespace
 }  // namespace migsim::testing
+
+namespace migsim::testing {
+namespace {
+
+TEST_CASE("a small openb trace replayed in time writes its golden results", "[golden][openb]") {
+  const std::string src = MIGSIM_SOURCE_DIR;
+  const fs::path out = fs::temp_directory_path() / "migsim-openb-replay-golden";
+  fs::remove_all(out);
+  // summary.json names the scenario file as given: run from the source tree.
+  const std::string command = "cd " + src + " && " + std::string(MIGSIM_BINARY) +
+                              " run tests/golden/openb-replay/scenario.json --quiet --out " +
+                              out.string() + " > /dev/null";
+  REQUIRE(std::system(command.c_str()) == 0);
+  for (const char* file : {"summary.json", "pods-fgd.csv", "pods-best-fit-share.csv",
+                           "pods-whole-gpus.csv"}) {
+    INFO(file << " (run scripts/update_golden.sh after a deliberate change)");
+    CHECK(ReadFile((out / file).string()) ==
+          ReadFile(src + "/tests/golden/expected/openb-replay/" + file));
+  }
+  fs::remove_all(out);
+}
+
+}  // namespace
+}  // namespace migsim::testing

@@ -149,6 +149,11 @@ class RecordingContext final : public ControllerContext {
     pod.created = now_;
     return pod.id;
   }
+  PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) override {
+    const PodId id = Submit(tmpl, owner, tag);
+    pods_[id.value()].recorded_run = run;
+    return id;
+  }
   void Delete(PodId) override {}
   void SetTimer(SimTime at, OwnerId, uint64_t tag) override { timers.push_back({at, tag}); }
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }

@@ -254,3 +254,18 @@ TEST_CASE("migsim openb without the data directory says how to point at it", "[c
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a scenario's openb CSV paths are relative to the scenario file, not the working "
+          "directory",
+          "[cli][openb]") {
+  Outcome r = RunMigsim("run " + std::string(MIGSIM_SOURCE_DIR) +
+                        "/tests/golden/openb-replay/scenario.json --variant fgd");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("pods completed                     12"));
+}
+
+}  // namespace
+}  // namespace migsim

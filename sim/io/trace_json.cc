@@ -1,0 +1,159 @@
+// Workload kind "Trace": an openb pod CSV replayed at its recorded times (see
+// scenarios/README.md, "kind": "Trace").
+
+#include <algorithm>
+#include <map>
+
+#include "sim/io/openb_csv.h"
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim::io {
+namespace {
+
+constexpr char kDefaultMilliResource[] = "alibabacloud.com/gpu-milli";
+constexpr char kDefaultModelLabel[] = "alibabacloud.com/gpu-card-model";
+
+struct TraceOptions {
+  SimTime at;
+  double time_scale = 1;
+  int64_t limit = 0;  // 0: every row
+  bool whole_gpus = false;
+  std::string milli_resource = kDefaultMilliResource;
+  std::string model_label = kDefaultModelLabel;
+  JobClassId job_class = JobClassId::Invalid();
+};
+
+// "V100M16|V100M32" -> {"V100M16", "V100M32"}, sorted; the reader dropped empty pieces.
+std::vector<std::string> Models(const std::string& spec) {
+  std::vector<std::string> models;
+  for (size_t start = 0; start < spec.size();) {
+    const size_t bar = std::min(spec.find('|', start), spec.size());
+    models.push_back(spec.substr(start, bar - start));
+    start = bar + 1;
+  }
+  std::sort(models.begin(), models.end());
+  models.erase(std::unique(models.begin(), models.end()), models.end());
+  return models;
+}
+
+PodTemplate TemplateOf(const OpenbPod& pod, const TraceOptions& o, ResourceTable* resources) {
+  PodTemplate t;
+  t.requests.cpu_milli = pod.cpu_milli;
+  t.requests.memory_mib = pod.memory_mib;
+  t.job_class = o.job_class;
+  const PodShape& shape = pod.shape;
+  if (shape.num_gpu > 0 && shape.gpu_milli > 0) {
+    // A share takes a whole GPU when shares are not offered.
+    const int64_t count = o.whole_gpus ? shape.num_gpu : int64_t{shape.num_gpu} * shape.gpu_milli;
+    t.requests.extended.push_back(
+        {resources->Intern(o.whole_gpus ? "nvidia.com/gpu" : o.milli_resource),
+         static_cast<int32_t>(count)});
+    if (!shape.gpu_type.empty()) t.node_affinity.push_back({o.model_label, Models(shape.gpu_type)});
+  }
+  return t;
+}
+
+// The row's run time as recorded: deletion − scheduled (deletion − creation for a pod the
+// trace never scheduled), scaled. An error names the CSV line.
+std::optional<SimTime> RecordedRun(LoadContext* ctx, const std::string& pointer,
+                                   const std::string& csv, const OpenbPod& pod, double scale) {
+  const std::string where = csv + ":line " + std::to_string(pod.line) + ": ";
+  if (!pod.creation_s || !pod.deletion_s) {
+    ctx->Fail(pointer, where + "creation_time and deletion_time are needed to replay a trace");
+    return std::nullopt;
+  }
+  const int64_t start = pod.scheduled_s.value_or(*pod.creation_s);
+  if (start < *pod.creation_s || *pod.deletion_s < start) {
+    ctx->Fail(pointer, where + "times out of order (creation_time " +
+                           std::to_string(*pod.creation_s) + ", scheduled_time " +
+                           std::to_string(start) + ", deletion_time " +
+                           std::to_string(*pod.deletion_s) + ")");
+    return std::nullopt;
+  }
+  return SimTime::Seconds(static_cast<double>(*pod.deletion_s - start) * scale);
+}
+
+TraceOptions ReadOptions(LoadContext* ctx, ObjectReader& r, Scenario* scenario) {
+  TraceOptions o;
+  o.at = r.Seconds("at_s", SimTime::Zero());
+  o.time_scale = r.Number("time_scale", 1, 0);
+  if (r.Has("time_scale") && ctx->ok() && o.time_scale <= 0) {
+    ctx->Fail(r.Field("time_scale").pointer(), "must be > 0");
+  }
+  o.limit = r.Int("limit", 0, 0);
+  const std::string gpu = r.String("gpu", "milli");
+  if (ctx->ok() && gpu != "milli" && gpu != "whole") {
+    ctx->Fail(r.Field("gpu").pointer(), UnknownNameMessage("gpu request", gpu, {"milli", "whole"}));
+  }
+  o.whole_gpus = gpu == "whole";
+  o.milli_resource = r.String("gpu_resource", kDefaultMilliResource);
+  if (ctx->ok() && o.milli_resource.find('/') == std::string::npos) {
+    ctx->Fail(r.Field("gpu_resource").pointer(),
+              "expected an extended resource with a domain, such as " +
+                  std::string(kDefaultMilliResource));
+  }
+  o.model_label = r.String("gpu_model_label", kDefaultModelLabel);
+  if (r.Has("job_class") && ctx->ok()) {
+    o.job_class = FindJobClass(ctx, r.Field("job_class"), scenario->job_classes);
+  }
+  return o;
+}
+
+}  // namespace
+
+void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
+  ObjectReader r(ctx, ref,
+                 {"kind", "openb_pods", "at_s", "time_scale", "limit", "gpu", "gpu_resource",
+                  "gpu_model_label", "job_class"});
+  const std::string file = r.NonEmptyString("openb_pods");
+  TraceOptions o = ReadOptions(ctx, r, scenario);
+  if (!ctx->ok()) return;
+  const std::string pointer = r.Field("openb_pods").pointer();
+  const std::string csv = ctx->ResolvePath(file);
+  Result<std::vector<OpenbPod>> loaded = LoadOpenbPods(csv);
+  if (!loaded.ok()) {
+    ctx->Fail(pointer, loaded.status().ToString());
+    return;
+  }
+  std::vector<OpenbPod>& pods = loaded.value();
+  for (const OpenbPod& pod : pods) {
+    if (!pod.creation_s) {
+      ctx->Fail(pointer, csv + ":line " + std::to_string(pod.line) +
+                             ": creation_time is needed to replay a trace");
+      return;
+    }
+  }
+  std::stable_sort(pods.begin(), pods.end(), [](const OpenbPod& a, const OpenbPod& b) {
+    return *a.creation_s < *b.creation_s;
+  });
+  if (o.limit > 0 && static_cast<size_t>(o.limit) < pods.size()) {
+    pods.resize(static_cast<size_t>(o.limit));
+  }
+  TraceSpec spec;
+  spec.name = name;
+  std::map<std::pair<std::string, int64_t>, TemplateId> templates;  // dedupe by shape
+  const int64_t first = pods.empty() ? 0 : *pods.front().creation_s;
+  for (const OpenbPod& pod : pods) {
+    TraceEntry entry;
+    entry.name = pod.name;
+    entry.at = o.at + SimTime::Seconds(static_cast<double>(*pod.creation_s - first) * o.time_scale);
+    if (!o.job_class.valid()) {
+      entry.run = RecordedRun(ctx, pointer, csv, pod, o.time_scale);
+      if (!entry.run) return;
+    }
+    const auto key = std::make_pair(pod.shape.gpu_type + '/' + std::to_string(pod.shape.gpu_milli) +
+                                        '/' + std::to_string(pod.shape.num_gpu) + '/' +
+                                        std::to_string(pod.cpu_milli),
+                                    pod.memory_mib);
+    auto [it, added] = templates.try_emplace(key, TemplateId::Invalid());
+    if (added) {
+      scenario->templates.push_back(TemplateOf(pod, o, &scenario->resources));
+      it->second = TemplateId(static_cast<TemplateId::Rep>(scenario->templates.size() - 1));
+    }
+    entry.tmpl = it->second;
+    spec.entries.push_back(std::move(entry));
+  }
+  scenario->workloads.emplace_back(std::move(spec));
+}
+
+}  // namespace migsim::io
