@@ -1,6 +1,8 @@
 // Workload kind "Trace" and node pools from an openb node CSV: what a replayed trace
 // becomes (times, run times, requests, affinity) and the errors that name the CSV line.
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -29,10 +31,13 @@ constexpr char kPods[] =
     "cpu,2000,4096,0,0,,BE,Running,100,200,100\n"
     "same-shape,4000,8192,1,250,T4|V100M16,LS,Running,120,150,120\n";
 
-// A directory holding nodes.csv, pods.csv and whatever else a test writes.
+// A directory holding nodes.csv, pods.csv and whatever else a test writes; one per process
+// (ctest runs test cases in parallel processes).
 class TraceDir {
  public:
-  TraceDir() : dir_(fs::temp_directory_path() / "migsim-trace-json-test") {
+  TraceDir()
+      : dir_(fs::temp_directory_path() /
+             ("migsim-trace-json-test-" + std::to_string(::getpid()))) {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     Write("nodes.csv", kNodes);
