@@ -269,3 +269,28 @@ TEST_CASE("every openb pod and node file parses", "[openb]") {
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("a pod row keeps its times and its line; an empty time is no time", "[openb]") {
+  const std::vector<OpenbPod> pods =
+      Pods(std::string(kPodHeader) + "a,1000,1,0,0,,BE,Running,5,9,6\n\nb,1000,1,0,0,,BE,Pending,7,8,\n");
+  REQUIRE(pods.size() == 2);
+  CHECK(pods[0].creation_s == 5);
+  CHECK(pods[0].deletion_s == 9);
+  CHECK(pods[0].scheduled_s == 6);
+  CHECK(pods[0].line == 2);
+  CHECK(pods[1].scheduled_s == std::nullopt);
+  CHECK(pods[1].line == 4);
+  CHECK(Pods("name,cpu_milli,memory_mib,num_gpu,gpu_milli\nc,1,1,0,0\n")[0].creation_s ==
+        std::nullopt);
+}
+
+TEST_CASE("a bad time is an error at its line naming the column", "[openb]") {
+  CHECK(PodError(std::string(kPodHeader) + "a,1000,1,0,0,,BE,Running,-5,9,6\n") ==
+        "p.csv:line 2: creation_time '-5' is not a non-negative integer");
+}
+
+}  // namespace
+}  // namespace migsim
