@@ -23,8 +23,7 @@ void Engine::ScheduleCycle() {
 
 bool Engine::TryBind(Pod& pod) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  const PodView view{pod.id, &t.requests, &t.node_selector,
-                     t.node_affinity.empty() ? nullptr : &t.node_affinity};
+  const PodView view{pod.id, &t.requests, &t.node_selector, &t.node_affinity};
   const ClusterView cluster(node_info_, resources_, now_);
   std::optional<Placement> placement = policy_->Place(cluster, view);
   if (!placement) return false;

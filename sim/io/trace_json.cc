@@ -6,6 +6,7 @@
 
 #include "sim/io/openb_csv.h"
 #include "sim/io/scenario_sections_json.h"
+#include "sim/policy/gpu_share.h"
 
 namespace migsim::io {
 namespace {
@@ -23,14 +24,9 @@ struct TraceOptions {
   JobClassId job_class = JobClassId::Invalid();
 };
 
-// "V100M16|V100M32" -> {"V100M16", "V100M32"}, sorted; the reader dropped empty pieces.
+// "V100M32|V100M16" -> {"V100M16", "V100M32"}: sorted and unique, as LabelIn wants.
 std::vector<std::string> Models(const std::string& spec) {
-  std::vector<std::string> models;
-  for (size_t start = 0; start < spec.size();) {
-    const size_t bar = std::min(spec.find('|', start), spec.size());
-    models.push_back(spec.substr(start, bar - start));
-    start = bar + 1;
-  }
+  std::vector<std::string> models = GpuTypeModels(spec);
   std::sort(models.begin(), models.end());
   models.erase(std::unique(models.begin(), models.end()), models.end());
   return models;
@@ -58,8 +54,8 @@ PodTemplate TemplateOf(const OpenbPod& pod, const TraceOptions& o, ResourceTable
 std::optional<SimTime> RecordedRun(LoadContext* ctx, const std::string& pointer,
                                    const std::string& csv, const OpenbPod& pod, double scale) {
   const std::string where = csv + ":line " + std::to_string(pod.line) + ": ";
-  if (!pod.creation_s || !pod.deletion_s) {
-    ctx->Fail(pointer, where + "creation_time and deletion_time are needed to replay a trace");
+  if (!pod.deletion_s) {  // creation_time was checked for every row before sorting
+    ctx->Fail(pointer, where + "deletion_time is needed to replay a trace");
     return std::nullopt;
   }
   const int64_t start = pod.scheduled_s.value_or(*pod.creation_s);

@@ -20,7 +20,8 @@ bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
   if (!pod.node_selector->empty() && !MatchesSelector(node.labels, *pod.node_selector)) {
     return false;
   }
-  return pod.node_affinity == nullptr || MatchesAffinity(node.labels, *pod.node_affinity);
+  return pod.node_affinity == nullptr || pod.node_affinity->empty() ||
+         MatchesAffinity(node.labels, *pod.node_affinity);
 }
 
 }  // namespace migsim

@@ -14,17 +14,6 @@ namespace {
 // FragRatioDataMap), so that sums run in its order too.
 enum Category { kQ1, kQ2, kQ3, kQ4, kXl, kXr, kNa, kCategories };
 
-std::vector<std::string> SplitModels(std::string_view gpu_type) {
-  std::vector<std::string> models;
-  while (!gpu_type.empty()) {
-    size_t bar = gpu_type.find('|');
-    std::string_view piece = gpu_type.substr(0, bar);
-    gpu_type = bar == std::string_view::npos ? std::string_view() : gpu_type.substr(bar + 1);
-    if (!piece.empty()) models.emplace_back(piece);
-  }
-  return models;
-}
-
 // How a pod's per-GPU request meets a node's GPUs.
 struct GpuFit {
   int32_t fitting_gpus = 0;  // #{i : free_i >= request}
@@ -132,7 +121,7 @@ std::vector<std::pair<PodShape, int64_t>> CountShapes(std::span<const PodShape> 
 }  // namespace
 
 TypicalPod::TypicalPod(PodShape pod_shape, double probability)
-    : shape(std::move(pod_shape)), p(probability), models_(SplitModels(shape.gpu_type)) {}
+    : shape(std::move(pod_shape)), p(probability), models_(GpuTypeModels(shape.gpu_type)) {}
 
 bool TypicalPod::AdmitsConstrained(std::string_view model) const {
   return std::find(models_.begin(), models_.end(), model) != models_.end();

@@ -4,6 +4,17 @@
 
 namespace migsim {
 
+std::vector<std::string> GpuTypeModels(std::string_view gpu_type) {
+  std::vector<std::string> models;
+  while (!gpu_type.empty()) {
+    size_t bar = gpu_type.find('|');
+    std::string_view piece = gpu_type.substr(0, bar);
+    gpu_type = bar == std::string_view::npos ? std::string_view() : gpu_type.substr(bar + 1);
+    if (!piece.empty()) models.emplace_back(piece);
+  }
+  return models;
+}
+
 bool ModelAllowed(const std::string& gpu_type, const std::string& model) {
   // Scans the pieces in place: this runs inside the scheduler's filter for every
   // (pod, node) pair, so it must not allocate.

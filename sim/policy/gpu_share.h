@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace migsim {
@@ -47,5 +48,8 @@ inline uint32_t AffinityTag(const PodShape& pod) {
 // True when the pod's type constraint admits `model` (empty pieces ignored; no pieces or
 // an empty string: any model).
 bool ModelAllowed(const std::string& gpu_type, const std::string& model);
+
+// The non-empty '|'-separated pieces of `gpu_type`, in order; empty = any model.
+std::vector<std::string> GpuTypeModels(std::string_view gpu_type);
 
 }  // namespace migsim
