@@ -37,7 +37,8 @@ std::optional<SimTime> Engine::PlanRun(Pod& pod) {
 
 SimTime Engine::StartRun(Pod& pod, SimTime run, EndReason end) {
   pod.planned_end = end;
-  pod.progress = 0;
+  // A run of no time is done as it starts, on a shared device too (its rate is finite).
+  pod.progress = run.micros() == 0 ? 1.0 : 0.0;
   pod.progress_at = now_;
   pod.solo_rate_per_s = 1e6 / static_cast<double>(std::max<int64_t>(run.micros(), 1));
   pod.rate_per_s = pod.solo_rate_per_s;
@@ -83,7 +84,8 @@ void Engine::Reshare(NodeId node, uint32_t device) {
     const double speed =
         pod.recorded_run ? 1.0 : TimeSlicedSpeed(shares[i], demands_[i], n, overhead);
     pod.rate_per_s = pod.solo_rate_per_s * speed;
-    pod.end_at = now_ + SimTime::Seconds((1.0 - pod.progress) / pod.rate_per_s);
+    const double left = 1.0 - pod.progress;
+    pod.end_at = left <= 0 ? now_ : now_ + SimTime::Seconds(left / pod.rate_per_s);
     if (!first_end || pod.end_at < *first_end) first_end = pod.end_at;
   }
   // One pending event per device, for the earliest end: rates change at every start and

@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <mutex>
+#include <unordered_map>
 
 #include "sim/io/scenario_sections_json.h"
 
@@ -110,6 +111,28 @@ void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   }
 }
 
+// Node names identify nodes in every output, so two nodes may not share one. Catalog
+// pools cannot clash (`<pool>-<i>`, pool names unique, indices without '-'), but an openb
+// pool names its nodes after the CSV, e.g. two pools reading one CSV. The error names the
+// later node's pool and the pool it clashes with.
+void CheckUniqueNames(LoadContext* ctx, const JsonRef& ref, const ClusterSpec& cluster,
+                      const std::vector<NodePool>& pools) {
+  std::unordered_map<std::string_view, const NodePool*> owner;
+  owner.reserve(cluster.nodes.size());
+  for (const NodePool& pool : pools) {
+    for (uint32_t i = pool.first; i < pool.first + pool.count; ++i) {
+      const std::string& node = cluster.nodes[i].name;
+      const auto [it, inserted] = owner.emplace(node, &pool);
+      if (inserted) continue;
+      const std::string where =
+          it->second == &pool ? "twice in this pool" : "also in pool '" + it->second->name + "'";
+      ctx->Fail(ref.PointerTo(pool.name), "node name '" + node + "' is " + where +
+                                              "; node names must be unique in the cluster");
+      return;
+    }
+  }
+}
+
 void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
                ClusterSpec* cluster, std::vector<NodePool>* pools) {
   if (!ExpectObject(ctx, ref)) return;
@@ -121,6 +144,7 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
     LoadPool(ctx, name, ref.Member(name), custom, cluster, pools);
     if (!ctx->ok()) return;
   }
+  CheckUniqueNames(ctx, ref, *cluster, *pools);
 }
 
 }  // namespace

@@ -64,6 +64,27 @@ TEST_CASE("events at the same instant run in the order they were scheduled", "[e
   CHECK(engine->end_time() == Sec(17));
 }
 
+TEST_CASE("a pod with no run time on a time-sliced GPU ends as it starts", "[engine]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::P3_8x("ts", 4));
+  JobClassId instant = AddJobClass(s, "instant", Sec(2), Sec(0));
+  AddPods(s, "a", Sec(1), GpuPod(s, instant), 2);
+  FirstFitPolicy policy;
+  test::RecordingObserver observer;
+  auto engine = RunEngine(s, policy, {&observer});
+  CHECK(observer.log == std::vector<std::string>{
+                            "1s submitted pod0",
+                            "1s submitted pod1",
+                            "1s bound pod0",
+                            "1s bound pod1",
+                            "3s started pod0",
+                            "3s started pod1",
+                            "3s ended pod0 completed Completed",
+                            "3s ended pod1 completed Completed",
+                        });
+  CHECK(engine->end_time() == Sec(3));
+}
+
 // A world with every source of variety: MIG and time-sliced nodes, random failures, Job
 // back-offs, Workflow retries, a Deployment and a relabelling that kills pods.
 Scenario BusyWorld(uint64_t seed) {

@@ -180,6 +180,26 @@ TEST_CASE("an openb GPU model without a catalog GPU must be mapped", "[io][trace
                                              "model 'A10X'"));
 }
 
+TEST_CASE("node names must be unique within an openb CSV and across pools", "[io][trace]") {
+  TraceDir dir;
+  dir.Write("nodes.csv", std::string(kNodes) + "t4-node,16000,65536,2,T4\n");
+  const Result<ScenarioFile> twice = Load(dir, Doc());
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.status().ToString() == dir.Label() + ":/cluster/nodes/ali/openb_nodes: " +
+                                         dir.Path("nodes.csv") +
+                                         ":line 5: node 't4-node' is already on line 3");
+
+  dir.Write("nodes.csv", kNodes);
+  const std::string two_pools = R"({"name": "t", "description": "d", "workloads": {},
+    "cluster": {"nodes": {"ali": {"openb_nodes": "nodes.csv"},
+                          "ali2": {"openb_nodes": "nodes.csv"}}}})";
+  const Result<ScenarioFile> clash = Load(dir, two_pools);
+  REQUIRE_FALSE(clash.ok());
+  CHECK(clash.status().ToString() ==
+        dir.Label() + ":/cluster/nodes/ali2: node name 'v100-node' is also in pool 'ali'; "
+                      "node names must be unique in the cluster");
+}
+
 TEST_CASE("a broken trace row is reported at its CSV line under the workload's field",
           "[io][trace]") {
   TraceDir dir;
