@@ -8,7 +8,19 @@
 // policy has been asked to place so far (recomputed as their number doubles); ties go to
 // the lowest node id; GpuClustering sees no affinity tags (NodeInfo does not record which
 // pods a node holds), so it scores by GPU use alone.
+//
+// GPU models: the key of the first node-affinity term the policy meets is taken as the
+// GPU-model label (a Trace workload turns openb's gpu_spec into such a term on
+// alibabacloud.com/gpu-card-model). A node's model is its value of that label; a pod's
+// model constraint the term's values. FGD then counts a typical pod that the constraint
+// keeps off a node as unable to use the node's idle GPUs, as the study does. Affinity
+// terms on other keys still filter nodes but do not enter the fragmentation measure.
+//
+// Scores are cached per node and pod shape: a node's entry is reused until its free CPU,
+// free shares or model change (the fill experiment's cache, keyed by what the view shows
+// rather than by a version the engine would have to keep).
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,16 +40,35 @@ class GpuShareAdapter final : public Policy {
   std::optional<Placement> Place(const ClusterView& view, const PodView& pod) override;
 
  private:
-  PodShape ShapeOf(const ClusterView& view, const PodView& pod) const;
-  GpuShareNode NodeOf(const NodeInfo& node) const;
-  void Learn(const PodShape& shape);
+  // A node as the policy last saw it; `version` changes whenever `node` does.
+  struct SeenNode {
+    GpuShareNode node;
+    uint32_t version = 0;  // 0: never seen
+  };
+  struct CachedScore {
+    uint32_t version = 0;  // the node's version the score was computed for; 0: none
+    int64_t score = 0;
+  };
+
+  PodShape ShapeOf(const ClusterView& view, const PodView& pod);
+  const SeenNode& Refresh(const NodeInfo& node);
+  int64_t Score(const SeenNode& seen, NodeId node, uint32_t shape);
+  uint32_t ShapeId(const PodShape& shape);
+  void Learn(PodId pod, const PodShape& shape);
 
   std::string name_;
   Rng rng_{1};
   std::vector<PodShape> seen_;
+  std::vector<bool> learned_;  // by PodId: the pod's shape is in seen_
   std::vector<TypicalPod> typical_;
   size_t typical_from_ = 0;  // seen_.size() when typical_ was last computed
   std::unique_ptr<GpuSharePolicy> policy_;
+  std::string model_key_;  // empty until a pod with node affinity is placed
+
+  std::vector<SeenNode> nodes_;  // by NodeId
+  std::map<PodShape, uint32_t> shape_ids_;
+  std::vector<PodShape> shapes_;                   // by shape id
+  std::vector<std::vector<CachedScore>> scores_;   // [shape id][NodeId]
 };
 
 }  // namespace migsim

@@ -17,7 +17,8 @@ bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
   for (const ResourceRequest& r : req.extended) {
     if (!node.CanTake(r.resource, r.count)) return false;
   }
-  if (!pod.node_selector->empty() && !MatchesSelector(node.labels, *pod.node_selector)) {
+  if (pod.node_selector != nullptr && !pod.node_selector->empty() &&
+      !MatchesSelector(node.labels, *pod.node_selector)) {
     return false;
   }
   return pod.node_affinity == nullptr || pod.node_affinity->empty() ||

@@ -59,7 +59,7 @@ struct NodeInfo {
 struct PodView {
   PodId id;
   const PodRequests* requests = nullptr;
-  const Labels* node_selector = nullptr;
+  const Labels* node_selector = nullptr;        // nullptr or empty: no selector
   const NodeAffinity* node_affinity = nullptr;  // nullptr or empty: no affinity
 };
 
