@@ -187,6 +187,7 @@ void MigFill::Place(MigNodeState& node, const FillPod& pod, int profile, int k) 
 
 MigFillResult MigFill::Run() {
   MigFillResult result;
+  result.capacity_gpus = config_.capacity_gpus;
   const std::vector<int64_t> ranks = RandomRanks(nodes_.size(), rng_);
   const double fresh_frag =
       MigFragmentation(*model_, fresh_gpu_, context_.dynamic, context_.typical);

@@ -34,7 +34,8 @@ struct MigFillEvent {
 };
 
 struct MigFillResult {
-  int64_t gpus = 0;  // of the MIG cluster
+  int64_t gpus = 0;          // of the MIG cluster
+  int64_t capacity_gpus = 0; // MigFillConfig::capacity_gpus: the x-axis's 100 %
   int64_t pods_submitted = 0, pods_failed = 0;
   std::vector<MigFillEvent> events;
 };

@@ -13,6 +13,7 @@
 #include "policies/gpu_share_policies.h"
 #include "policies/mig_share_policies.h"
 #include "sim/cli/failure.h"
+#include "sim/core/check.h"
 #include "sim/core/parallel_for.h"
 #include "sim/core/text.h"
 #include "sim/io/fill_results.h"
@@ -136,7 +137,9 @@ std::vector<FillRun> RunAll(const std::vector<Job>& jobs, const std::vector<Fill
     const Job& j = jobs[i];
     FillConfig config{j.policy, j.seed, tune};
     Result<FillResult> r = RunFill(nodes, traces[j.trace], config, &MakeGpuSharePolicy);
-    runs[i] = FillRun{names[j.trace], config, r.ok() ? std::move(r).value() : FillResult{}};
+    // The command checked policies, nodes and traces first: nothing left to fail on.
+    MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());
+    runs[i] = FillRun{names[j.trace], config, std::move(r).value()};
   });
   return runs;
 }
@@ -156,11 +159,13 @@ std::vector<MigVariant> MigVariants() {
   return v;
 }
 
+// The MIG edition on p4d nodes with as many GPUs as the openb cluster (`openb_gpus`, 6212
+// for the study's), whose capacity also sets the top-up target, as in the milli-GPU runs.
 std::vector<MigFillRun> RunMig(const std::vector<std::vector<FillPod>>& traces,
-                               const std::vector<std::string>& names,
+                               const std::vector<std::string>& names, int64_t openb_gpus,
                                const std::vector<uint64_t>& seeds, double tune, int threads,
                                bool progress) {
-  const std::vector<FillNode> cluster = P4dCluster(6212);
+  const std::vector<FillNode> cluster = P4dCluster(openb_gpus);
   const std::vector<MigVariant> variants = MigVariants();
   std::vector<MigFillRun> runs;
   for (size_t t = 0; t < traces.size(); ++t) {
@@ -172,11 +177,49 @@ std::vector<MigFillRun> RunMig(const std::vector<std::vector<FillPod>>& traces,
     MigFillRun& run = runs[i];
     const MigVariant& v = variants[(i / seeds.size()) % variants.size()];
     const size_t trace = i / (seeds.size() * variants.size());
-    MigFillConfig config{v.policy, v.layout, run.seed, tune, 6212};
+    MigFillConfig config{v.policy, v.layout, run.seed, tune, openb_gpus};
     Result<MigFillResult> r = RunMigFill(cluster, traces[trace], config, &MakeMigSharePolicy);
-    if (r.ok()) run.result = std::move(r).value();
+    MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());  // built-in variants only
+    run.result = std::move(r).value();
   });
   return runs;
+}
+
+// Mean and sample sd over the values that are there: a bin's NaN (no event near it in
+// that run, possible only on tiny clusters) is left out and counted as missing.
+struct MeanSd {
+  double mean = 0, sd = 0;
+  size_t n = 0, missing = 0;
+};
+
+MeanSd Stat(const std::vector<double>& v) {
+  MeanSd m;
+  for (double x : v) std::isnan(x) ? ++m.missing : ++m.n;
+  if (m.n == 0) return m;
+  for (double x : v) m.mean += std::isnan(x) ? 0 : x / static_cast<double>(m.n);
+  double var = 0;
+  for (double x : v) var += std::isnan(x) ? 0 : (x - m.mean) * (x - m.mean);
+  m.sd = m.n > 1 ? std::sqrt(var / static_cast<double>(m.n - 1)) : 0;
+  return m;
+}
+
+// "83.87 +- 0.12"; "83.87 +- 0.00 (1/3)" when only 1 of 3 runs has the value; "n/a".
+std::string Format(const MeanSd& m) {
+  if (m.n == 0) return "n/a";
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "%.2f +- %.2f", m.mean, m.sd);
+  if (m.missing == 0) return buf;
+  return std::string(buf) + " (" + std::to_string(m.n) + "/" + std::to_string(m.n + m.missing) +
+         ")";
+}
+
+// The mean alone, "n/a" without values.
+std::string Mean(const std::vector<double>& v) {
+  const MeanSd m = Stat(v);
+  if (m.n == 0) return "n/a";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.2f", m.mean);
+  return buf;
 }
 
 void PrintMigSummary(const std::vector<MigFillRun>& runs) {
@@ -186,39 +229,19 @@ void PrintMigSummary(const std::vector<MigFillRun>& runs) {
               "placed % @130", "slices % @130", "MIG frag % @100");
   for (size_t i = 0; i < runs.size();) {
     size_t j = i;
-    double placed100 = 0, placed130 = 0, slices130 = 0, frag100 = 0;
+    std::vector<double> placed100, placed130, slices130, frag100;
     while (j < runs.size() && runs[j].variant == runs[i].variant &&
            runs[j].workload == runs[i].workload) {
       const MigCurves c = BinMigFill(runs[j].result);
-      placed100 += c.placed[100], placed130 += c.placed[130];
-      slices130 += c.slices[130], frag100 += c.frag[100];
+      placed100.push_back(c.placed[100]), placed130.push_back(c.placed[130]);
+      slices130.push_back(c.slices[130]), frag100.push_back(c.frag[100]);
       ++j;
     }
-    const double n = static_cast<double>(j - i);
-    std::printf("%-26s %-24s %16.2f %16.2f %16.2f %16.2f\n", runs[i].variant.c_str(),
-                runs[i].workload.c_str(), placed100 / n, placed130 / n, slices130 / n, frag100 / n);
+    std::printf("%-26s %-24s %16s %16s %16s %16s\n", runs[i].variant.c_str(),
+                runs[i].workload.c_str(), Mean(placed100).c_str(), Mean(placed130).c_str(),
+                Mean(slices130).c_str(), Mean(frag100).c_str());
     i = j;
   }
-}
-
-struct MeanSd {
-  double mean = 0, sd = 0;
-};
-
-MeanSd Stat(const std::vector<double>& v) {
-  MeanSd m;
-  if (v.empty()) return m;
-  for (double x : v) m.mean += x / static_cast<double>(v.size());
-  double var = 0;
-  for (double x : v) var += (x - m.mean) * (x - m.mean);
-  m.sd = v.size() > 1 ? std::sqrt(var / static_cast<double>(v.size() - 1)) : 0;
-  return m;
-}
-
-std::string Format(const MeanSd& m) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f +- %.2f", m.mean, m.sd);
-  return buf;
 }
 
 std::vector<std::string> Traces(const std::vector<FillRun>& runs) {
@@ -296,6 +319,16 @@ void PrintFinalState(const std::vector<FillRun>& runs, const std::vector<std::st
   });
 }
 
+// The experiment tops the trace up to a share of the cluster's GPUs, so it needs some.
+Status CheckHasGpus(const std::string& path, const std::vector<OpenbNode>& nodes) {
+  if (nodes.empty()) return Status::InvalidArgument(path + ": no nodes");
+  for (const OpenbNode& n : nodes) {
+    if (n.gpus > 0) return Status::Ok();
+  }
+  return Status::InvalidArgument(path + ": no node has a GPU (the fill experiment tops the trace "
+                                        "up to a share of the cluster's GPU capacity)");
+}
+
 }  // namespace
 
 int OpenbCommand(const OpenbOptions& o) {
@@ -320,6 +353,7 @@ int OpenbCommand(const OpenbOptions& o) {
   }
   Result<std::vector<OpenbNode>> nodes = LoadOpenbNodes(nodes_path);
   if (!nodes.ok()) return fail(nodes.status());
+  if (Status s = CheckHasGpus(nodes_path, nodes.value()); !s.ok()) return fail(s);
   Result<std::vector<std::string>> trace_paths = TracePaths(o);
   if (!trace_paths.ok()) return fail(trace_paths.status());
   std::vector<std::vector<FillPod>> traces;
@@ -327,6 +361,7 @@ int OpenbCommand(const OpenbOptions& o) {
   for (const std::string& path : trace_paths.value()) {
     Result<std::vector<OpenbPod>> pods = LoadOpenbPods(path);
     if (!pods.ok()) return fail(pods.status());
+    if (pods.value().empty()) return fail(Status::InvalidArgument(path + ": no pods"));
     traces.push_back(ToFillPods(pods.value()));
     names.push_back(TraceName(path));
   }
@@ -357,7 +392,8 @@ int OpenbCommand(const OpenbOptions& o) {
   if (o.mig) {
     const auto mig_start = std::chrono::steady_clock::now();
     const std::vector<MigFillRun> mig =
-        RunMig(traces, names, seeds.value(), o.tune, threads, !o.quiet && isatty(STDERR_FILENO));
+        RunMig(traces, names, runs.front().result.total_gpus, seeds.value(), o.tune, threads,
+               !o.quiet && isatty(STDERR_FILENO));
     const std::chrono::duration<double> mig_took = std::chrono::steady_clock::now() - mig_start;
     if (!o.out_dir.empty()) {
       Status s =

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 
 namespace migsim {
 namespace {
@@ -13,7 +14,10 @@ double RoundHalfEven(double v, int decimals) {
   return std::nearbyint(v * scale) / scale;  // default rounding mode: to nearest even
 }
 
+// A missing value (NaN: an empty bin with empty neighbours) is an empty cell, as pandas
+// writes one.
 std::string Number(double v, int decimals) {
+  if (std::isnan(v)) return "";
   char buf[40];
   if (decimals < 0) {
     std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -84,7 +88,7 @@ std::vector<double> BinByArrived(const std::vector<int64_t>& arrived_milli,
         if (y < sum.size()) s += sum[y], c += count[y];
       }
     }
-    out[x] = c > 0 ? s / static_cast<double>(c) : 0;
+    out[x] = c > 0 ? s / static_cast<double>(c) : std::numeric_limits<double>::quiet_NaN();
   }
   return out;
 }
@@ -92,7 +96,7 @@ std::vector<double> BinByArrived(const std::vector<int64_t>& arrived_milli,
 MigCurves BinMigFill(const MigFillResult& r, int max_percent) {
   // The x-axis is the openb cluster's arrived %, as in the milli-GPU experiment; the
   // y-values are shares of the MIG cluster's own capacity.
-  const int64_t openb_gpus = 6212;
+  const int64_t openb_gpus = r.capacity_gpus;
   std::vector<int64_t> arrived;
   std::vector<double> placed, slices, frag;
   const double gpus = static_cast<double>(r.gpus);

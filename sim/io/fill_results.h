@@ -20,14 +20,17 @@ struct FillRun {
 // The percentage bins 0..max_percent of one run: alloc = mean allocated % of capacity,
 // frag = mean fragmentation % of capacity, frag_ratio = mean 100 x F / idle, each over
 // the events whose arrived % rounds (half to even) to the bin; an empty bin takes the
-// events of its neighbours (x-1..x+1).
+// events of its neighbours (x-1..x+1). A bin still without events (only on clusters so
+// small that one pod moves the arrived % by more than 2) is NaN, and an empty CSV cell,
+// as the study's pandas scripts would leave it.
 struct FillCurves {
   std::vector<double> alloc, frag, frag_ratio;
 };
 FillCurves BinFill(const FillResult& result, int max_percent = 130);
 
 // The same binning for any per-event value: `arrived_milli[i]` places value i in the bin
-// of round(arrived % of `total_gpus`); the bin's mean, neighbours for an empty bin.
+// of round(arrived % of `total_gpus`); the bin's mean, neighbours for an empty bin, NaN
+// when they are empty too.
 std::vector<double> BinByArrived(const std::vector<int64_t>& arrived_milli,
                                  const std::vector<double>& values, int64_t total_gpus,
                                  int max_percent = 130);

@@ -3,6 +3,7 @@
 #include "sim/io/fill_results.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -39,14 +40,23 @@ double Ratio(double frag, int64_t used) {
   return 100 * frag / static_cast<double>(kGpus * 1000 - used);
 }
 
+// Every cell, a trailing empty one included (a missing last bin).
 std::vector<std::string> Split(const std::string& line, char sep = ',') {
   std::vector<std::string> cells;
-  std::stringstream in(line);
-  for (std::string cell; std::getline(in, cell, sep);) cells.push_back(cell);
+  size_t from = 0;
+  for (size_t at; (at = line.find(sep, from)) != std::string::npos; from = at + 1) {
+    cells.push_back(line.substr(from, at - from));
+  }
+  cells.push_back(line.substr(from));
   return cells;
 }
 
-std::vector<std::string> Lines(const std::string& text) { return Split(text, '\n'); }
+// The lines of a text that ends with a newline.
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines = Split(text, '\n');
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
 
 std::string PercentColumns() {
   std::string out;
@@ -99,6 +109,33 @@ TEST_CASE("an empty bin takes the events of its neighbours", "[openb][io]") {
   CHECK(c.alloc[6] == Approx(5.00));
   CHECK(c.frag[6] == Approx(10.00));
   CHECK(c.frag_ratio[6] == Approx(Ratio(10000, 5000)));
+}
+
+TEST_CASE("a bin with no event in it or beside it is missing: NaN, an empty CSV cell",
+          "[openb][io]") {
+  FillResult r;
+  r.total_gpus = 1;
+  r.events = {FillEvent{0, 0, 1000, 1000}, FillEvent{500, 500, 0, 500}};  // 0 % then 50 %
+  const FillCurves c = BinFill(r, 52);
+  CHECK(c.alloc[1] == Approx(0.0));  // bin 0's event
+  CHECK(std::isnan(c.alloc[2]));
+  CHECK(std::isnan(c.frag[48]));
+  CHECK(std::isnan(c.frag_ratio[52]));
+  CHECK(c.alloc[51] == Approx(50.0));
+  const std::string row = Lines(FormatAllocCsv({MakeRun("fgd", 1, r)}))[1];
+  CHECK_THAT(row, Catch::StartsWith("openb_pod_list_default,fgd,1.3,1,1,0.00,0.00,,,"));
+  CHECK_THAT(row, Catch::Contains(",,50.00,50.00,50.00,,,"));
+}
+
+TEST_CASE("the MIG edition's x-axis is the arrived % of the openb cluster it was given",
+          "[openb][io]") {
+  MigFillResult r;
+  r.gpus = 8;
+  r.capacity_gpus = 4;
+  r.events = {MigFillEvent{.arrived_milli = 4000, .placed_milli = 4000}};  // 100 % of 4 GPUs
+  const MigCurves c = BinMigFill(r);
+  CHECK(c.placed[100] == Approx(50.0));  // 4 of the MIG cluster's 8 GPUs
+  CHECK(std::isnan(c.placed[97]));
 }
 
 TEST_CASE("fragmentation is the mean amount as a percentage of capacity, 2 decimals",
