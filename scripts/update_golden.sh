@@ -20,13 +20,18 @@ mkdir -p tests/golden/expected/openb-small
 ./build/migsim openb --data tests/golden/openb-small --trace small --policy all --seeds 1-2 \
   --mig --quiet --out tests/golden/expected/openb-small >/dev/null
 git status --short tests/golden/expected/openb-small
-# The small openb trace replayed in time (workload kind Trace, openb node pool).
-tmp=$(mktemp -d)
-./build/migsim run tests/golden/openb-replay/scenario.json --quiet --out "$tmp" >/dev/null
-mkdir -p tests/golden/expected/openb-replay
-cp "$tmp"/summary.json "$tmp"/pods-*.csv tests/golden/expected/openb-replay/
-rm -rf "$tmp"
-git status --short tests/golden/expected/openb-replay
+# tests/golden/<name>/scenario.json's summary and pod CSVs.
+golden_run() {
+  local tmp
+  tmp=$(mktemp -d)
+  ./build/migsim run "tests/golden/$1/scenario.json" --quiet --out "$tmp" >/dev/null
+  mkdir -p "tests/golden/expected/$1"
+  cp "$tmp"/summary.json "$tmp"/pods-*.csv "tests/golden/expected/$1/"
+  rm -rf "$tmp"
+  git status --short "tests/golden/expected/$1"
+}
+golden_run openb-replay  # the small openb trace replayed in time (openb node pool)
+golden_run pod-list      # a MIG pod list replayed in time (Trace with pods and templates)
 # The explaining commands' text.
 mkdir -p tests/golden/expected/cli
 ./build/migsim profiles A100-40GB > tests/golden/expected/cli/profiles-A100-40GB.txt

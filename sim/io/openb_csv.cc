@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
-#include <memory>
 #include <system_error>
 #include <utility>
+
+#include "sim/io/csv_lines.h"
 
 namespace migsim {
 namespace {
@@ -15,32 +15,6 @@ constexpr std::string_view kNodeHeader = "sn,cpu_milli,memory_mib,gpu,model";
 constexpr std::string_view kNodeColumns[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
 constexpr std::string_view kPodColumns[] = {"name", "cpu_milli", "memory_mib", "num_gpu",
                                             "gpu_milli"};
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-// Every comma separates: "a,b," has three fields, the last empty. Fields are trimmed.
-// The vector is reused across lines so a file costs one allocation, not one per line.
-void SplitCsv(std::string_view line, std::vector<std::string_view>* fields) {
-  fields->clear();
-  for (size_t comma; (comma = line.find(',')) != std::string_view::npos;) {
-    fields->push_back(Trim(line.substr(0, comma)));
-    line.remove_prefix(comma + 1);
-  }
-  fields->push_back(Trim(line));
-}
-
-std::string Join(const std::vector<std::string_view>& parts, std::string_view separator) {
-  std::string out;
-  for (std::string_view part : parts) {
-    if (!out.empty()) out += separator;
-    out += part;
-  }
-  return out;
-}
 
 // A non-negative decimal integer: digits only, so no sign, no exponent, no fraction.
 Status ParseCount(std::string_view column, std::string_view field, int64_t* out) {
@@ -81,48 +55,6 @@ std::string DropEmptyPieces(std::string_view spec) {
   return out;
 }
 
-// Runs `header` on the first non-blank line and `row` on each later one, after checking
-// for quotes and, for rows, that the field count matches the header's. Both callbacks
-// return a Status without a location; this loop adds {file, "line N"}.
-template <typename Row, typename HeaderFn, typename RowFn>
-Result<std::vector<Row>> ParseLines(std::string_view text, const std::string& file,
-                                    HeaderFn header, RowFn row) {
-  // A UTF-8 byte-order mark, as spreadsheets write, is not part of the header.
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  std::vector<Row> rows;
-  rows.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
-  std::vector<std::string_view> fields;
-  size_t columns = 0;
-  int n = 0;
-  while (!text.empty()) {
-    const size_t newline = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, newline);
-    text.remove_prefix(std::min(newline + 1, text.size()));
-    ++n;
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    if (Trim(line).empty()) continue;
-    const auto where = [&] { return InputLocation{file, "line " + std::to_string(n)}; };
-    if (line.find('"') != std::string_view::npos) {
-      return Status::ParseError("quoted fields are not supported (found '\"')", where());
-    }
-    SplitCsv(line, &fields);
-    if (columns == 0) {
-      if (Status s = header(fields); !s.ok()) return s.At(where());
-      columns = fields.size();
-      continue;
-    }
-    if (fields.size() != columns) {
-      return Status::ParseError("expected " + std::to_string(columns) + " fields, got " +
-                                    std::to_string(fields.size()),
-                                where());
-    }
-    rows.emplace_back().line = n;
-    if (Status s = row(fields, &rows.back()); !s.ok()) return s.At(where());
-  }
-  if (columns == 0) return Status::ParseError("empty file: no header line", {file, "line 1"});
-  return rows;
-}
-
 Status CheckNodeHeader(const std::vector<std::string_view>& fields) {
   if (std::equal(fields.begin(), fields.end(), std::begin(kNodeColumns), std::end(kNodeColumns))) {
     return Status::Ok();
@@ -131,8 +63,8 @@ Status CheckNodeHeader(const std::vector<std::string_view>& fields) {
   for (std::string_view column : kNodeColumns) {
     if (std::find(fields.begin(), fields.end(), column) == fields.end()) missing.push_back(column);
   }
-  const std::string detail = missing.empty() ? "got '" + Join(fields, ",") + "'"
-                                             : "missing columns: " + Join(missing, ", ");
+  const std::string detail = missing.empty() ? "got '" + JoinFields(fields, ",") + "'"
+                                             : "missing columns: " + JoinFields(missing, ", ");
   return Status::ParseError("expected the header '" + std::string(kNodeHeader) + "' (" + detail +
                             ")");
 }
@@ -178,7 +110,7 @@ Status ReadPodHeader(const std::vector<std::string_view>& fields, PodColumns* co
     if (columns->index[c] < 0) missing.push_back(kPodColumns[c]);
   }
   if (missing.empty()) return Status::Ok();
-  return Status::ParseError("missing required columns: " + Join(missing, ", "));
+  return Status::ParseError("missing required columns: " + JoinFields(missing, ", "));
 }
 
 // The optional time columns: absent column or empty field = no time.
@@ -221,42 +153,27 @@ Status ReadPod(const std::vector<std::string_view>& f, const PodColumns& columns
   return Status::Ok();
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
-// stdio rather than ifstream: a directory opens as a stream but fails here on read.
-Result<std::string> ReadFile(const std::string& path) {
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (f == nullptr) return Status::IoError("cannot read file", {path, ""});
-  std::string text;
-  char buffer[1 << 16];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, f.get())) > 0;) text.append(buffer, n);
-  if (std::ferror(f.get())) return Status::IoError("cannot read file", {path, ""});
-  return text;
-}
-
 }  // namespace
 
 Result<std::vector<OpenbNode>> ParseOpenbNodes(std::string_view text, const std::string& file) {
-  return ParseLines<OpenbNode>(text, file, CheckNodeHeader, ReadNode);
+  return ParseCsvLines<OpenbNode>(text, file, CheckNodeHeader, ReadNode);
 }
 
 Result<std::vector<OpenbPod>> ParseOpenbPods(std::string_view text, const std::string& file) {
   PodColumns columns;
-  return ParseLines<OpenbPod>(
+  return ParseCsvLines<OpenbPod>(
       text, file, [&](const auto& fields) { return ReadPodHeader(fields, &columns); },
       [&](const auto& fields, OpenbPod* pod) { return ReadPod(fields, columns, pod); });
 }
 
 Result<std::vector<OpenbNode>> LoadOpenbNodes(const std::string& path) {
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadTextFile(path);
   if (!text.ok()) return text.status();
   return ParseOpenbNodes(text.value(), path);
 }
 
 Result<std::vector<OpenbPod>> LoadOpenbPods(const std::string& path) {
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadTextFile(path);
   if (!text.ok()) return text.status();
   return ParseOpenbPods(text.value(), path);
 }

@@ -74,13 +74,13 @@ JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref,
   return JobClassId::Invalid();
 }
 
-TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, bool deployment,
+TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun run,
                            Scenario* scenario) {
   ObjectReader r(ctx, tmpl, {"job_class", "resources", "node_selector"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
-  pod.runs_forever = deployment;
-  if (!deployment) r.Require("job_class");
+  pod.runs_forever = run == TemplateRun::kForever;
+  if (run == TemplateRun::kJobClass) r.Require("job_class");
   if (r.Has("job_class")) {
     pod.job_class = FindJobClass(ctx, r.Field("job_class"), scenario->job_classes);
   }

@@ -59,10 +59,16 @@ void LoadReconfigurations(LoadContext* ctx, const JsonRef& list, const std::vect
 
 void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out);
 
+// How a workload's pods end, which decides whether their template needs a job class.
+enum class TemplateRun {
+  kJobClass,            // the job class's run time: required (Pod, Job, Workflow)
+  kForever,             // until deleted: optional (Deployment)
+  kJobClassOrRecorded,  // a trace row's run_s, else the job class: optional (pod lists)
+};
+
 // Appends the template to scenario->templates (interning its extended resources in
-// scenario->resources) and returns its id; an invalid id after an error. Deployment
-// templates run forever and need no job class.
-TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, bool deployment,
+// scenario->resources) and returns its id; an invalid id after an error.
+TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun run,
                            Scenario* scenario);
 
 // The job class named by the string at `ref`; reports an unknown name and returns an
@@ -74,9 +80,35 @@ JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref, const std::vector<
 // `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);
 
-// One workload of kind "Trace" called `name`: an openb pod CSV replayed in time.
+// One workload of kind "Trace" called `name`: an openb pod CSV (`openb_pods`) or a pod
+// list (`pods`, pod_list_trace_json.cc) replayed in time.
 void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& trace,
                Scenario* scenario);
+void LoadPodListTrace(LoadContext* ctx, const std::string& name, const JsonRef& trace,
+                      Scenario* scenario);
+
+// The fields every trace has: `at_s` (when the trace starts), `time_scale` (> 0,
+// multiplies its times) and `limit` (keep the first N pods by time; 0 = all).
+struct TraceTiming {
+  SimTime at;
+  double time_scale = 1;
+  int64_t limit = 0;
+
+  // A row `s` trace seconds in arrives at at + time_scale × s; a recorded run of `s`
+  // seconds lasts time_scale × s. Both nullopt past kMaxSeconds (a scale that large is
+  // a mistake, not a run).
+  std::optional<SimTime> Arrival(double s) const { return Bounded(at.seconds() + time_scale * s); }
+  std::optional<SimTime> Run(double s) const { return Bounded(time_scale * s); }
+
+ private:
+  static std::optional<SimTime> Bounded(double s) {
+    if (!(s <= kMaxSeconds)) return std::nullopt;
+    return SimTime::Seconds(s);
+  }
+};
+TraceTiming ReadTraceTiming(LoadContext* ctx, ObjectReader& r);
+// The error for a row whose Arrival or Run is nullopt.
+std::string TraceSpanMessage();
 
 // One workload of kind "Workflow" called `name`.
 void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& workflow,

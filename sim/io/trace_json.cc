@@ -15,9 +15,7 @@ constexpr char kDefaultMilliResource[] = "alibabacloud.com/gpu-milli";
 constexpr char kDefaultModelLabel[] = "alibabacloud.com/gpu-card-model";
 
 struct TraceOptions {
-  SimTime at;
-  double time_scale = 1;
-  int64_t limit = 0;  // 0: every row
+  TraceTiming timing;
   bool whole_gpus = false;
   std::string milli_resource = kDefaultMilliResource;
   std::string model_label = kDefaultModelLabel;
@@ -52,7 +50,8 @@ PodTemplate TemplateOf(const OpenbPod& pod, const TraceOptions& o, ResourceTable
 // The row's run time as recorded: deletion − scheduled (deletion − creation for a pod the
 // trace never scheduled), scaled. An error names the CSV line.
 std::optional<SimTime> RecordedRun(LoadContext* ctx, const std::string& pointer,
-                                   const std::string& csv, const OpenbPod& pod, double scale) {
+                                   const std::string& csv, const OpenbPod& pod,
+                                   const TraceTiming& timing) {
   const std::string where = csv + ":line " + std::to_string(pod.line) + ": ";
   if (!pod.deletion_s) {  // creation_time was checked for every row before sorting
     ctx->Fail(pointer, where + "deletion_time is needed to replay a trace");
@@ -66,17 +65,14 @@ std::optional<SimTime> RecordedRun(LoadContext* ctx, const std::string& pointer,
                            std::to_string(*pod.deletion_s) + ")");
     return std::nullopt;
   }
-  return SimTime::Seconds(static_cast<double>(*pod.deletion_s - start) * scale);
+  const std::optional<SimTime> run = timing.Run(static_cast<double>(*pod.deletion_s - start));
+  if (!run) ctx->Fail(pointer, where + TraceSpanMessage());
+  return run;
 }
 
 TraceOptions ReadOptions(LoadContext* ctx, ObjectReader& r, Scenario* scenario) {
   TraceOptions o;
-  o.at = r.Seconds("at_s", SimTime::Zero());
-  o.time_scale = r.Number("time_scale", 1, 0);
-  if (r.Has("time_scale") && ctx->ok() && o.time_scale <= 0) {
-    ctx->Fail(r.Field("time_scale").pointer(), "must be > 0");
-  }
-  o.limit = r.Int("limit", 0, 0);
+  o.timing = ReadTraceTiming(ctx, r);
   const std::string gpu = r.String("gpu", "milli");
   if (ctx->ok() && gpu != "milli" && gpu != "whole") {
     ctx->Fail(r.Field("gpu").pointer(), UnknownNameMessage("gpu request", gpu, {"milli", "whole"}));
@@ -97,10 +93,35 @@ TraceOptions ReadOptions(LoadContext* ctx, ObjectReader& r, Scenario* scenario) 
 
 }  // namespace
 
+std::string TraceSpanMessage() {
+  return "scaled by time_scale, the row's times pass the " +
+         std::to_string(static_cast<int64_t>(kMaxSeconds)) + " s a run can span";
+}
+
+TraceTiming ReadTraceTiming(LoadContext* ctx, ObjectReader& r) {
+  TraceTiming t;
+  t.at = r.Seconds("at_s", SimTime::Zero());
+  t.time_scale = r.Number("time_scale", 1, 0);
+  if (r.Has("time_scale") && ctx->ok() && t.time_scale <= 0) {
+    ctx->Fail(r.Field("time_scale").pointer(), "must be > 0");
+  }
+  t.limit = r.Int("limit", 0, 0);
+  return t;
+}
+
 void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
+  const Json& value = ref.value();
+  if (value.is_object() && value.contains("pods")) {
+    if (value.contains("openb_pods")) {
+      ctx->Fail(ref.PointerTo("pods"), "give either openb_pods or pods, not both");
+      return;
+    }
+    LoadPodListTrace(ctx, name, ref, scenario);
+    return;
+  }
   ObjectReader r(ctx, ref,
-                 {"kind", "openb_pods", "at_s", "time_scale", "limit", "gpu", "gpu_resource",
-                  "gpu_model_label", "job_class"});
+                 {"kind", "openb_pods", "pods", "at_s", "time_scale", "limit", "gpu",
+                  "gpu_resource", "gpu_model_label", "job_class"});
   const std::string file = r.NonEmptyString("openb_pods");
   TraceOptions o = ReadOptions(ctx, r, scenario);
   if (!ctx->ok()) return;
@@ -122,8 +143,8 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
   std::stable_sort(pods.begin(), pods.end(), [](const OpenbPod& a, const OpenbPod& b) {
     return *a.creation_s < *b.creation_s;
   });
-  if (o.limit > 0 && static_cast<size_t>(o.limit) < pods.size()) {
-    pods.resize(static_cast<size_t>(o.limit));
+  if (o.timing.limit > 0 && static_cast<size_t>(o.timing.limit) < pods.size()) {
+    pods.resize(static_cast<size_t>(o.timing.limit));
   }
   TraceSpec spec;
   spec.name = name;
@@ -132,9 +153,15 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
   for (const OpenbPod& pod : pods) {
     TraceEntry entry;
     entry.name = pod.name;
-    entry.at = o.at + SimTime::Seconds(static_cast<double>(*pod.creation_s - first) * o.time_scale);
+    const std::optional<SimTime> at =
+        o.timing.Arrival(static_cast<double>(*pod.creation_s - first));
+    if (!at) {
+      ctx->Fail(pointer, csv + ":line " + std::to_string(pod.line) + ": " + TraceSpanMessage());
+      return;
+    }
+    entry.at = *at;
     if (!o.job_class.valid()) {
-      entry.run = RecordedRun(ctx, pointer, csv, pod, o.time_scale);
+      entry.run = RecordedRun(ctx, pointer, csv, pod, o.timing);
       if (!entry.run) return;
     }
     const auto key = std::make_pair(pod.shape.gpu_type + '/' + std::to_string(pod.shape.gpu_milli) +

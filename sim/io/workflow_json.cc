@@ -89,7 +89,7 @@ WorkflowStepSpec LoadStep(LoadContext* ctx, const std::string& name, const JsonR
   WorkflowStepSpec step;
   step.name = name;
   if (r.Require("template")) {
-    step.tmpl = LoadPodTemplate(ctx, r.Field("template"), false, scenario);
+    step.tmpl = LoadPodTemplate(ctx, r.Field("template"), TemplateRun::kJobClass, scenario);
   }
   if (r.Has("depends")) step.depends = LoadDepends(ctx, r.Field("depends"), steps);
   LoadFanOut(ctx, &r, &step);

@@ -8,9 +8,9 @@ namespace migsim::io {
 namespace {
 
 // Reads `template` when present (it is required everywhere).
-TemplateId RequireTemplate(LoadContext* ctx, ObjectReader* r, bool deployment, Scenario* scenario) {
+TemplateId RequireTemplate(LoadContext* ctx, ObjectReader* r, TemplateRun run, Scenario* scenario) {
   if (!r->Require("template")) return TemplateId::Invalid();
-  return LoadPodTemplate(ctx, r->Field("template"), deployment, scenario);
+  return LoadPodTemplate(ctx, r->Field("template"), run, scenario);
 }
 
 void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
@@ -20,7 +20,7 @@ void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
   spec.count = static_cast<int>(r.Int("count", 1, 1));
-  spec.tmpl = RequireTemplate(ctx, &r, false, scenario);
+  spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
 
@@ -52,7 +52,7 @@ void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& re
   spec.at = r.Seconds("at_s", SimTime::Zero());
   spec.replicas = static_cast<int>(r.Int("replicas", 1, 0));
   if (r.Has("scale") && ctx->ok()) spec.scale = LoadScale(ctx, r.Field("scale"), spec.at);
-  spec.tmpl = RequireTemplate(ctx, &r, true, scenario);
+  spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kForever, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
 
@@ -65,7 +65,7 @@ void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scen
   spec.completions = static_cast<int>(r.Int("completions", 1, 1));
   spec.parallelism = static_cast<int>(r.Int("parallelism", 1, 1));
   spec.backoff_limit = static_cast<int>(r.Int("backoff_limit", 6, 0));
-  spec.tmpl = RequireTemplate(ctx, &r, false, scenario);
+  spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
 

@@ -38,22 +38,32 @@ TEST_CASE("a small openb fill experiment writes its golden CSVs", "[golden][open
 namespace migsim::testing {
 namespace {
 
-TEST_CASE("a small openb trace replayed in time writes its golden results", "[golden][openb]") {
+// Runs tests/golden/<name>/scenario.json and compares `files` of its --out directory with
+// tests/golden/expected/<name>/.
+void CheckGoldenRun(const std::string& name, std::initializer_list<const char*> files) {
   const std::string src = MIGSIM_SOURCE_DIR;
-  const fs::path out = fs::temp_directory_path() / "migsim-openb-replay-golden";
+  const fs::path out = fs::temp_directory_path() / ("migsim-" + name + "-golden");
   fs::remove_all(out);
   // summary.json names the scenario file as given: run from the source tree.
   const std::string command = "cd " + src + " && " + std::string(MIGSIM_BINARY) +
-                              " run tests/golden/openb-replay/scenario.json --quiet --out " +
+                              " run tests/golden/" + name + "/scenario.json --quiet --out " +
                               out.string() + " > /dev/null";
   REQUIRE(std::system(command.c_str()) == 0);
-  for (const char* file : {"summary.json", "pods-fgd.csv", "pods-best-fit-share.csv",
-                           "pods-whole-gpus.csv"}) {
+  for (const char* file : files) {
     INFO(file << " (run scripts/update_golden.sh after a deliberate change)");
     CHECK(ReadFile((out / file).string()) ==
-          ReadFile(src + "/tests/golden/expected/openb-replay/" + file));
+          ReadFile(src + "/tests/golden/expected/" + name + "/" + file));
   }
   fs::remove_all(out);
+}
+
+TEST_CASE("a small openb trace replayed in time writes its golden results", "[golden][openb]") {
+  CheckGoldenRun("openb-replay", {"summary.json", "pods-fgd.csv", "pods-best-fit-share.csv",
+                                  "pods-whole-gpus.csv"});
+}
+
+TEST_CASE("a pod list replayed in time on MIG writes its golden results", "[golden][trace]") {
+  CheckGoldenRun("pod-list", {"summary.json", "pods-all-balanced.csv", "pods-more-3g.csv"});
 }
 
 }  // namespace

@@ -217,6 +217,18 @@ TEST_CASE("a broken trace row is reported at its CSV line under the workload's f
              Catch::EndsWith(":line 7: times out of order (creation_time 50, scheduled_time 50, "
                              "deletion_time 40)"));
 
+  dir.Write("pods.csv", std::string(kPods) + "far,1000,1,0,0,,BE,Running,2000000000,2000000001,\n");
+  const Result<ScenarioFile> far = Load(dir, Doc());
+  REQUIRE_FALSE(far.ok());
+  CHECK_THAT(far.status().ToString(),
+             Catch::EndsWith(":line 7: scaled by time_scale, the row's times pass the "
+                             "1000000000 s a run can span"));
+  dir.Write("pods.csv", std::string(kPods) + "long,1000,1,0,0,,BE,Running,100,9000000000000,\n");
+  const Result<ScenarioFile> run = Load(dir, Doc());
+  REQUIRE_FALSE(run.ok());
+  CHECK_THAT(run.status().ToString(), Catch::EndsWith(":line 7: scaled by time_scale, the row's "
+                                                      "times pass the 1000000000 s a run can span"));
+
   dir.Write("pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np,1000,1,0,0\n");
   const Result<ScenarioFile> untimed = Load(dir, Doc());
   REQUIRE_FALSE(untimed.ok());
