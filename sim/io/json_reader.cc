@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "sim/core/text.h"
-#include "sim/io/duplicate_keys.h"
+#include "sim/io/json_parse_checks.h"
 
 namespace migsim::io {
 namespace {
@@ -67,16 +67,27 @@ std::string FormatNumber(double value) {
 }
 
 Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
+  JsonParseChecks checks;
   try {
-    DuplicateKeyFinder finder;
-    Json doc = Json::parse(text.begin(), text.end(), std::ref(finder));
-    if (finder.duplicate()) {
+    Json doc = Json::parse(text.begin(), text.end(), std::ref(checks));
+    if (checks.duplicate()) {
       return Status::InvalidArgument("duplicate key (JSON keeps only one of the values)",
-                                     {file_label, *finder.duplicate()});
+                                     {file_label, *checks.duplicate()});
+    }
+    if (checks.too_deep()) {
+      return Status::InvalidArgument(
+          "nested deeper than " + std::to_string(JsonParseChecks::kMaxDepth) + " levels",
+          {file_label, *checks.too_deep()});
     }
     return doc;
   } catch (const Json::parse_error& e) {
     return ParseErrorStatus(e.what(), e.byte, file_label);
+  } catch (const Json::out_of_range& e) {  // a number beyond a double, e.g. 1e400
+    const std::string what = e.what();
+    const size_t bracket = what.find("] ");
+    return Status::InvalidArgument(
+        "malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)),
+        {file_label, checks.CurrentPointer()});
   }
 }
 

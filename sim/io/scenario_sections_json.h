@@ -77,6 +77,10 @@ JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref, const std::vector<
 
 // --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc) ---
 
+// The most pods (or retries) one workload field may ask for: a typo such as "count": 1e9
+// is an error, not a run that exhausts memory. Traces are bounded by their rows.
+constexpr int64_t kMaxPodsPerField = 1000000;
+
 // `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);
 

@@ -8,9 +8,6 @@
 namespace migsim::io {
 namespace {
 
-// A fan-out makes one string per pod up front; the cap keeps a typo from exhausting memory.
-constexpr int64_t kMaxFanOut = 1000000;
-
 std::vector<int> LoadDepends(LoadContext* ctx, const JsonRef& ref,
                              const std::vector<std::string>& steps) {
   std::vector<int> depends;
@@ -56,7 +53,7 @@ RetryStrategy LoadRetry(LoadContext* ctx, const JsonRef& ref) {
   ObjectReader r(ctx, ref, {"limit", "policy"});
   RetryStrategy retry;
   r.Require("limit");
-  retry.limit = static_cast<int>(r.Int("limit", 0, 0));
+  retry.limit = static_cast<int>(r.Int("limit", 0, 0, kMaxPodsPerField));
   if (!r.Has("policy")) return retry;
   const std::string policy = r.String("policy");
   if (policy == "Always") {
@@ -76,7 +73,7 @@ void LoadFanOut(LoadContext* ctx, ObjectReader* r, WorkflowStepSpec* step) {
   if (r->Has("fan_out") && r->Has("items")) {
     ctx->Fail(r->object().pointer(), "give either 'fan_out' or 'items', not both");
   } else if (r->Has("fan_out")) {
-    const int64_t n = r->Int("fan_out", 1, 1, kMaxFanOut);
+    const int64_t n = r->Int("fan_out", 1, 1, kMaxPodsPerField);
     for (int64_t i = 0; i < n && ctx->ok(); ++i) step->items.push_back(std::to_string(i));
   } else if (r->Has("items")) {
     step->items = LoadItems(ctx, r->Field("items"));
@@ -119,7 +116,7 @@ void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   WorkflowSpec workflow;
   workflow.name = name;
   workflow.at = r.Seconds("at_s", SimTime::Zero());
-  workflow.parallelism = static_cast<int>(r.Int("parallelism", 0, 0));
+  workflow.parallelism = static_cast<int>(r.Int("parallelism", 0, 0, kMaxPodsPerField));
   workflow.step_delay = r.Seconds("step_delay_s", SimTime::Zero());
   if (!r.Require("steps") || !ctx->ok()) return;
   const JsonRef steps = r.Field("steps");

@@ -19,7 +19,7 @@ void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   PodGroupSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
-  spec.count = static_cast<int>(r.Int("count", 1, 1));
+  spec.count = static_cast<int>(r.Int("count", 1, 1, kMaxPodsPerField));
   spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
@@ -32,7 +32,7 @@ std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime 
     r.Require("at_s");
     r.Require("replicas");
     const ScaleEvent event{.at = r.Seconds("at_s", start),
-                           .replicas = static_cast<int>(r.Int("replicas", 0, 0))};
+                           .replicas = static_cast<int>(r.Int("replicas", 0, 0, kMaxPodsPerField))};
     if (ctx->ok() && event.at < start) {
       ctx->Fail(r.Field("at_s").pointer(),
                 "must be >= the Deployment's at_s (" + FormatNumber(start.seconds()) + ")");
@@ -50,7 +50,7 @@ void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& re
   DeploymentSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
-  spec.replicas = static_cast<int>(r.Int("replicas", 1, 0));
+  spec.replicas = static_cast<int>(r.Int("replicas", 1, 0, kMaxPodsPerField));
   if (r.Has("scale") && ctx->ok()) spec.scale = LoadScale(ctx, r.Field("scale"), spec.at);
   spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kForever, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
@@ -62,9 +62,9 @@ void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scen
   JobSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
-  spec.completions = static_cast<int>(r.Int("completions", 1, 1));
-  spec.parallelism = static_cast<int>(r.Int("parallelism", 1, 1));
-  spec.backoff_limit = static_cast<int>(r.Int("backoff_limit", 6, 0));
+  spec.completions = static_cast<int>(r.Int("completions", 1, 1, kMaxPodsPerField));
+  spec.parallelism = static_cast<int>(r.Int("parallelism", 1, 1, kMaxPodsPerField));
+  spec.backoff_limit = static_cast<int>(r.Int("backoff_limit", 6, 0, kMaxPodsPerField));
   spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }

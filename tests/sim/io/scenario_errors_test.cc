@@ -166,6 +166,30 @@ TEST_CASE("a key written twice in one object is an error at its pointer", "[io]"
         "dup.json:/cluster/nodes/a/count: duplicate key (JSON keeps only one of the values)");
 }
 
+TEST_CASE("nesting deeper than any scenario needs is an error at the first level too deep",
+          "[io]") {
+  // 60,000 levels overflowed the stack when a variant's patch was merged.
+  std::string deep;
+  for (int i = 0; i < 60000; ++i) deep += R"({"a":)";
+  deep += "1" + std::string(60000, '}');
+  const std::string text = R"({"name": "x", "description": "y", "workloads": {},
+    "cluster": {"nodes": {"a": {"type": "p4d.24xlarge"}}}, "variants": {"v": {"z": )" +
+                           deep + "}}}";
+  Result<ScenarioFile> r = ParseScenarioText(text, "deep.json");
+  REQUIRE_FALSE(r.ok());
+  std::string pointer = "/variants/v/z";
+  for (int i = 0; i < 61; ++i) pointer += "/a";
+  CHECK(r.status().ToString() == "deep.json:" + pointer + ": nested deeper than 64 levels");
+}
+
+TEST_CASE("a number too large for a double is reported at its pointer", "[io]") {
+  Result<ScenarioFile> r = ParseScenarioText(
+      R"({"name": "x", "description": "y", "horizon_s": [0, 1e400]})", "big.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().ToString() ==
+        "big.json:/horizon_s/1: malformed JSON: number overflow parsing '1e400'");
+}
+
 TEST_CASE("a key repeated inside an array element is found at its index", "[io]") {
   const char* text = R"({"name": "x", "description": "y", "cluster": {"nodes": {"a": {
     "type": "p4d.24xlarge"}}, "reconfigurations": [{"at_s": 1}, {"at_s": 1, "at_s": 2}]},

@@ -87,6 +87,19 @@ TEST_CASE("negative counts and durations are rejected at the field", "[io]") {
         "t.json:/workloads/w/parallelism: must be >= 1");
 }
 
+TEST_CASE("pod counts past a million are rejected at the field, not run out of memory",
+          "[io]") {
+  CHECK(MessageOf(Workload(
+            R"("kind": "Pod", "count": 2147483647, "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/count: must be <= 1000000");
+  CHECK(MessageOf(Workload(R"("kind": "Deployment", "template": {},
+                              "scale": [{"at_s": 1, "replicas": 1000001}])")) ==
+        "t.json:/workloads/w/scale/0/replicas: must be <= 1000000");
+  CHECK(MessageOf(Workload(
+            R"("kind": "Job", "completions": 5000000, "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/completions: must be <= 1000000");
+}
+
 TEST_CASE("a scale event before the deployment starts is rejected", "[io]") {
   CHECK(MessageOf(Workload(R"("kind": "Deployment", "at_s": 10,
                               "scale": [{"at_s": 5, "replicas": 2}], "template": {})")) ==

@@ -1,9 +1,21 @@
-#include "sim/io/duplicate_keys.h"
+#include "sim/io/json_parse_checks.h"
 
 namespace migsim::io {
 
-bool DuplicateKeyFinder::operator()(int, Json::parse_event_t event, Json& parsed) {
+bool JsonParseChecks::operator()(int, Json::parse_event_t event, Json& parsed) {
   using E = Json::parse_event_t;
+  const bool start = event == E::object_start || event == E::array_start;
+  const bool end = event == E::object_end || event == E::array_end;
+  if (dropped_ > 0) {  // inside a container already dropped: track its nesting only
+    if (start) ++dropped_;
+    if (end && --dropped_ == 0) ValueDone();
+    return false;
+  }
+  if (start && stack_.size() >= kMaxDepth) {
+    if (!too_deep_) too_deep_ = CurrentPointer();
+    dropped_ = 1;
+    return false;
+  }
   switch (event) {
     case E::object_start:
     case E::array_start:
@@ -29,11 +41,19 @@ bool DuplicateKeyFinder::operator()(int, Json::parse_event_t event, Json& parsed
 }
 
 // A value ended inside the innermost container: in an array, the next one starts.
-void DuplicateKeyFinder::ValueDone() {
+void JsonParseChecks::ValueDone() {
   if (!stack_.empty() && stack_.back().array) ++stack_.back().index;
 }
 
-std::string DuplicateKeyFinder::PathTo(const std::string& key) const {
+std::string JsonParseChecks::CurrentPointer() const {
+  std::string pointer;
+  for (const Frame& f : stack_) {
+    pointer += "/" + (f.array ? std::to_string(f.index) : EscapePointerToken(f.key));
+  }
+  return pointer;
+}
+
+std::string JsonParseChecks::PathTo(const std::string& key) const {
   std::string pointer;
   for (size_t i = 0; i + 1 < stack_.size(); ++i) {
     const Frame& f = stack_[i];
