@@ -30,19 +30,30 @@ struct Cli {
   int code = 0;
 };
 
+// An output path given as "" is a mistake (say, a shell variable that was not set), not a
+// request for no output.
+CLI::Validator NonEmptyPath() {
+  return CLI::Validator(
+      [](const std::string& path) { return path.empty() ? std::string("an empty path") : ""; },
+      "PATH");
+}
+
 void AddRun(CLI::App& app, Cli& cli) {
   migsim::RunOptions& run = cli.run;
   CLI::App* cmd = app.add_subcommand("run", "Simulate a scenario's variants and print the results");
   cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required();
   cmd->add_flag("--json", run.json, "Print results as JSON instead of a table");
   cmd->add_option("--out", run.out_dir,
-                  "Also write summary.json and pods-<variant>.csv into this directory");
+                  "Also write summary.json and pods-<variant>.csv into this directory")
+      ->check(NonEmptyPath());
   cmd->add_option("--variant", run.variants, "Run only this variant (repeatable)");
   cmd->add_flag("-q,--quiet", run.quiet, "No progress on stderr");
   cmd->add_option("--report", run.report,
-                  "Also write a self-contained HTML report (charts, Gantt of GPU slices)");
+                  "Also write a self-contained HTML report (charts, Gantt of GPU slices)")
+      ->check(NonEmptyPath());
   cmd->add_option("--trace", run.trace,
-                  "Also write Chrome trace-event JSON for Perfetto / chrome://tracing");
+                  "Also write Chrome trace-event JSON for Perfetto / chrome://tracing")
+      ->check(NonEmptyPath());
   cmd->footer(
       "Examples:\n"
       "  migsim run scenarios/56-superres.json\n"
@@ -82,7 +93,8 @@ void AddOpenb(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   cmd->add_option("--out", o.out_dir,
                   "Write alloc_discrete.csv, frag_discrete.csv, "
-                  "frag_ratio_discrete.csv, failed_pods.csv and final_state.csv here");
+                  "frag_ratio_discrete.csv, failed_pods.csv and final_state.csv here")
+      ->check(NonEmptyPath());
   cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
   cmd->add_flag("--mig", o.mig,
@@ -96,7 +108,8 @@ void AddPlan(CLI::App& app, Cli& cli) {
   CLI::App* cmd = app.add_subcommand(
       "plan", "Find, per configuration of a node pool, the fewest nodes that meet a plan's SLOs");
   cmd->add_option("plan", o.plan_path, "Plan file (JSON)")->required();
-  cmd->add_option("--out", o.out_dir, "Also write plan.csv and evidence.csv into this directory");
+  cmd->add_option("--out", o.out_dir, "Also write plan.csv and evidence.csv into this directory")
+      ->check(NonEmptyPath());
   cmd->add_option("-j,--jobs", o.jobs, "Configurations evaluated at once (default: every core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
@@ -119,7 +132,8 @@ void AddSweep(CLI::App& app, Cli& cli) {
                   "i/N: run only the points p with p % N == i (default: from "
                   "JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with MIGSIM_SHARDS=N)");
   cmd->add_option("--out", o.out_dir,
-                  "Also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here");
+                  "Also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here")
+      ->check(NonEmptyPath());
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
   cmd->footer(
       "Examples:\n"
@@ -135,7 +149,8 @@ void AddSweep(CLI::App& app, Cli& cli) {
                    "Directory with sweep-shard-<i>-of-<N>.csv files, or the files")
       ->required();
   merge->add_option("--out", m.out_dir,
-                    "Write sweep.csv here (default: the directory of the shards)");
+                    "Write sweep.csv here (default: the directory of the shards)")
+      ->check(NonEmptyPath());
   merge->footer("Example:\n  migsim merge out/");
   merge->callback([&cli] { cli.code = migsim::MergeCommand(cli.merge); });
 }

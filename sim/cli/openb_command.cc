@@ -345,6 +345,9 @@ int OpenbCommand(const OpenbOptions& o) {
   }
   Result<std::vector<uint64_t>> seeds = ParseSeeds(o.seeds);
   if (!seeds.ok()) return fail(seeds.status());
+  if (!o.out_dir.empty()) {
+    if (Status s = CheckOutputDir("--out", o.out_dir); !s.ok()) return fail(s);
+  }
   const std::string nodes_path =
       o.nodes.empty() ? (fs::path(o.data_dir) / "openb_node_list_gpu_node.csv").string() : o.nodes;
   if (o.nodes.empty() && !fs::exists(nodes_path)) {

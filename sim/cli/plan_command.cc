@@ -28,6 +28,9 @@ int PlanCommand(const PlanOptions& options) {
     return Fail(loaded.status(), kBadInput);
   }
   const PlanFile& plan = loaded.value();
+  if (!options.out_dir.empty()) {
+    if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
+  }
   PlanRunOptions run{.jobs = options.jobs, .on_evaluation = nullptr};
   if (!options.quiet && isatty(STDERR_FILENO)) run.on_evaluation = ShowEvaluation;
   const auto start = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include "policies/registry.h"
 #include "sim/cli/failure.h"
@@ -92,6 +93,13 @@ int RunCommand(const RunOptions& options) {
   const ScenarioFile& file = loaded.value();
   if (Status s = CheckVariantNames(file, options.variants); !s.ok()) {
     return Fail(s, kBadInput);
+  }
+  for (const auto& [flag, path, dir] : {std::tuple{"--out", &options.out_dir, true},
+                                        std::tuple{"--report", &options.report, false},
+                                        std::tuple{"--trace", &options.trace, false}}) {
+    if (path->empty()) continue;
+    Status s = dir ? CheckOutputDir(flag, *path) : CheckOutputFile(flag, *path);
+    if (!s.ok()) return Fail(s, kBadInput);
   }
   RunReport report{&file, {}};
   Progress progress(options.quiet);

@@ -48,6 +48,9 @@ int SweepCommand(const SweepOptions& options) {
   if (!shard.ok()) return Fail(shard.status(), kBadInput);
   Result<SweepFile> sweep = LoadSweepFile(options.sweep_path);
   if (!sweep.ok()) return Fail(sweep.status(), kBadInput);
+  if (!options.out_dir.empty()) {
+    if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
+  }
   const bool progress = !options.quiet && isatty(STDERR_FILENO);
   SweepRunOptions run{.threads = static_cast<int>(WorkerCount(options.jobs)),
                       .shard = shard.value(),
@@ -92,6 +95,7 @@ int MergeCommand(const MergeOptions& options) {
     out_dir = fs::is_directory(first, ec) ? first : fs::path(first).parent_path().string();
     if (out_dir.empty()) out_dir = ".";
   }
+  if (Status s = CheckOutputDir("--out", out_dir); !s.ok()) return Fail(s, kBadInput);
   if (Status s = WriteFiles(out_dir, {{"sweep.csv", merged.value().csv}}); !s.ok()) {
     return Fail(s, kInternalError);
   }

@@ -5,20 +5,36 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 namespace migsim {
 namespace fs = std::filesystem;
 
 namespace {
 
 Status WriteOne(const fs::path& path, const std::string& contents) {
+  errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (out) out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
   if (out) out.close();
   if (!out) {
-    return Status::IoError(std::string("cannot write: ") + std::strerror(errno),
-                           {path.string(), ""});
+    // ofstream does not always set errno (e.g. for a directory): say what we know.
+    const std::string why = errno != 0 ? std::strerror(errno) : "the stream failed";
+    return Status::IoError("cannot write: " + why, {path.string(), ""});
   }
   return Status::Ok();
+}
+
+// The directory, existing or nearest existing ancestor, that a new path would go in.
+fs::path NearestExisting(fs::path p) {
+  std::error_code ec;
+  p = fs::absolute(p, ec);
+  while (!p.empty() && !fs::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
+  return p;
+}
+
+Status Unusable(const std::string& flag, const std::string& path, const std::string& why) {
+  return Status::InvalidArgument(flag + " " + path + ": " + why);
 }
 
 }  // namespace
@@ -54,6 +70,37 @@ Status WriteFileAtomically(const std::string& path, const std::string& contents)
   if (ec) {
     fs::remove(temp, ec);
     return Status::IoError("cannot write: " + ec.message(), {path, ""});
+  }
+  return Status::Ok();
+}
+
+Status CheckOutputDir(const std::string& flag, const std::string& dir) {
+  if (dir.empty()) return Unusable(flag, "''", "an empty path");
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+    return Unusable(flag, dir, "exists and is not a directory");
+  }
+  const fs::path base = NearestExisting(dir);
+  if (!fs::is_directory(base, ec)) {
+    return Unusable(flag, dir, base.string() + " is not a directory");
+  }
+  if (::access(base.c_str(), W_OK | X_OK) != 0) {
+    return Unusable(flag, dir, "cannot write in " + base.string());
+  }
+  return Status::Ok();
+}
+
+Status CheckOutputFile(const std::string& flag, const std::string& path) {
+  if (path.empty()) return Unusable(flag, "''", "an empty path");
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return Unusable(flag, path, "is a directory");
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec)) {
+    return Unusable(flag, path, "no directory " + parent.string());
+  }
+  if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+    return Unusable(flag, path, "cannot write in " + parent.string());
   }
   return Status::Ok();
 }

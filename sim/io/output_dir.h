@@ -20,4 +20,12 @@ Status WriteFiles(const std::string& dir,
 // it and a rename, so a reader never sees it half-written.
 Status WriteFileAtomically(const std::string& path, const std::string& contents);
 
+// Checked before a command computes anything, so that a bad output path fails at once
+// and leaves nothing behind: `dir` is an existing directory, or its nearest existing
+// ancestor is a writable directory (WriteFiles creates the rest). InvalidArgument naming
+// `flag` and the path otherwise.
+Status CheckOutputDir(const std::string& flag, const std::string& dir);
+// The same for one output file: not a directory, in an existing writable directory.
+Status CheckOutputFile(const std::string& flag, const std::string& path);
+
 }  // namespace migsim

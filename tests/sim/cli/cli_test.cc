@@ -81,6 +81,34 @@ TEST_CASE("bad input exits 2 with one located message and writes nothing", "[cli
   fs::remove_all(dir);
 }
 
+TEST_CASE("an unusable output path exits 2 before the run and writes nothing", "[cli]") {
+  const fs::path dir = TempDir("bad-output");
+  const std::string out = (dir / "out").string();
+  const std::string file = (dir / "file").string();
+  std::ofstream(file) << "x";
+  const std::string run = "run " + Scenario("56-superres") + " -q";
+
+  Outcome r = RunMigsim(run + " --out " + out + " --report " + (dir / "no/r.html").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--report " + (dir / "no/r.html").string() +
+                                       ": no directory " + (dir / "no").string()));
+  CHECK_FALSE(fs::exists(out));  // checked before simulating: no --out left behind
+  r = RunMigsim(run + " --out " + file);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--out " + file + ": exists and is not a directory"));
+  r = RunMigsim(run + " --trace " + dir.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--trace " + dir.string() + ": is a directory"));
+  r = RunMigsim(run + " --out ''");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--out: an empty path"));
+  r = RunMigsim("sweep " + std::string(MIGSIM_SOURCE_DIR) +
+                "/scenarios/sweeps/superres-nodes.json -q --out " + file);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--out " + file + ": exists and is not a directory"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("asking for a variant the scenario does not have exits 2 listing the variants", "[cli]") {
   Outcome r = RunMigsim("run " + Scenario("56-superres") + " --variant nope");
   CHECK(r.exit_code == 2);
