@@ -13,6 +13,10 @@ namespace {
 // that takes the machine down.
 constexpr int64_t kMaxNodesPerPool = 100000;
 constexpr int64_t kMaxGpusPerNode = 64;
+// Far above any machine (a p5.48xlarge has 192 vCPU and 2 TiB), low enough that sums over
+// 100,000 nodes stay exact in CPU millicores and memory MiB.
+constexpr int64_t kMaxVcpu = 100000;
+constexpr double kMaxMemoryGib = 1048576;  // 1 PiB
 
 using CustomTypes = std::vector<std::pair<std::string, const NodeType*>>;
 
@@ -30,11 +34,11 @@ const NodeType* LoadNodeType(LoadContext* ctx, const std::string& name, const Js
   ObjectReader r(ctx, ref, {"vcpu", "memory_gib", "gpus", "gpu_model", "price_per_hour"});
   NodeType type{.name = name};
   r.Require("vcpu");
-  type.vcpu = static_cast<int>(r.Int("vcpu", 1, 1));
+  type.vcpu = static_cast<int>(r.Int("vcpu", 1, 1, kMaxVcpu));
   r.Require("memory_gib");
-  type.memory_gib = r.Number("memory_gib", 1, 0);
-  if (r.Has("memory_gib") && type.memory_gib <= 0) {
-    ctx->Fail(r.Field("memory_gib").pointer(), "must be > 0");
+  type.memory_gib = r.Number("memory_gib", 1, 0, kMaxMemoryGib);
+  if (r.Has("memory_gib") && ctx->ok() && type.memory_gib * 1024 < 1) {
+    ctx->Fail(r.Field("memory_gib").pointer(), "must be at least 1 MiB (0.0009765625)");
   }
   type.gpu_count = static_cast<int>(r.Int("gpus", 0, 0, kMaxGpusPerNode));
   if (type.gpu_count > 0 && r.Require("gpu_model")) {
@@ -54,7 +58,7 @@ const NodeType* LoadNodeType(LoadContext* ctx, const std::string& name, const Js
 
 CustomTypes LoadNodeTypes(LoadContext* ctx, const JsonRef& ref) {
   CustomTypes types;
-  if (!ExpectObject(ctx, ref)) return types;
+  if (!ExpectNamedObject(ctx, ref, "node type")) return types;
   for (const auto& [name, value] : ref.value().items()) {
     if (FindNodeType(name) != nullptr) {
       ctx->Fail(ref.PointerTo(name),
@@ -135,7 +139,7 @@ void CheckUniqueNames(LoadContext* ctx, const JsonRef& ref, const ClusterSpec& c
 
 void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
                ClusterSpec* cluster, std::vector<NodePool>* pools) {
-  if (!ExpectObject(ctx, ref)) return;
+  if (!ExpectNamedObject(ctx, ref, "node pool")) return;
   if (ref.value().empty()) {
     ctx->Fail(ref.pointer(), "must have at least one node pool");
     return;

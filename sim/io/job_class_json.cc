@@ -111,6 +111,18 @@ void ScaleRunTimes(JobClass& jc, double factor) {
     jc.default_run_time = SimTime::Seconds(jc.default_run_time->seconds() * factor);
 }
 
+// Run times derived from `speed` or a scaled `work` stay within what a run can span
+// (run_s is bounded when read); past it they would saturate and never end.
+void CheckRunTimes(LoadContext* ctx, ObjectReader& r, const JobClass& jc) {
+  bool too_long = jc.default_run_time && jc.default_run_time->seconds() > kMaxSeconds;
+  for (const auto& [kind, t] : jc.run_time) too_long = too_long || t.seconds() > kMaxSeconds;
+  if (!too_long) return;
+  const std::string_view field = r.Has("speed") ? "speed" : r.Has("work") ? "work" : "builtin";
+  ctx->Fail(r.Field(field).pointer(), "gives a run time past the " +
+                                          std::to_string(static_cast<int64_t>(kMaxSeconds)) +
+                                          " s a run can span");
+}
+
 JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
   ObjectReader r(ctx, ref,
                  {"builtin", "startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
@@ -140,6 +152,7 @@ JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& 
   }
   if (ctx->ok() && r.Has("run_s")) LoadPerKind(ctx, r.Field("run_s"), false, &job_class);
   if (ctx->ok() && r.Has("speed")) LoadPerKind(ctx, r.Field("speed"), true, &job_class);
+  if (ctx->ok()) CheckRunTimes(ctx, r, job_class);
   if (ctx->ok() && r.Has("mig_curve")) {
     ObjectReader curve(ctx, r.Field("mig_curve"), {"alpha", "beta"});
     curve.Require("alpha");
@@ -155,7 +168,7 @@ JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& 
 }  // namespace
 
 void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out) {
-  if (!ExpectObject(ctx, classes)) return;
+  if (!ExpectNamedObject(ctx, classes, "job class")) return;
   for (const auto& [name, value] : classes.value().items()) {
     out->push_back(LoadJobClass(ctx, name, classes.Member(name)));
     if (!ctx->ok()) return;

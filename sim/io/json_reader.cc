@@ -228,9 +228,16 @@ bool ExpectArray(LoadContext* ctx, const JsonRef& ref) {
   return false;
 }
 
+bool ExpectNamedObject(LoadContext* ctx, const JsonRef& ref, std::string_view what) {
+  if (!ExpectObject(ctx, ref)) return false;
+  if (!ref.value().contains("")) return true;
+  ctx->Fail(ref.PointerTo(""), std::string(what) + " names must not be empty");
+  return false;
+}
+
 Labels ReadLabels(LoadContext* ctx, const JsonRef& ref) {
   Labels labels;
-  if (!ExpectObject(ctx, ref)) return labels;
+  if (!ExpectNamedObject(ctx, ref, "label")) return labels;
   for (const auto& [key, value] : ref.value().items()) {
     std::optional<std::string> text = ReadString(ctx, ref.Member(key));
     if (text) labels.emplace_back(key, std::move(*text));

@@ -104,6 +104,9 @@ std::optional<bool> ReadBool(LoadContext* ctx, const JsonRef& ref);
 std::optional<SimTime> ReadSeconds(LoadContext* ctx, const JsonRef& ref);
 // Report "expected an object/an array, got ..." and return false when the type differs.
 bool ExpectObject(LoadContext* ctx, const JsonRef& ref);
+// ExpectObject for an object whose keys are names (pools, job classes, workloads, ...):
+// an empty key is reported at its pointer as "<what> names must not be empty".
+bool ExpectNamedObject(LoadContext* ctx, const JsonRef& ref, std::string_view what);
 bool ExpectArray(LoadContext* ctx, const JsonRef& ref);
 // An object of string values, sorted by key.
 Labels ReadLabels(LoadContext* ctx, const JsonRef& ref);

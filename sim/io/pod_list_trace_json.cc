@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "sim/io/pod_list_csv.h"
 #include "sim/io/scenario_sections_json.h"
@@ -34,6 +35,11 @@ struct RowPlace {
   const JsonRef* pods;
   std::string csv;  // empty for an inline list
 
+  // "line 4" of the CSV, or "row 3" of the inline list.
+  std::string RowLabel(const PodListRow& row) const {
+    return (csv.empty() ? "row " : "line ") + std::to_string(row.line);
+  }
+
   // `field` is the inline row's member the message is about.
   void Fail(LoadContext* ctx, const PodListRow& row, std::string_view field,
             const std::string& message) const {
@@ -48,7 +54,7 @@ struct RowPlace {
 std::map<std::string, TemplateId> LoadTemplates(LoadContext* ctx, const JsonRef& ref,
                                                 Scenario* scenario) {
   std::map<std::string, TemplateId> templates;
-  if (!ExpectObject(ctx, ref)) return templates;
+  if (!ExpectNamedObject(ctx, ref, "pod template")) return templates;
   if (ref.value().empty()) ctx->Fail(ref.pointer(), "must name at least one pod template");
   for (const auto& [name, value] : ref.value().items()) {
     if (!ctx->ok()) break;
@@ -70,6 +76,7 @@ std::vector<TraceEntry> Entries(LoadContext* ctx, const std::string& workload,
                                 const std::map<std::string, TemplateId>& templates,
                                 const TraceTiming& timing, const Scenario& scenario) {
   std::vector<TraceEntry> entries;
+  std::unordered_map<std::string, const PodListRow*> named;  // pod names identify pods in outputs
   for (size_t i = 0; i < rows.size(); ++i) {
     const PodListRow& row = rows[i];
     const auto it = templates.find(row.tmpl);
@@ -90,6 +97,11 @@ std::vector<TraceEntry> Entries(LoadContext* ctx, const std::string& workload,
     }
     TraceEntry& e = entries.emplace_back();
     e.name = row.name.empty() ? workload + "-" + std::to_string(i) : row.name;
+    if (const auto [other, fresh] = named.emplace(e.name, &row); !fresh) {
+      place.Fail(ctx, row, "name", "pod name '" + e.name + "' is already the name of " +
+                                       place.RowLabel(*other->second));
+      return {};
+    }
     e.at = *at;
     e.tmpl = it->second;
     if (row.run_s) e.run = *run;

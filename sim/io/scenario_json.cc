@@ -19,6 +19,9 @@
 namespace migsim {
 namespace {
 
+// Variant names become file names (pods-<variant>.csv): well under a file system's 255.
+constexpr size_t kMaxVariantName = 100;
+
 using io::Json;
 using io::JsonRef;
 using io::LoadContext;
@@ -96,6 +99,9 @@ std::vector<std::pair<std::string, Json>> ReadVariants(LoadContext* ctx, const J
     if (!IsPlainName(name)) {
       ctx->Fail(variant.pointer(),
                 "variant name '" + name + "' may only contain letters, digits, '.', '_' and '-'");
+    } else if (name.size() > kMaxVariantName) {
+      ctx->Fail(variant.pointer(), "variant names become file names: at most " +
+                                       std::to_string(kMaxVariantName) + " characters");
     } else if (io::ExpectObject(ctx, variant) && patch.contains("name")) {
       ctx->Fail(variant.PointerTo("name"), "a variant cannot change 'name'");
     } else if (patch.contains("variants")) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "sim/io/openb_csv.h"
 #include "sim/io/scenario_sections_json.h"
@@ -150,7 +151,13 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
   spec.name = name;
   std::map<std::pair<std::string, int64_t>, TemplateId> templates;  // dedupe by shape
   const int64_t first = pods.empty() ? 0 : *pods.front().creation_s;
+  std::unordered_map<std::string_view, int> line_of;  // pod names identify pods in outputs
   for (const OpenbPod& pod : pods) {
+    if (const auto [other, fresh] = line_of.emplace(pod.name, pod.line); !fresh) {
+      ctx->Fail(pointer, csv + ":line " + std::to_string(pod.line) + ": pod name '" + pod.name +
+                             "' is already on line " + std::to_string(other->second));
+      return;
+    }
     TraceEntry entry;
     entry.name = pod.name;
     const std::optional<SimTime> at =

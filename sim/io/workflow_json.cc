@@ -95,7 +95,7 @@ WorkflowStepSpec LoadStep(LoadContext* ctx, const std::string& name, const JsonR
 }
 
 void LoadSteps(LoadContext* ctx, const JsonRef& ref, Scenario* scenario, WorkflowSpec* workflow) {
-  if (!ExpectObject(ctx, ref)) return;
+  if (!ExpectNamedObject(ctx, ref, "step")) return;
   if (ref.value().empty()) {
     ctx->Fail(ref.pointer(), "must have at least one step");
     return;

@@ -100,7 +100,7 @@ void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
 }  // namespace
 
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario) {
-  if (!ExpectObject(ctx, workloads)) return;
+  if (!ExpectNamedObject(ctx, workloads, "workload")) return;
   for (const auto& [name, value] : workloads.value().items()) {
     LoadWorkload(ctx, name, workloads.Member(name), scenario);
     if (!ctx->ok()) return;

@@ -57,6 +57,18 @@ TEST_CASE("pool fields of the wrong type or range are reported at the field", "[
         "t.json:/cluster/nodes: must have at least one node pool");
 }
 
+TEST_CASE("custom node sizes and pool names are bounded", "[io]") {
+  const std::string type = R"({"nodes": {"a": {"type": "big"}}, "node_types": {"big": )";
+  CHECK(MessageOf(Doc(type + R"({"vcpu": 1, "memory_gib": 1e308}}})")) ==
+        "t.json:/cluster/node_types/big/memory_gib: must be <= 1048576");
+  CHECK(MessageOf(Doc(type + R"({"vcpu": 1, "memory_gib": 1e-300}}})")) ==
+        "t.json:/cluster/node_types/big/memory_gib: must be at least 1 MiB (0.0009765625)");
+  CHECK(MessageOf(Doc(type + R"({"vcpu": 2147483647, "memory_gib": 1}}})")) ==
+        "t.json:/cluster/node_types/big/vcpu: must be <= 100000");
+  CHECK(MessageOf(Doc(R"({"nodes": {"": {"type": "p4d.24xlarge"}}})")) ==
+        "t.json:/cluster/nodes/: node pool names must not be empty");
+}
+
 TEST_CASE("an unknown node type lists the catalog and the custom types", "[io]") {
   CHECK(MessageOf(Pool(R"("type": "p4d.24xl")")) ==
         "t.json:/cluster/nodes/a/type: unknown node type 'p4d.24xl' (valid: " + CatalogTypes() +
@@ -79,7 +91,7 @@ TEST_CASE("custom node types are checked like catalog ones", "[io]") {
   CHECK(MessageOf(with_type(R"("vcpu": 8, "memory_gib": 32, "gpus": 2)")) ==
         "t.json:/cluster/node_types/mine: missing required field 'gpu_model'");
   CHECK(MessageOf(with_type(R"("vcpu": 8, "memory_gib": 0)")) ==
-        "t.json:/cluster/node_types/mine/memory_gib: must be > 0");
+        "t.json:/cluster/node_types/mine/memory_gib: must be at least 1 MiB (0.0009765625)");
   CHECK(MessageOf(with_type(R"("vcpu": 0, "memory_gib": 1)")) ==
         "t.json:/cluster/node_types/mine/vcpu: must be >= 1");
   CHECK(MessageOf(with_type(R"("vcpu": 8, "memory_gib": 32, "gpu_model": "T4")")) ==

@@ -111,6 +111,17 @@ TEST_CASE("a pod list row that names no template, or has no run time, is reporte
   fs::remove_all(Dir());
 }
 
+TEST_CASE("pod names in a pod list are unique, generated ones included", "[io][trace]") {
+  CHECK(Error(R"("pods": "list.csv")", "at_s,template,run_s,name\n0,small,1,a\n1,small,1,a\n") ==
+        Dir().string() + "/t.json:/workloads/w/pods: " + (Dir() / "list.csv").string() +
+            ":line 3: pod name 'a' is already the name of line 2");
+  CHECK(Error(R"("pods": [{"at_s": 0, "template": "big"}, {"at_s": 0, "template": "big",
+                          "name": "w-0"}])") ==
+        Dir().string() + "/t.json:/workloads/w/pods/1/name: pod name 'w-0' is already the name "
+                         "of row 0");
+  fs::remove_all(Dir());
+}
+
 TEST_CASE("a pod list trace needs its rows, its templates and nothing of the openb form",
           "[io][trace]") {
   const std::string json = Dir().string() + "/t.json:/workloads/w";

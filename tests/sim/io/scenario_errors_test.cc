@@ -182,6 +182,15 @@ TEST_CASE("nesting deeper than any scenario needs is an error at the first level
   CHECK(r.status().ToString() == "deep.json:" + pointer + ": nested deeper than 64 levels");
 }
 
+TEST_CASE("a variant name longer than a file name should be is rejected", "[io]") {
+  const std::string name(101, 'v');
+  CHECK(MessageOf(Doc(R"(, "variants": {")" + name + R"(": {}})")) ==
+        "t.json:/variants/" + name + ": variant names become file names: at most 100 characters");
+  CHECK(ParseScenarioText(Doc(R"(, "variants": {")" + std::string(100, 'v') + R"(": {}})"),
+                          "t.json")
+            .ok());
+}
+
 TEST_CASE("a number too large for a double is reported at its pointer", "[io]") {
   Result<ScenarioFile> r = ParseScenarioText(
       R"({"name": "x", "description": "y", "horizon_s": [0, 1e400]})", "big.json");

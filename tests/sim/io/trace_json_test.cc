@@ -229,6 +229,12 @@ TEST_CASE("a broken trace row is reported at its CSV line under the workload's f
   CHECK_THAT(run.status().ToString(), Catch::EndsWith(":line 7: scaled by time_scale, the row's "
                                                       "times pass the 1000000000 s a run can span"));
 
+  dir.Write("pods.csv", std::string(kPods) + "share,1000,1,0,0,,BE,Running,100,200,\n");
+  const Result<ScenarioFile> twice = Load(dir, Doc());
+  REQUIRE_FALSE(twice.ok());
+  CHECK_THAT(twice.status().ToString(),
+             Catch::EndsWith(":line 7: pod name 'share' is already on line 3"));
+
   dir.Write("pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np,1000,1,0,0\n");
   const Result<ScenarioFile> untimed = Load(dir, Doc());
   REQUIRE_FALSE(untimed.ok());

@@ -100,6 +100,24 @@ TEST_CASE("pod counts past a million are rejected at the field, not run out of m
         "t.json:/workloads/w/completions: must be <= 1000000");
 }
 
+TEST_CASE("empty names are rejected at the empty key", "[io]") {
+  CHECK(MessageOf(Doc(R"({"": {"kind": "Pod", "template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/: workload names must not be empty");
+  CHECK(MessageOf(Doc("{}", R"(, "": {"run_s": 1})")) ==
+        "t.json:/job_classes/: job class names must not be empty");
+  CHECK(MessageOf(Workflow(R"({"": {"template": {"job_class": "train"}}})")) ==
+        "t.json:/workloads/wf/steps/: step names must not be empty");
+  CHECK(MessageOf(Template(R"("job_class": "train", "node_selector": {"": "x"})")) ==
+        "t.json:/workloads/w/template/node_selector/: label names must not be empty");
+}
+
+TEST_CASE("run times derived from a speed are bounded like run_s", "[io]") {
+  CHECK(MessageOf(Doc("{}", R"(, "slow": {"speed": 1e-300})")) ==
+        "t.json:/job_classes/slow/speed: gives a run time past the 1000000000 s a run can span");
+  CHECK(MessageOf(Doc("{}", R"(, "big": {"builtin": "migperf-bert-base-inference", "work": 1e300})")) ==
+        "t.json:/job_classes/big/work: gives a run time past the 1000000000 s a run can span");
+}
+
 TEST_CASE("a scale event before the deployment starts is rejected", "[io]") {
   CHECK(MessageOf(Workload(R"("kind": "Deployment", "at_s": 10,
                               "scale": [{"at_s": 5, "replicas": 2}], "template": {})")) ==
