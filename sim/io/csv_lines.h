@@ -6,6 +6,7 @@
 // comma separates: "a,b," has three fields, the last empty.
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,10 @@ void SplitCsvLine(std::string_view line, std::vector<std::string_view>* fields);
 // The whole file; an IoError located at the path when it cannot be read (a directory
 // included).
 Result<std::string> ReadTextFile(const std::string& path);
+
+// True when `s` is well-formed UTF-8 (ASCII included). Names read from a CSV end up in
+// JSON outputs, which must be UTF-8.
+bool IsValidUtf8(std::string_view s);
 
 // "a, b, c".
 std::string JoinFields(const std::vector<std::string_view>& parts, std::string_view separator);
@@ -53,6 +58,7 @@ Result<std::vector<Row>> ParseCsvLines(std::string_view text, const std::string&
     if (line.find('"') != std::string_view::npos) {
       return Status::ParseError("quoted fields are not supported (found '\"')", where());
     }
+    if (!IsValidUtf8(line)) return Status::ParseError("not valid UTF-8", where());
     SplitCsvLine(line, &fields);
     if (columns == 0) {
       if (Status s = header(fields); !s.ok()) return s.At(where());

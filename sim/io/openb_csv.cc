@@ -11,6 +11,10 @@ namespace migsim {
 namespace {
 
 constexpr int64_t kMaxGpusPerRow = 64;
+// Far above any machine or pod (the openb maxima are 128 cores and 1 TiB), low enough
+// that sums over a cluster cannot overflow.
+constexpr int64_t kMaxCpuMilli = 100'000'000;     // 100,000 cores
+constexpr int64_t kMaxMemoryMib = 1'073'741'824;  // 1 PiB
 constexpr std::string_view kNodeHeader = "sn,cpu_milli,memory_mib,gpu,model";
 constexpr std::string_view kNodeColumns[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
 constexpr std::string_view kPodColumns[] = {"name", "cpu_milli", "memory_mib", "num_gpu",
@@ -32,23 +36,29 @@ Status ParseCount(std::string_view column, std::string_view field, int64_t* out)
   return Status::Ok();
 }
 
-Status ParseGpuCount(std::string_view column, std::string_view field, int64_t* out) {
+// ParseCount, at most `max`.
+Status ParseBounded(std::string_view column, std::string_view field, int64_t max, int64_t* out) {
   Status status = ParseCount(column, field, out);
-  if (status.ok() && *out > kMaxGpusPerRow) {
+  if (status.ok() && *out > max) {
     return Status::InvalidArgument(std::string(column) + " " + std::to_string(*out) +
-                                   " is not in 0.." + std::to_string(kMaxGpusPerRow));
+                                   " is not in 0.." + std::to_string(max));
   }
   return status;
 }
 
-// "V100M16||V100M32|" -> "V100M16|V100M32", as pod_csv_to_yaml.py drops empty pieces.
+Status ParseGpuCount(std::string_view column, std::string_view field, int64_t* out) {
+  return ParseBounded(column, field, kMaxGpusPerRow, out);
+}
+
+// "V100M16||V100M32|" -> "V100M16|V100M32", as pod_csv_to_yaml.py drops empty pieces;
+// spaces around a piece go too ("V100M16 | T4"): no model name has one.
 std::string DropEmptyPieces(std::string_view spec) {
   std::string out;
   while (!spec.empty()) {
     const size_t bar = std::min(spec.find('|'), spec.size());
-    if (bar > 0) {
+    if (const std::string_view piece = TrimCsvField(spec.substr(0, bar)); !piece.empty()) {
       if (!out.empty()) out += '|';
-      out += spec.substr(0, bar);
+      out += piece;
     }
     spec.remove_prefix(std::min(bar + 1, spec.size()));
   }
@@ -72,8 +82,8 @@ Status CheckNodeHeader(const std::vector<std::string_view>& fields) {
 Status ReadNode(const std::vector<std::string_view>& f, OpenbNode* node) {
   if (f[0].empty()) return Status::InvalidArgument("sn is empty");
   int64_t gpus = 0;
-  Status status = ParseCount("cpu_milli", f[1], &node->cpu_milli);
-  if (status.ok()) status = ParseCount("memory_mib", f[2], &node->memory_mib);
+  Status status = ParseBounded("cpu_milli", f[1], kMaxCpuMilli, &node->cpu_milli);
+  if (status.ok()) status = ParseBounded("memory_mib", f[2], kMaxMemoryMib, &node->memory_mib);
   if (status.ok()) status = ParseGpuCount("gpu", f[3], &gpus);
   if (!status.ok()) return status;
   node->name = f[0];
@@ -134,8 +144,8 @@ Status ReadPod(const std::vector<std::string_view>& f, const PodColumns& columns
   if (field(0).empty()) return Status::InvalidArgument("name is empty");
   int64_t num_gpu = 0;
   int64_t gpu_milli = 0;
-  Status status = ParseCount("cpu_milli", field(1), &pod->cpu_milli);
-  if (status.ok()) status = ParseCount("memory_mib", field(2), &pod->memory_mib);
+  Status status = ParseBounded("cpu_milli", field(1), kMaxCpuMilli, &pod->cpu_milli);
+  if (status.ok()) status = ParseBounded("memory_mib", field(2), kMaxMemoryMib, &pod->memory_mib);
   if (status.ok()) status = ParseGpuCount("num_gpu", field(3), &num_gpu);
   if (status.ok()) status = ParseCount("gpu_milli", field(4), &gpu_milli);
   if (status.ok()) status = ReadPodTimes(f, columns, pod);

@@ -15,8 +15,9 @@
 // filtered by phase or QoS.
 //
 // Both readers accept LF or CRLF line ends, a UTF-8 byte-order mark, spaces around fields
-// and blank lines. Quoted fields are rejected (the trace has none). Numbers are
-// non-negative decimal integers. The first bad line ends the parse: the Status is a
+// and blank lines (csv_lines.h). Quoted fields and text that is not UTF-8 are rejected.
+// Numbers are non-negative decimal integers; cpu_milli is at most 100,000,000 and
+// memory_mib at most 2^30 (1 PiB), GPU counts at most 64. The first bad line ends the parse: the Status is a
 // ParseError (header, field count, quote) or an InvalidArgument (a value), located at
 // {file, "line N"} with N counted from 1 over all physical lines.
 

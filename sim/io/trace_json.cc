@@ -134,6 +134,10 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
     return;
   }
   std::vector<OpenbPod>& pods = loaded.value();
+  if (pods.empty()) {
+    ctx->Fail(pointer, csv + ": no pods");
+    return;
+  }
   for (const OpenbPod& pod : pods) {
     if (!pod.creation_s) {
       ctx->Fail(pointer, csv + ":line " + std::to_string(pod.line) +

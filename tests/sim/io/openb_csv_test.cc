@@ -185,7 +185,40 @@ TEST_CASE("an unreadable file is an I/O error naming the path", "[openb]") {
   CHECK(pods.status().ToString() == missing + ": cannot read file");
   Result<std::vector<OpenbNode>> nodes = LoadOpenbNodes(MIGSIM_SOURCE_DIR);  // a directory
   REQUIRE_FALSE(nodes.ok());
-  CHECK(nodes.status().ToString() == std::string(MIGSIM_SOURCE_DIR) + ": cannot read file");
+  CHECK(nodes.status().ToString() == std::string(MIGSIM_SOURCE_DIR) + ": is a directory");
+  // A device would be read forever: refused before reading.
+  Result<std::vector<OpenbPod>> zeros = LoadOpenbPods("/dev/zero");
+  REQUIRE_FALSE(zeros.ok());
+  CHECK(zeros.status().ToString() == "/dev/zero: not a regular file");
+}
+
+TEST_CASE("a row that is not UTF-8 is refused at its line: names end up in JSON outputs",
+          "[openb]") {
+  CHECK(NodeError(std::string(kNodeHeader) + "node-\xff,32000,1,0,\n") ==
+        "n.csv:line 2: not valid UTF-8");
+  CHECK(PodError(std::string(kPodHeader) + "p\xc3,1000,1,0,0,,BE,Running,0,1,0\n") ==
+        "p.csv:line 2: not valid UTF-8");
+  // Overlong encodings and surrogates are not UTF-8 either; real characters are.
+  CHECK(NodeError(std::string(kNodeHeader) + "n\xc0\xaf,32000,1,0,\n") ==
+        "n.csv:line 2: not valid UTF-8");
+  CHECK(NodeError(std::string(kNodeHeader) + "n\xed\xa0\x80,32000,1,0,\n") ==
+        "n.csv:line 2: not valid UTF-8");
+  Result<std::vector<OpenbNode>> ok =
+      ParseOpenbNodes(std::string(kNodeHeader) + "n\xc3\xa9-\xf0\x9f\x9a\x80,32000,1,0,\n", "n.csv");
+  CHECK(ok.ok());
+}
+
+TEST_CASE("node and pod sizes beyond any machine are refused at their line", "[openb]") {
+  CHECK(NodeError(std::string(kNodeHeader) + "n,100000001,1,0,\n") ==
+        "n.csv:line 2: cpu_milli 100000001 is not in 0..100000000");
+  CHECK(PodError(std::string(kPodHeader) + "p,1000,9223372036854775807,0,0,,BE,Running,0,1,0\n") ==
+        "p.csv:line 2: memory_mib 9223372036854775807 is not in 0..1073741824");
+}
+
+TEST_CASE("spaces around gpu_spec pieces are dropped like empty pieces", "[openb]") {
+  const std::vector<OpenbPod> pods =
+      Pods(std::string(kPodHeader) + "p,1000,1,1,500,V100M16 | T4||,BE,Running,0,1,0\n");
+  CHECK(pods[0].shape.gpu_type == "V100M16|T4");
 }
 
 // The real trace, when this checkout sits next to the shared data (not in CI).
