@@ -95,7 +95,8 @@ void AddOpenb(CLI::App& app, Cli& cli) {
                   "Write alloc_discrete.csv, frag_discrete.csv, "
                   "frag_ratio_discrete.csv, failed_pods.csv and final_state.csv here")
       ->check(NonEmptyPath());
-  cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)");
+  cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)")
+      ->check(CLI::Range(0, 1024));
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
   cmd->add_flag("--mig", o.mig,
                 "Also run the MIG edition on p4d nodes: static layouts and dynamic partitioning");

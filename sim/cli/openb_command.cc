@@ -2,13 +2,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <unordered_map>
 
 #include "policies/gpu_share_policies.h"
 #include "policies/mig_share_policies.h"
@@ -26,27 +30,60 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::vector<uint64_t>> ParseSeeds(const std::string& text) {
-  std::vector<uint64_t> seeds;
-  size_t dash = text.find('-');
-  try {
-    if (dash != std::string::npos) {
-      const uint64_t lo = std::stoull(text.substr(0, dash)),
-                     hi = std::stoull(text.substr(dash + 1));
-      for (uint64_t s = lo; s <= hi && seeds.size() < 100000; ++s) seeds.push_back(s);
-    } else {
-      for (size_t start = 0; start <= text.size();) {
-        size_t comma = text.find(',', start);
-        if (comma == std::string::npos) comma = text.size();
-        seeds.push_back(std::stoull(text.substr(start, comma - start)));
-        start = comma + 1;
-      }
+// The first name that occurs twice in `names`, or "".
+std::string FirstRepeated(const std::vector<std::string>& names) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (std::find(names.begin() + static_cast<std::ptrdiff_t>(i) + 1, names.end(), names[i]) !=
+        names.end()) {
+      return names[i];
     }
-  } catch (const std::exception&) {
-    seeds.clear();
   }
-  if (seeds.empty())
-    return Status::InvalidArgument("--seeds: expected '42-51' or '1,2,3', got '" + text + "'");
+  return "";
+}
+
+// More runs than anyone means to ask for: a typo such as 1-1000000000 is an error, not
+// hours of work.
+constexpr size_t kMaxSeeds = 10000;
+
+// A decimal seed: digits only, within uint64.
+std::optional<uint64_t> ParseSeed(std::string_view s) {
+  uint64_t v = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// "42-51", "1,2,3" or both ("1-3,7"): items separated by commas, each a seed or an
+// inclusive range lo-hi with lo <= hi. No seed twice, at most kMaxSeeds.
+Result<std::vector<uint64_t>> ParseSeeds(const std::string& text) {
+  const auto bad = [&](const std::string& why) {
+    return Status::InvalidArgument("--seeds '" + text + "': " + why +
+                                   " (expected e.g. '42-51' or '1,2,3')");
+  };
+  std::vector<uint64_t> seeds;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = std::string_view(text).substr(start, comma - start);
+    const size_t dash = item.find('-');
+    const std::optional<uint64_t> lo = ParseSeed(item.substr(0, dash));
+    const std::optional<uint64_t> hi =
+        dash == std::string_view::npos ? lo : ParseSeed(item.substr(dash + 1));
+    if (!lo || !hi) return bad("'" + std::string(item) + "' is not a seed or a range lo-hi");
+    if (*hi < *lo) return bad("the range " + std::string(item) + " is empty");
+    if (*hi - *lo >= kMaxSeeds || seeds.size() + (*hi - *lo) >= kMaxSeeds) {
+      return bad("more than " + std::to_string(kMaxSeeds) + " seeds");
+    }
+    for (uint64_t s = *lo;; ++s) {
+      seeds.push_back(s);
+      if (s == *hi) break;
+    }
+    start = comma + 1;
+  }
+  std::vector<uint64_t> sorted = seeds;
+  std::sort(sorted.begin(), sorted.end());
+  if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end()) {
+    return bad("seed " + std::to_string(*twice) + " is given twice");
+  }
   return seeds;
 }
 
@@ -319,9 +356,21 @@ void PrintFinalState(const std::vector<FillRun>& runs, const std::vector<std::st
   });
 }
 
-// The experiment tops the trace up to a share of the cluster's GPUs, so it needs some.
-Status CheckHasGpus(const std::string& path, const std::vector<OpenbNode>& nodes) {
+// Nodes the experiment can use: uniquely named (results name them), a model for every
+// GPU node (gpu_spec matches it), and some GPUs: the trace is topped up to a share of them.
+Status CheckNodes(const std::string& path, const std::vector<OpenbNode>& nodes) {
   if (nodes.empty()) return Status::InvalidArgument(path + ": no nodes");
+  std::unordered_map<std::string_view, int> line_of;
+  for (const OpenbNode& n : nodes) {
+    const std::string where = path + ":line " + std::to_string(n.line) + ": ";
+    if (const auto [other, fresh] = line_of.emplace(n.name, n.line); !fresh) {
+      return Status::InvalidArgument(where + "node '" + n.name + "' is already on line " +
+                                     std::to_string(other->second));
+    }
+    if (n.gpus > 0 && n.model.empty()) {
+      return Status::InvalidArgument(where + "a node with GPUs needs a model");
+    }
+  }
   for (const OpenbNode& n : nodes) {
     if (n.gpus > 0) return Status::Ok();
   }
@@ -343,6 +392,16 @@ int OpenbCommand(const OpenbOptions& o) {
                                           JoinNames(known) + ")"));
     }
   }
+  if (const auto twice = FirstRepeated(policies); !twice.empty()) {
+    return fail(Status::InvalidArgument("--policy: '" + twice + "' is given twice"));
+  }
+  // The study's tune is 1.3; past 10 the top-up alone is ten times the cluster (and nan or
+  // inf would never stop).
+  if (!(o.tune > 0 && o.tune <= 10)) {
+    char got[32];
+    std::snprintf(got, sizeof got, "%g", o.tune);
+    return fail(Status::InvalidArgument(std::string("--tune: must be in (0, 10], got ") + got));
+  }
   Result<std::vector<uint64_t>> seeds = ParseSeeds(o.seeds);
   if (!seeds.ok()) return fail(seeds.status());
   if (!o.out_dir.empty()) {
@@ -356,7 +415,7 @@ int OpenbCommand(const OpenbOptions& o) {
   }
   Result<std::vector<OpenbNode>> nodes = LoadOpenbNodes(nodes_path);
   if (!nodes.ok()) return fail(nodes.status());
-  if (Status s = CheckHasGpus(nodes_path, nodes.value()); !s.ok()) return fail(s);
+  if (Status s = CheckNodes(nodes_path, nodes.value()); !s.ok()) return fail(s);
   Result<std::vector<std::string>> trace_paths = TracePaths(o);
   if (!trace_paths.ok()) return fail(trace_paths.status());
   std::vector<std::vector<FillPod>> traces;
@@ -367,6 +426,10 @@ int OpenbCommand(const OpenbOptions& o) {
     if (pods.value().empty()) return fail(Status::InvalidArgument(path + ": no pods"));
     traces.push_back(ToFillPods(pods.value()));
     names.push_back(TraceName(path));
+  }
+  if (const auto twice = FirstRepeated(names); !twice.empty()) {
+    return fail(Status::InvalidArgument("--trace: two traces are named '" + twice +
+                                        "' (results are grouped by the file's name)"));
   }
   std::vector<Job> jobs;
   for (size_t t = 0; t < traces.size(); ++t) {

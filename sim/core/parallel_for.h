@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <limits>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -31,7 +32,11 @@ void ParallelFor(size_t n, size_t threads, Task task) {
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < std::clamp<size_t>(threads, 1, std::max<size_t>(n, 1)); ++t) {
-    pool.emplace_back(worker);
+    try {
+      pool.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;  // the system has no more threads for us: the ones running share the work
+    }
   }
   worker();
   for (std::thread& t : pool) t.join();

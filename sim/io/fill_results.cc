@@ -5,6 +5,8 @@
 #include <functional>
 #include <limits>
 
+#include "sim/io/csv_field.h"
+
 namespace migsim {
 namespace {
 
@@ -47,7 +49,7 @@ std::string Header(bool total_gpus, int max_percent) {
 }
 
 std::string RowStart(const FillRun& run, bool total_gpus) {
-  std::string row = run.workload + "," + run.config.policy + "," +
+  std::string row = CsvField(run.workload) + "," + run.config.policy + "," +
                     Number(run.config.tune_ratio, -1) + "," + std::to_string(run.config.seed);
   if (total_gpus) row += "," + std::to_string(run.result.total_gpus);
   return row;
@@ -123,7 +125,7 @@ std::string FormatMigCsv(const std::vector<MigFillRun>& runs,
   out += "\n";
   for (const MigFillRun& run : runs) {
     const MigCurves curves = BinMigFill(run.result);
-    out += run.workload + "," + run.variant + "," + Number(run.tune, -1) + "," +
+    out += CsvField(run.workload) + "," + run.variant + "," + Number(run.tune, -1) + "," +
            std::to_string(run.seed) + "," + std::to_string(run.result.gpus);
     for (double v : curves.*curve) out += "," + Number(v, 2);
     out += "\n";

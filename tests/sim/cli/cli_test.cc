@@ -293,8 +293,42 @@ TEST_CASE("migsim openb refuses a node list without GPUs and a trace without pod
   r = RunMigsim("openb --data " + SmallOpenb() + " --trace " + no_pods + out);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains(no_pods + ": no pods"));
+  const std::string twice = (dir / "twice.csv").string();
+  std::ofstream(twice) << "sn,cpu_milli,memory_mib,gpu,model\nn,8000,1,1,T4\nn,8000,1,1,T4\n";
+  r = RunMigsim("openb --nodes " + twice + trace + out);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(twice + ":line 3: node 'n' is already on line 2"));
+  const std::string no_model = (dir / "no-model.csv").string();
+  std::ofstream(no_model) << "sn,cpu_milli,memory_mib,gpu,model\nn,8000,1,1,\n";
+  r = RunMigsim("openb --nodes " + no_model + trace + out);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(no_model + ":line 2: a node with GPUs needs a model"));
   CHECK_FALSE(fs::exists(dir / "out"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("migsim openb refuses seeds, tunes and names it cannot mean", "[cli][openb]") {
+  const std::string openb = "openb --data " + SmallOpenb() + " --trace small --policy fgd -q";
+  const std::pair<std::string, std::string> cases[] = {
+      {" --seeds 5-1", "--seeds '5-1': the range 5-1 is empty"},
+      {" --seeds 42abc", "--seeds '42abc': '42abc' is not a seed or a range lo-hi"},
+      {" --seeds 1,1", "--seeds '1,1': seed 1 is given twice"},
+      {" --seeds 1-1000000000", "--seeds '1-1000000000': more than 10000 seeds"},
+      {" --seeds 1 --tune inf", "--tune: must be in (0, 10], got inf"},
+      {" --seeds 1 --tune 0", "--tune: must be in (0, 10], got 0"},
+      {" --seeds 1 --policy fgd", "--policy: 'fgd' is given twice"},
+      {" --seeds 1 --trace small", "--trace: two traces are named 'openb_pod_list_small'"},
+      {" --seeds 1 -j 5000", "--jobs: Value 5000 not in range 0 to 1024"},
+  };
+  for (const auto& [flags, message] : cases) {
+    INFO(flags);
+    const Outcome r = RunMigsim(openb + flags);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(message));
+  }
+  const Outcome mixed = RunMigsim(openb + " --seeds 3,1-2");
+  CHECK(mixed.exit_code == 0);
+  CHECK_THAT(mixed.output, Catch::Contains("openb_pod_list_small            3"));
 }
 
 TEST_CASE("migsim openb's MIG edition has as many GPUs as the openb node list",
