@@ -85,6 +85,9 @@ int MergeCommand(const MergeOptions& options) {
     return Fail(Status::InvalidArgument("merge: give a directory of shard CSVs or the files"),
                 kBadInput);
   }
+  for (const std::string& input : options.inputs) {
+    if (input.empty()) return Fail(Status::InvalidArgument("merge: an empty path"), kBadInput);
+  }
   Result<MergedSweep> merged = MergeSweepShardFiles(options.inputs);
   if (!merged.ok()) return Fail(merged.status(), kBadInput);
   std::string out_dir = options.out_dir;

@@ -1,11 +1,11 @@
 #include "sim/io/measurements_csv.h"
 
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "sim/cluster/gpu_model.h"
+#include "sim/io/csv_lines.h"
 
 namespace migsim {
 namespace {
@@ -64,13 +64,22 @@ Result<Row> ParseRow(const std::vector<std::string>& f, int line, const std::str
 Result<std::map<std::string, double>> References(const std::vector<Row>& rows,
                                                  const std::string& file) {
   std::map<std::string, double> full, whole;
+  std::map<std::pair<std::string, std::string>, int> reference_line;  // (model, kind) -> line
   for (const Row& r : rows) {
     const int p = r.model->FindProfile(r.kind);
-    if (r.kind == "gpu") whole[r.model->name] = r.speed;
-    if (p >= 0 && r.model->profiles[p].compute_slices == r.model->compute_slices &&
-        r.model->profiles[p].classic) {
-      full[r.model->name] = r.speed;
+    const bool is_full = p >= 0 && r.model->profiles[p].compute_slices == r.model->compute_slices &&
+                         r.model->profiles[p].classic;
+    if (r.kind != "gpu" && !is_full) continue;
+    // Every speed is divided by the reference: two of them would make the fit depend on
+    // which one came last.
+    const auto [other, fresh] = reference_line.emplace(std::pair{r.model->name, r.kind}, r.line);
+    if (!fresh) {
+      return Status::InvalidArgument(r.model->name + " " + r.kind + " is measured on line " +
+                                         std::to_string(other->second) +
+                                         " already; give one reference speed",
+                                     {file, "line " + std::to_string(r.line)});
     }
+    (r.kind == "gpu" ? whole : full)[r.model->name] = r.speed;
   }
   for (const Row& r : rows) {
     const std::string& m = r.model->name;
@@ -100,7 +109,10 @@ Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
   std::vector<Row> rows;
   bool header = false;
   for (int n = 1; std::getline(in, line); ++n) {
-    if (line.empty() || line == "\r" || line[0] == '#') continue;
+    const std::string_view content =
+        TrimCsvField(line.ends_with('\r') ? std::string_view(line).substr(0, line.size() - 1)
+                                          : std::string_view(line));
+    if (content.empty() || content.front() == '#') continue;  // blank, or a comment
     std::vector<std::string> fields = SplitCsv(line);
     if (!header) {
       if (fields != std::vector<std::string>{"gpu_model", "kind", "speed"}) {
@@ -114,6 +126,7 @@ Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
     if (!row.ok()) return row.status();
     rows.push_back(row.value());
   }
+  if (!header) return Status::ParseError("empty file: no header line", {file, "line 1"});
   Result<std::map<std::string, double>> full = References(rows, file);
   if (!full.ok()) return full.status();
   std::vector<MeasuredPoint> points;
@@ -135,11 +148,9 @@ Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
 }
 
 Result<std::vector<MeasuredPoint>> LoadMeasurementsFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IoError("cannot read file", {path, ""});
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseMeasurements(text.str(), path);
+  Result<std::string> text = ReadTextFile(path);
+  if (!text.ok()) return text.status();
+  return ParseMeasurements(text.value(), path);
 }
 
 }  // namespace migsim

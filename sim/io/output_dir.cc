@@ -42,21 +42,37 @@ Status Unusable(const std::string& flag, const std::string& path, const std::str
 Status WriteFiles(const std::string& dir,
                   const std::vector<std::pair<std::string, std::string>>& files) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return Status::IoError("cannot create directory: " + ec.message(), {dir, ""});
+  const fs::path existing = NearestExisting(dir);
+  // On failure: no temporary file stays, nor the directories this call created.
   std::vector<fs::path> temps;
+  const auto clean_up = [&] {
+    std::error_code ignored;
+    for (const fs::path& t : temps) fs::remove(t, ignored);
+    for (fs::path p = fs::absolute(dir, ignored); !p.empty() && p != existing && p != p.parent_path();
+         p = p.parent_path()) {
+      if (!fs::is_empty(p, ignored) || !fs::remove(p, ignored)) break;
+    }
+  };
+  fs::create_directories(dir, ec);
+  if (ec) {
+    clean_up();
+    return Status::IoError("cannot create directory: " + ec.message(), {dir, ""});
+  }
   for (const auto& [name, contents] : files) {
-    fs::path temp = fs::path(dir) / ("." + name + ".tmp");
-    temps.push_back(temp);
-    Status s = WriteOne(temp, contents);
-    if (!s.ok()) {
-      for (const fs::path& t : temps) fs::remove(t, ec);
-      return s;
+    temps.push_back(fs::path(dir) / ("." + name + ".tmp"));
+    if (Status s = WriteOne(temps.back(), contents); !s.ok()) {
+      clean_up();
+      return Status::IoError(s.message(), {(fs::path(dir) / name).string(), ""});
     }
   }
   for (size_t i = 0; i < files.size(); ++i) {
-    fs::rename(temps[i], fs::path(dir) / files[i].first, ec);
-    if (ec) return Status::IoError("cannot rename: " + ec.message(), {temps[i].string(), ""});
+    const fs::path target = fs::path(dir) / files[i].first;
+    fs::rename(temps[i], target, ec);
+    if (ec) {
+      temps.erase(temps.begin(), temps.begin() + static_cast<std::ptrdiff_t>(i));
+      clean_up();
+      return Status::IoError("cannot write: " + ec.message(), {target.string(), ""});
+    }
   }
   return Status::Ok();
 }
@@ -64,7 +80,11 @@ Status WriteFiles(const std::string& dir,
 Status WriteFileAtomically(const std::string& path, const std::string& contents) {
   const fs::path target(path);
   const fs::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp");
-  if (Status s = WriteOne(temp, contents); !s.ok()) return s;
+  if (Status s = WriteOne(temp, contents); !s.ok()) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    return Status::IoError(s.message(), {path, ""});  // the user's path, not the temporary's
+  }
   std::error_code ec;
   fs::rename(temp, target, ec);
   if (ec) {

@@ -152,6 +152,20 @@ std::string FormatSweepCsv(const SweepResults& results) {
   return out;
 }
 
+namespace {
+
+// A record as it is merged: ending in one LF, whether its file used CRLF or ended
+// without a newline (an editor may drop the last one).
+void NormalizeEnd(std::string* record) {
+  if (record->ends_with("\r\n")) {
+    record->erase(record->size() - 2, 1);
+  } else if (!record->ends_with('\n')) {
+    *record += '\n';
+  }
+}
+
+}  // namespace
+
 Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_label) {
   SweepCsv csv;
   std::vector<std::string> fields;
@@ -163,6 +177,7 @@ Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_la
                  "not a sweep CSV: expected the header point,<pointers...>,variant,"
                  "makespan_s,...,cost_per_hour");
   }
+  NormalizeEnd(&csv.header);
   const size_t width = fields.size();
   csv.results.columns.assign(fields.begin() + 1, fields.end() - kMetricCount - 1);
   size_t next_line =
@@ -183,6 +198,7 @@ Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_la
       return error(line, bad + ": not a number");
     }
     csv.results.rows.push_back(std::move(row));
+    NormalizeEnd(&raw);
     csv.row_texts.push_back(std::move(raw));
   }
   return csv;

@@ -341,6 +341,18 @@ TEST_CASE("three shards merged are byte-identical to the unsharded sweep.csv", "
   const std::string expected = ReadFile(whole / "sweep.csv");
   CHECK(merged.value().csv == expected);
   CHECK(FormatSweepTable(merged.value().results) == FormatSweepTable(RunSweep(sweep, Threads(1))));
+  SECTION("a shard edited to CRLF or without its last newline merges the same") {
+    const fs::path shard0 = shards / "sweep-shard-0-of-3.csv";
+    std::string text = ReadFile(shard0), crlf;
+    for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    std::ofstream(shard0, std::ios::binary) << crlf;
+    const fs::path shard1 = shards / "sweep-shard-1-of-3.csv";
+    text = ReadFile(shard1);
+    std::ofstream(shard1, std::ios::binary) << text.substr(0, text.size() - 1);
+    Result<MergedSweep> edited = MergeSweepShardFiles({shards.string()});
+    REQUIRE(edited.ok());
+    CHECK(edited.value().csv == expected);
+  }
   SECTION("the shard files may be listed instead of their directory") {
     Result<MergedSweep> listed = MergeSweepShardFiles(
         {(shards / "sweep-shard-2-of-3.csv").string(), (shards / "sweep-shard-0-of-3.csv").string(),
