@@ -198,9 +198,15 @@ void LoadMps(LoadContext* ctx, const JsonRef& ref, const GpuModel& model,
 void LoadFractional(LoadContext* ctx, const JsonRef& ref, DevicePluginConfig* config) {
   ObjectReader r(ctx, ref, {"resource", "units"});
   const std::string resource = r.String("resource", "alibabacloud.com/gpu-milli");
-  if (ctx->ok() && resource.find('/') == std::string::npos) {
+  if (const std::string problem = ExtendedResourceProblem(resource);
+      ctx->ok() && !problem.empty()) {
+    ctx->Fail(r.Field("resource").pointer(), problem);
+  } else if (ctx->ok() && (resource == "nvidia.com/gpu" || resource == "nvidia.com/gpu.shared" ||
+                           resource.starts_with("nvidia.com/mig-"))) {
+    // A pod asking for one nvidia.com/gpu would silently get 1/units of a GPU.
     ctx->Fail(r.Field("resource").pointer(),
-              "a resource name needs a domain, e.g. example.com/gpu-milli");
+              "'" + resource + "' is the device plugin's own resource; give the shares a name "
+                               "of their own, such as example.com/gpu-milli");
   }
   const int units = static_cast<int>(r.Int("units", 1000, 1, 1000000));
   config->sharing = SharingMode::kFractional;

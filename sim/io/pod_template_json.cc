@@ -1,6 +1,7 @@
 // Pod templates (the `template` field of workloads and steps).
 
 #include <algorithm>
+#include <cctype>
 
 #include "sim/io/quantity.h"
 #include "sim/io/scenario_sections_json.h"
@@ -35,6 +36,8 @@ int64_t ReadQuantity(LoadContext* ctx, const JsonRef& ref,
   return parsed.value();
 }
 
+bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
 // Kubernetes only accepts extended resources with a domain ("nvidia.com/gpu"), so a bare
 // "gpu" is a typo here, not a resource no node will ever offer.
 PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* resources) {
@@ -50,6 +53,8 @@ PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* re
       ctx->Fail(field.pointer(), "unknown resource '" + name +
                                      "' (expected cpu, memory or an extended resource with a "
                                      "domain, such as nvidia.com/gpu)");
+    } else if (const std::string problem = ExtendedResourceProblem(name); !problem.empty()) {
+      ctx->Fail(field.pointer(), problem);
     } else if (std::optional<int64_t> count = ReadInt(ctx, field, 1)) {
       requests.extended.push_back({resources->Intern(name), static_cast<int32_t>(*count)});
     }
@@ -62,6 +67,33 @@ PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* re
 }
 
 }  // namespace
+
+std::string ExtendedResourceProblem(std::string_view name) {
+  const size_t slash = name.find('/');
+  const std::string quoted = "'" + std::string(name) + "'";
+  if (slash == std::string_view::npos) {
+    return "a resource name needs a domain, such as example.com/gpu-milli (got " + quoted + ")";
+  }
+  const std::string_view domain = name.substr(0, slash), local = name.substr(slash + 1);
+  const bool domain_ok =
+      !domain.empty() && domain.size() <= 253 && IsAlnum(domain.front()) &&
+      IsAlnum(domain.back()) && std::all_of(domain.begin(), domain.end(), [](char c) {
+        return (IsAlnum(c) && !std::isupper(static_cast<unsigned char>(c))) || c == '-' || c == '.';
+      });
+  if (!domain_ok) {
+    return "resource " + quoted + ": the domain must be lowercase letters, digits, '-' and '.'";
+  }
+  const bool local_ok =
+      !local.empty() && local.size() <= 63 && IsAlnum(local.front()) && IsAlnum(local.back()) &&
+      std::all_of(local.begin(), local.end(),
+                  [](char c) { return IsAlnum(c) || c == '-' || c == '_' || c == '.'; });
+  if (!local_ok) {
+    return "resource " + quoted +
+           ": after the '/' come 1 to 63 letters, digits, '-', '_' or '.', starting and ending "
+           "with a letter or digit";
+  }
+  return "";
+}
 
 JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref,
                         const std::vector<JobClass>& classes) {

@@ -59,6 +59,11 @@ void LoadReconfigurations(LoadContext* ctx, const JsonRef& list, const std::vect
 
 void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out);
 
+// What is wrong with `name` as an extended resource (Kubernetes' qualified name: a DNS
+// subdomain, '/', then 1-63 letters, digits, '-', '_' or '.', starting and ending with a
+// letter or digit), or "" when nothing is.
+std::string ExtendedResourceProblem(std::string_view name);
+
 // How a workload's pods end, which decides whether their template needs a job class.
 enum class TemplateRun {
   kJobClass,            // the job class's run time: required (Pod, Job, Workflow)

@@ -80,10 +80,9 @@ TraceOptions ReadOptions(LoadContext* ctx, ObjectReader& r, Scenario* scenario) 
   }
   o.whole_gpus = gpu == "whole";
   o.milli_resource = r.String("gpu_resource", kDefaultMilliResource);
-  if (ctx->ok() && o.milli_resource.find('/') == std::string::npos) {
-    ctx->Fail(r.Field("gpu_resource").pointer(),
-              "expected an extended resource with a domain, such as " +
-                  std::string(kDefaultMilliResource));
+  if (const std::string problem = ExtendedResourceProblem(o.milli_resource);
+      ctx->ok() && !problem.empty()) {
+    ctx->Fail(r.Field("gpu_resource").pointer(), problem);
   }
   o.model_label = r.String("gpu_model_label", kDefaultModelLabel);
   if (r.Has("job_class") && ctx->ok()) {

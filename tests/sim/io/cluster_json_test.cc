@@ -69,6 +69,18 @@ TEST_CASE("custom node sizes and pool names are bounded", "[io]") {
         "t.json:/cluster/nodes/: node pool names must not be empty");
 }
 
+TEST_CASE("fractional shares may not take the name of the device plugin's own resources", "[io]") {
+  const std::string pool = R"("type": "p3.8xlarge", "device_plugin": {"fractional": )";
+  CHECK(MessageOf(Pool(pool + R"({"resource": "nvidia.com/gpu"}})")) ==
+        "t.json:/cluster/nodes/a/device_plugin/fractional/resource: 'nvidia.com/gpu' is the "
+        "device plugin's own resource; give the shares a name of their own, such as "
+        "example.com/gpu-milli");
+  CHECK(MessageOf(Pool(pool + R"({"resource": "Example.com/x"}})")) ==
+        "t.json:/cluster/nodes/a/device_plugin/fractional/resource: resource 'Example.com/x': the "
+        "domain "
+        "must be lowercase letters, digits, '-' and '.'");
+}
+
 TEST_CASE("an unknown node type lists the catalog and the custom types", "[io]") {
   CHECK(MessageOf(Pool(R"("type": "p4d.24xl")")) ==
         "t.json:/cluster/nodes/a/type: unknown node type 'p4d.24xl' (valid: " + CatalogTypes() +
@@ -250,8 +262,8 @@ namespace {
 TEST_CASE("MPS settings are checked against the node's GPUs", "[io]") {
   auto error = [](const std::string& pool) {
     Result<ScenarioFile> r = ParseScenarioText(
-        R"({"name": "t", "description": "d", "workloads": {}, "cluster": {"nodes": {"a": )" +
-            pool + "}}}",
+        R"({"name": "t", "description": "d", "workloads": {}, "cluster": {"nodes": {"a": )" + pool +
+            "}}}",
         "t.json");
     REQUIRE_FALSE(r.ok());
     return r.status().ToString();

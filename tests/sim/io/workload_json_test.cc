@@ -144,6 +144,12 @@ TEST_CASE("template resources are quantities or positive extended counts", "[io]
   CHECK(MessageOf(Template(R"("job_class": "train", "resources": {"gpu": 1})")) ==
         "t.json:/workloads/w/template/resources/gpu: unknown resource 'gpu' (expected cpu, "
         "memory or an extended resource with a domain, such as nvidia.com/gpu)");
+  CHECK(MessageOf(Template(R"("job_class": "train", "resources": {"a/b~c": 1})")) ==
+        "t.json:/workloads/w/template/resources/a~1b~0c: resource 'a/b~c': after the '/' come 1 "
+        "to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit");
+  CHECK(MessageOf(Template(R"("job_class": "train", "resources": {"/gpu": 1})")) ==
+        "t.json:/workloads/w/template/resources/~1gpu: resource '/gpu': the domain must be "
+        "lowercase letters, digits, '-' and '.'");
   CHECK(MessageOf(Template(R"("job_class": "train", "node_selector": {"a~b": 1})")) ==
         "t.json:/workloads/w/template/node_selector/a~0b: expected a string, got a number");
 }
