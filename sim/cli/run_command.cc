@@ -10,6 +10,7 @@
 
 #include "policies/registry.h"
 #include "sim/cli/failure.h"
+#include "sim/cli/unschedulable_warnings.h"
 #include "sim/core/text.h"
 #include "sim/io/output_dir.h"
 #include "sim/io/run_report.h"
@@ -110,6 +111,9 @@ int RunCommand(const RunOptions& options) {
   for (size_t i = 0; i < file.variants.size(); ++i) {
     const auto& [name, scenario] = file.variants[i];
     if (!Wanted(options.variants, name)) continue;
+    for (const std::string& warning : UnschedulableWarnings(scenario)) {
+      std::fprintf(stderr, "migsim: warning: variant %s: %s\n", name.c_str(), warning.c_str());
+    }
     progress.Begin(name, i, file.variants.size());
     std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);  // validated by the loader
     report.variants.push_back(Simulate(name, scenario, *policy, sim_options));

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "sim/cli/failure.h"
+#include "sim/cli/unschedulable_warnings.h"
 #include "sim/cluster/device_plugin.h"
 #include "sim/io/scenario_json.h"
 
@@ -89,6 +90,9 @@ int ValidateCommand(const std::string& path) {
     std::printf("  workloads:\n");
     for (const WorkloadSpec& w : s.workloads) {
       std::printf("    %s\n", std::visit(Describe{}, w).c_str());
+    }
+    for (const std::string& warning : UnschedulableWarnings(s)) {
+      std::printf("  warning: %s\n", warning.c_str());
     }
   }
   return 0;

@@ -81,6 +81,29 @@ TEST_CASE("bad input exits 2 with one located message and writes nothing", "[cli
   fs::remove_all(dir);
 }
 
+TEST_CASE("pods that no node can hold are warned about before the run, not only left pending",
+          "[cli]") {
+  const fs::path dir = TempDir("unschedulable");
+  const std::string scenario = (dir / "s.json").string();
+  std::ofstream(scenario) << R"({"name": "t", "description": "d",
+    "cluster": {"nodes": {"a": {"type": "p4d.24xlarge"}}},
+    "job_classes": {"j": {"run_s": 10}},
+    "workloads": {
+      "typo": {"kind": "Pod", "template": {"job_class": "j", "resources": {"nvidia.com/gpus": 1}}},
+      "huge": {"kind": "Job", "template": {"job_class": "j", "resources": {"cpu": 200}}},
+      "fine": {"kind": "Pod", "template": {"job_class": "j", "resources": {"nvidia.com/gpu": 8}}}}})";
+  Outcome r = RunMigsim("validate " + scenario);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("  warning: pods of typo asking cpu 0m, memory 0Mi, "
+                                       "nvidia.com/gpus 1 fit no node: they will stay pending"));
+  CHECK_THAT(r.output, Catch::Contains("  warning: pods of huge asking cpu 200000m"));
+  CHECK_THAT(r.output, !Catch::Contains("pods of fine"));
+  r = RunMigsim("run " + scenario + " -q");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("migsim: warning: variant base: pods of typo asking"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("an unusable output path exits 2 before the run and writes nothing", "[cli]") {
   const fs::path dir = TempDir("bad-output");
   const std::string out = (dir / "out").string();
