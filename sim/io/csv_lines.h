@@ -2,11 +2,13 @@
 // The plain CSV that migsim reads (openb traces, pod lists): a header line naming the
 // columns, then one record per line. LF or CRLF line ends, a UTF-8 byte-order mark,
 // spaces or tabs around fields and blank lines are accepted; quoted fields are not (none
-// of these files needs them, and a quote is more likely a file from elsewhere). Every
+// of these files needs them, and a quote is more likely a file from elsewhere), nor text
+// that is not UTF-8 or holds control characters (names end up in JSON and terminals). Every
 // comma separates: "a,b," has three fields, the last empty.
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +61,13 @@ Result<std::vector<Row>> ParseCsvLines(std::string_view text, const std::string&
       return Status::ParseError("quoted fields are not supported (found '\"')", where());
     }
     if (!IsValidUtf8(line)) return Status::ParseError("not valid UTF-8", where());
+    if (const auto control = std::find_if(line.begin(), line.end(),
+                                          [](char c) { return c != '\t' && c >= 0 && c < 0x20; });
+        control != line.end()) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned>(*control));
+      return Status::ParseError(std::string("a control character (byte ") + byte + ")", where());
+    }
     SplitCsvLine(line, &fields);
     if (columns == 0) {
       if (Status s = header(fields); !s.ok()) return s.At(where());

@@ -203,6 +203,8 @@ TEST_CASE("a row that is not UTF-8 is refused at its line: names end up in JSON 
         "n.csv:line 2: not valid UTF-8");
   CHECK(NodeError(std::string(kNodeHeader) + "n\xed\xa0\x80,32000,1,0,\n") ==
         "n.csv:line 2: not valid UTF-8");
+  CHECK(NodeError(std::string(kNodeHeader) + "n\x1b[31m,32000,1,0,\n") ==
+        "n.csv:line 2: a control character (byte 0x1b)");
   Result<std::vector<OpenbNode>> ok =
       ParseOpenbNodes(std::string(kNodeHeader) + "n\xc3\xa9-\xf0\x9f\x9a\x80,32000,1,0,\n", "n.csv");
   CHECK(ok.ok());
