@@ -30,13 +30,13 @@ struct Cli {
   int code = 0;
 };
 
-// An output path given as "" is a mistake (say, a shell variable that was not set), not a
-// request for no output.
-CLI::Validator NonEmptyPath() {
+// A value given as "" is a mistake (say, a shell variable that was not set), not a request
+// for the default: an empty output path would write nothing, an empty shard run them all.
+CLI::Validator NonEmpty(const std::string& what, const std::string& kind) {
   return CLI::Validator(
-      [](const std::string& path) { return path.empty() ? std::string("an empty path") : ""; },
-      "PATH");
+      [what](const std::string& value) { return value.empty() ? "an empty " + what : ""; }, kind);
 }
+CLI::Validator NonEmptyPath() { return NonEmpty("path", "PATH"); }
 
 void AddRun(CLI::App& app, Cli& cli) {
   migsim::RunOptions& run = cli.run;
@@ -131,7 +131,8 @@ void AddSweep(CLI::App& app, Cli& cli) {
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--shard", o.shard,
                   "i/N: run only the points p with p % N == i (default: from "
-                  "JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with MIGSIM_SHARDS=N)");
+                  "JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with MIGSIM_SHARDS=N)")
+      ->check(NonEmpty("shard", "i/N"));
   cmd->add_option("--out", o.out_dir,
                   "Also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here")
       ->check(NonEmptyPath());

@@ -383,8 +383,12 @@ Status CheckNodes(const std::string& path, const std::vector<OpenbNode>& nodes) 
 int OpenbCommand(const OpenbOptions& o) {
   auto fail = [](const Status& s) { return Fail(s, kBadInput); };
   std::vector<std::string> policies = o.policies;
-  if (policies.empty() || (policies.size() == 1 && policies[0] == "all"))
-    policies = GpuSharePolicyNames();
+  const bool all = std::find(policies.begin(), policies.end(), "all") != policies.end();
+  if (all && policies.size() > 1) {
+    return fail(Status::InvalidArgument("--policy: 'all' already names every policy; give it "
+                                        "alone or list policies"));
+  }
+  if (policies.empty() || all) policies = GpuSharePolicyNames();
   const std::vector<std::string> known = GpuSharePolicyNames();
   for (const std::string& p : policies) {
     if (std::find(known.begin(), known.end(), p) == known.end()) {

@@ -146,7 +146,7 @@ class TraceWriter {
  public:
   void Add(const Json& event) {
     out_ += first_ ? "\n" : ",\n";
-    out_ += event.dump();
+    out_ += event.dump(-1, ' ', false, Json::error_handler_t::replace);  // any path bytes
     first_ = false;
   }
 
@@ -190,7 +190,7 @@ class TraceWriter {
     std::string text = "{\"traceEvents\":[" + out_ + "\n],\n\"displayTimeUnit\":\"ms\"";
     if (report.file != nullptr) {
       const Json other{{"scenario", report.file->name}, {"file", report.file->path}};
-      text += ",\n\"otherData\":" + other.dump();
+      text += ",\n\"otherData\":" + other.dump(-1, ' ', false, Json::error_handler_t::replace);
     }
     return text + "}\n";
   }

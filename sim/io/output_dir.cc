@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <stdlib.h>
 #include <unistd.h>
 
 namespace migsim {
@@ -35,6 +36,17 @@ fs::path NearestExisting(fs::path p) {
 
 Status Unusable(const std::string& flag, const std::string& path, const std::string& why) {
   return Status::InvalidArgument(flag + " " + path + ": " + why);
+}
+
+// True when a file can be created in `dir`: tried, not inferred from permissions, which
+// say yes to root even where nothing can be created (/proc).
+bool CanCreateIn(const fs::path& dir) {
+  std::string probe = (dir / ".migsim-probe-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
 }
 
 }  // namespace
@@ -104,24 +116,25 @@ Status CheckOutputDir(const std::string& flag, const std::string& dir) {
   if (!fs::is_directory(base, ec)) {
     return Unusable(flag, dir, base.string() + " is not a directory");
   }
-  if (::access(base.c_str(), W_OK | X_OK) != 0) {
-    return Unusable(flag, dir, "cannot write in " + base.string());
-  }
+  if (!CanCreateIn(base)) return Unusable(flag, dir, "cannot write in " + base.string());
   return Status::Ok();
 }
 
 Status CheckOutputFile(const std::string& flag, const std::string& path) {
   if (path.empty()) return Unusable(flag, "''", "an empty path");
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return Unusable(flag, path, "is a directory");
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) return Unusable(flag, path, "is a directory");
+  // The file is replaced by a rename: a device or a FIFO would be replaced, not written.
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    return Unusable(flag, path, "is not a regular file");
+  }
   fs::path parent = fs::path(path).parent_path();
   if (parent.empty()) parent = ".";
   if (!fs::is_directory(parent, ec)) {
     return Unusable(flag, path, "no directory " + parent.string());
   }
-  if (::access(parent.c_str(), W_OK | X_OK) != 0) {
-    return Unusable(flag, path, "cannot write in " + parent.string());
-  }
+  if (!CanCreateIn(parent)) return Unusable(flag, path, "cannot write in " + parent.string());
   return Status::Ok();
 }
 

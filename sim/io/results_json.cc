@@ -74,7 +74,8 @@ std::string FormatResultsJson(const RunReport& report) {
                             {"nodes", std::move(nodes)}});
   }
   root["variants"] = std::move(variants);
-  return root.dump(2) + "\n";
+  // A scenario path may hold bytes that are not UTF-8: written as U+FFFD, not a crash.
+  return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace migsim

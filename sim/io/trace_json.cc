@@ -101,7 +101,7 @@ std::string TraceSpanMessage() {
 TraceTiming ReadTraceTiming(LoadContext* ctx, ObjectReader& r) {
   TraceTiming t;
   t.at = r.Seconds("at_s", SimTime::Zero());
-  t.time_scale = r.Number("time_scale", 1, 0);
+  t.time_scale = r.Number("time_scale", 1, std::numeric_limits<double>::lowest());
   if (r.Has("time_scale") && ctx->ok() && t.time_scale <= 0) {
     ctx->Fail(r.Field("time_scale").pointer(), "must be > 0");
   }

@@ -122,6 +122,9 @@ TEST_CASE("an unusable output path exits 2 before the run and writes nothing", "
   r = RunMigsim(run + " --trace " + dir.string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("--trace " + dir.string() + ": is a directory"));
+  r = RunMigsim(run + " --report /dev/null");  // a rename would replace the device
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--report /dev/null: is not a regular file"));
   r = RunMigsim(run + " --out ''");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("--out: an empty path"));
@@ -340,6 +343,7 @@ TEST_CASE("migsim openb refuses seeds, tunes and names it cannot mean", "[cli][o
       {" --seeds 1 --tune inf", "--tune: must be in (0, 10], got inf"},
       {" --seeds 1 --tune 0", "--tune: must be in (0, 10], got 0"},
       {" --seeds 1 --policy fgd", "--policy: 'fgd' is given twice"},
+      {" --seeds 1 --policy all", "--policy: 'all' already names every policy"},
       {" --seeds 1 --trace small", "--trace: two traces are named 'openb_pod_list_small'"},
       {" --seeds 1 -j 5000", "--jobs: Value 5000 not in range 0 to 1024"},
   };

@@ -126,6 +126,7 @@ TEST_CASE("a pod list trace needs its rows, its templates and nothing of the ope
           "[io][trace]") {
   const std::string json = Dir().string() + "/t.json:/workloads/w";
   CHECK(Error(R"("pods": [])") == json + "/pods: no pods");
+  CHECK(Error(R"("time_scale": -1, "pods": [])") == json + "/time_scale: must be > 0");
   CHECK(Error(R"("pods": 3)") ==
         json + "/pods: expected a CSV file name or an array of pods, got a number");
   CHECK(Error(R"("pods": "missing.csv")") ==
