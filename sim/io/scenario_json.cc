@@ -19,6 +19,10 @@
 namespace migsim {
 namespace {
 
+// Far more pods than any scenario we know (the largest benchmark has 100,000), and few
+// enough for a run's pod records to fit in a few GB.
+constexpr int64_t kMaxPodsPerScenario = 5'000'000;
+
 // Variant names become file names (pods-<variant>.csv): well under a file system's 255.
 constexpr size_t kMaxVariantName = 100;
 
@@ -64,6 +68,40 @@ void RequireHorizonForDeployments(LoadContext* ctx, const Scenario& scenario) {
   }
 }
 
+// The pods a workload creates before retries, and for a Deployment at its largest scale.
+int64_t PodsBeforeRetries(const WorkloadSpec& w) {
+  struct Count {
+    int64_t operator()(const PodGroupSpec& s) const { return s.count; }
+    int64_t operator()(const DeploymentSpec& s) const {
+      int64_t most = s.replicas;
+      for (const ScaleEvent& e : s.scale) most = std::max<int64_t>(most, e.replicas);
+      return most;
+    }
+    int64_t operator()(const JobSpec& s) const { return s.completions; }
+    int64_t operator()(const WorkflowSpec& s) const {
+      int64_t pods = 0;
+      for (const WorkflowStepSpec& step : s.steps) {
+        pods += step.items.empty() ? 1 : static_cast<int64_t>(step.items.size());
+      }
+      return pods;
+    }
+    int64_t operator()(const TraceSpec& s) const { return static_cast<int64_t>(s.entries.size()); }
+  };
+  return std::visit(Count{}, w);
+}
+
+// Each workload field is capped (kMaxPodsPerField), but many workloads could still ask for
+// more pods than memory holds: the whole scenario is capped too.
+void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
+  int64_t total = 0;
+  for (const WorkloadSpec& w : scenario.workloads) total += PodsBeforeRetries(w);
+  if (total > kMaxPodsPerScenario) {
+    ctx->Fail("/workloads", "the workloads create " + std::to_string(total) +
+                                " pods before retries; at most " +
+                                std::to_string(kMaxPodsPerScenario) + " fit in one run");
+  }
+}
+
 // One variant's document (without "variants"), fully validated.
 Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   LoadContext ctx(file);
@@ -87,6 +125,7 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
     io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
   }
   if (ctx.ok()) RequireHorizonForDeployments(&ctx, scenario);
+  if (ctx.ok()) LimitTotalPods(&ctx, scenario);
   if (!ctx.ok()) return ctx.status();
   return scenario;
 }
