@@ -12,8 +12,9 @@
 namespace migsim {
 
 // The templates (ids into scenario.templates, in order) that fit no node alone, empty and
-// as the node starts. Nodes with a MIG reconfiguration may offer other resources later,
-// so while there is one no template is reported (no false alarm).
+// as the node starts. No false alarms: nodes with a MIG reconfiguration may offer other
+// resources later, so while there is one no template is reported; nor is a template that
+// selects nodes by kubernetes.io/hostname.
 std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario);
 
 }  // namespace migsim

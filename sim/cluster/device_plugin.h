@@ -20,6 +20,7 @@ enum class SharingMode { kNone, kTimeSlicing, kMps, kFractional };
 struct SharedResource {
   std::string name{};  // "nvidia.com/gpu" or "nvidia.com/mig-<profile>"
   int replicas = 1;  // >= 1
+  bool operator==(const SharedResource&) const = default;
 };
 
 struct DevicePluginConfig {
@@ -34,6 +35,7 @@ struct DevicePluginConfig {
   // device with others, in [0, 1). Not a plugin setting: NVIDIA publishes no figure, and
   // domain.md §6.3 suggests 0-5% for long kernels.
   double switch_overhead = 0;
+  bool operator==(const DevicePluginConfig&) const = default;
 };
 
 // One allocatable device as the plugin advertises it.
