@@ -15,7 +15,7 @@ constexpr char kHostnameLabel[] = "kubernetes.io/hostname";
 // node by name (a pool: its nodes come one after another).
 bool AlikeButName(const NodeSpec& a, const NodeSpec& b) {
   return a.type == b.type && a.extra_labels == b.extra_labels && a.plugin == b.plugin &&
-         a.gpus == b.gpus && a.mig_config == b.mig_config;
+         a.gpus == b.gpus && a.mig_config == b.mig_config && a.mig_parted == b.mig_parted;
 }
 
 bool SelectsByName(const PodTemplate& t) {
@@ -45,8 +45,10 @@ std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario) {
   for (size_t t = 0; t < scenario.templates.size(); ++t) {
     const PodTemplate& tmpl = scenario.templates[t];
     if (SelectsByName(tmpl)) continue;  // only some of a run's nodes would match: no claim
-    const PodView pod{.id = PodId(0), .requests = &tmpl.requests,
-                      .node_selector = &tmpl.node_selector, .node_affinity = &tmpl.node_affinity};
+    const PodView pod{.id = PodId(0),
+                      .requests = &tmpl.requests,
+                      .node_selector = &tmpl.node_selector,
+                      .node_affinity = &tmpl.node_affinity};
     bool fits = false;
     for (const NodeInfo& node : nodes) fits = fits || view.Fits(pod, node);
     if (!fits) unschedulable.push_back(TemplateId(static_cast<TemplateId::Rep>(t)));

@@ -2,11 +2,13 @@
 // The cluster a run starts from, and the MIG relabellings that happen during it.
 // Built and validated by the scenario loader; the engine trusts it.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/cluster/device_plugin.h"
 #include "sim/cluster/mig_config.h"
+#include "sim/cluster/mig_parted.h"
 #include "sim/cluster/node_type.h"
 #include "sim/core/sim_time.h"
 #include "sim/policy/resources.h"
@@ -22,6 +24,9 @@ struct NodeSpec {
   // Value of the nvidia.com/mig.config label (a mig-parted config name), or empty when
   // the GPUs were given as custom per-GPU layouts.
   std::string mig_config;
+  // The mig-parted file whose names mig_config and relabels resolve in, when the pool gave
+  // one; null: the catalog's named configs. Shared by the pool's nodes.
+  std::shared_ptr<const MigPartedFile> mig_parted;
 };
 
 // Setting nvidia.com/mig.config on a node at a given time (domain.md §4.1): the node's

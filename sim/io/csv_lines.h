@@ -75,9 +75,9 @@ Result<std::vector<Row>> ParseCsvLines(std::string_view text, const std::string&
       continue;
     }
     if (fields.size() != columns) {
-      return Status::ParseError("expected " + std::to_string(columns) + " fields, got " +
-                                    std::to_string(fields.size()),
-                                where());
+      return Status::ParseError(
+          "expected " + std::to_string(columns) + " fields, got " + std::to_string(fields.size()),
+          where());
     }
     rows.emplace_back().line = n;
     if (Status s = row(fields, &rows.back()); !s.ok()) return s.At(where());

@@ -4,6 +4,8 @@
 #include <cstddef>
 
 #include "sim/cluster/mig_layout.h"
+#include "sim/cluster/mig_parted.h"
+#include "sim/io/mig_parted_yaml.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {
@@ -112,9 +114,26 @@ std::vector<GpuMigSetting> LoadLayouts(LoadContext* ctx, const JsonRef& ref, con
   return gpus;
 }
 
+// The pool's mig-parted file (`mig_parted`, relative to the scenario) into node->mig_parted.
+void ReadPoolMigParted(LoadContext* ctx, ObjectReader& r, NodeSpec* node) {
+  const std::string file = r.NonEmptyString("mig_parted");
+  if (!ctx->ok()) return;
+  Result<MigPartedFile> parsed = migsim::LoadMigPartedFile(ctx->ResolvePath(file));
+  if (!parsed.ok()) {
+    ctx->Fail(r.Field("mig_parted").pointer(), parsed.status().ToString());
+    return;
+  }
+  node->mig_parted = std::make_shared<const MigPartedFile>(std::move(parsed).value());
+}
+
 void LoadMig(LoadContext* ctx, const JsonRef& ref, NodeSpec* node) {
-  ObjectReader r(ctx, ref, {"config", "layouts"});
+  ObjectReader r(ctx, ref, {"config", "layouts", "mig_parted"});
   if (!r.valid()) return;
+  if (r.Has("mig_parted")) {
+    if (!r.Require("config")) return;
+    ReadPoolMigParted(ctx, r, node);
+    if (!ctx->ok()) return;
+  }
   if (r.Has("config") == r.Has("layouts")) {
     ctx->Fail(ref.pointer(), r.Has("config") ? "give either 'config' or 'layouts', not both"
                                              : "missing required field 'config' (or 'layouts')");
@@ -127,7 +146,7 @@ void LoadMig(LoadContext* ctx, const JsonRef& ref, NodeSpec* node) {
   }
   node->mig_config = r.String("config");
   if (!ctx->ok()) return;
-  auto gpus = ResolveConfigForType(ctx, r.Field("config"), *node->type);
+  auto gpus = ResolveConfigForNode(ctx, r.Field("config"), *node);
   if (gpus) node->gpus = std::move(*gpus);
 }
 
@@ -249,11 +268,21 @@ DevicePluginConfig LoadDevicePlugin(LoadContext* ctx, const JsonRef& ref, const 
 
 }  // namespace
 
-std::optional<std::vector<GpuMigSetting>> ResolveConfigForType(LoadContext* ctx,
+std::optional<std::vector<GpuMigSetting>> ResolveConfigForNode(LoadContext* ctx,
                                                                const JsonRef& config,
-                                                               const NodeType& type) {
+                                                               const NodeSpec& node) {
   std::optional<std::string> name = ReadString(ctx, config);
   if (!name) return std::nullopt;
+  const NodeType& type = *node.type;
+  if (node.mig_parted) {
+    Result<std::vector<GpuMigSetting>> gpus =
+        ResolveMigParted(*node.mig_parted, *name, *type.gpu, type.gpu_count);
+    if (!gpus.ok()) {
+      ctx->Fail(config.pointer(), gpus.status().ToString());
+      return std::nullopt;
+    }
+    return std::move(gpus).value();
+  }
   Result<GpuMigSetting> setting = ResolveMigConfig(*type.gpu, *name);
   if (!setting.ok()) {
     ctx->Fail(config.pointer(), setting.status().message());

@@ -1,12 +1,12 @@
 #include "sim/io/output_dir.h"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-
-#include <stdlib.h>
-#include <unistd.h>
 
 namespace migsim {
 namespace fs = std::filesystem;
@@ -60,8 +60,8 @@ Status WriteFiles(const std::string& dir,
   const auto clean_up = [&] {
     std::error_code ignored;
     for (const fs::path& t : temps) fs::remove(t, ignored);
-    for (fs::path p = fs::absolute(dir, ignored); !p.empty() && p != existing && p != p.parent_path();
-         p = p.parent_path()) {
+    for (fs::path p = fs::absolute(dir, ignored);
+         !p.empty() && p != existing && p != p.parent_path(); p = p.parent_path()) {
       if (!fs::is_empty(p, ignored) || !fs::remove(p, ignored)) break;
     }
   };

@@ -28,7 +28,8 @@ Status ReadHeader(const std::vector<std::string_view>& fields, Columns* columns)
                                 "' (expected: at_s, template, run_s, name)");
     }
     int& slot = columns->index[static_cast<size_t>(known - kColumns.begin())];
-    if (slot >= 0) return Status::ParseError("column '" + std::string(fields[i]) + "' appears twice");
+    if (slot >= 0)
+      return Status::ParseError("column '" + std::string(fields[i]) + "' appears twice");
     slot = static_cast<int>(i);
   }
   std::vector<std::string_view> missing;
@@ -61,8 +62,8 @@ Status ParseCsvSeconds(std::string_view column, std::string_view field, double m
                        double* out) {
   const char* end = field.data() + field.size();
   const auto [stop, error] = std::from_chars(field.data(), end, *out);
-  if (field.empty() || error != std::errc() || stop != end || !std::isfinite(*out) ||
-      *out < 0 || *out > max_seconds) {
+  if (field.empty() || error != std::errc() || stop != end || !std::isfinite(*out) || *out < 0 ||
+      *out > max_seconds) {
     char range[64];
     std::snprintf(range, sizeof range, "%.0f", max_seconds);
     return Status::InvalidArgument(std::string(column) + " '" + std::string(field) +

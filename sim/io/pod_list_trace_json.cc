@@ -81,12 +81,13 @@ std::vector<TraceEntry> Entries(LoadContext* ctx, const std::string& workload,
     const PodListRow& row = rows[i];
     const auto it = templates.find(row.tmpl);
     if (it == templates.end()) {
-      place.Fail(ctx, row, "template", UnknownNameMessage("pod template", row.tmpl, Names(templates)));
+      place.Fail(ctx, row, "template",
+                 UnknownNameMessage("pod template", row.tmpl, Names(templates)));
       return {};
     }
     if (!row.run_s && !scenario.templates[it->second.value()].job_class.valid()) {
-      place.Fail(ctx, row, "run_s", "no run_s, and template '" + row.tmpl +
-                               "' has no job_class to give the run time");
+      place.Fail(ctx, row, "run_s",
+                 "no run_s, and template '" + row.tmpl + "' has no job_class to give the run time");
       return {};
     }
     const std::optional<SimTime> at = timing.Arrival(row.at_s);
@@ -98,8 +99,9 @@ std::vector<TraceEntry> Entries(LoadContext* ctx, const std::string& workload,
     TraceEntry& e = entries.emplace_back();
     e.name = row.name.empty() ? workload + "-" + std::to_string(i) : row.name;
     if (const auto [other, fresh] = named.emplace(e.name, &row); !fresh) {
-      place.Fail(ctx, row, "name", "pod name '" + e.name + "' is already the name of " +
-                                       place.RowLabel(*other->second));
+      place.Fail(
+          ctx, row, "name",
+          "pod name '" + e.name + "' is already the name of " + place.RowLabel(*other->second));
       return {};
     }
     e.at = *at;
@@ -134,8 +136,8 @@ void LoadPodListTrace(LoadContext* ctx, const std::string& name, const JsonRef& 
   } else if (pods.value().is_array()) {
     rows = ReadInlineRows(ctx, pods);
   } else {
-    ctx->Fail(pods.pointer(), "expected a CSV file name or an array of pods, got " +
-                                  TypeName(pods.value()));
+    ctx->Fail(pods.pointer(),
+              "expected a CSV file name or an array of pods, got " + TypeName(pods.value()));
   }
   if (!ctx->ok()) return;
   if (rows.empty()) {

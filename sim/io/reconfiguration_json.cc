@@ -73,11 +73,13 @@ void LoadOne(LoadContext* ctx, const JsonRef& ref, size_t element,
       ctx->Fail(target.pointer(), "node '" + node.name + "' has no GPUs");
       return;
     }
-    auto gpus = ResolveConfigForType(ctx, r.Field("mig_config"), *node.type);
+    auto gpus = ResolveConfigForNode(ctx, r.Field("mig_config"), node);
     if (!gpus) return;
     const bool whole_gpu_sharing =
         node.plugin.sharing == SharingMode::kMps || node.plugin.sharing == SharingMode::kFractional;
-    if (whole_gpu_sharing && !gpus->empty() && gpus->front().mig_enabled) {
+    const bool mig_on = std::any_of(gpus->begin(), gpus->end(),
+                                    [](const GpuMigSetting& g) { return g.mig_enabled; });
+    if (whole_gpu_sharing && mig_on) {
       ctx->Fail(r.Field("mig_config").pointer(),
                 "node '" + node.name +
                     "' shares whole GPUs (MPS or fractional), which MIG devices do not support");

@@ -43,11 +43,12 @@ std::vector<std::string> GpuModelNames();
 // node->mig_config and node->plugin. REQUIRES: node->type is set.
 void LoadNodeGpus(LoadContext* ctx, const ObjectReader& pool, NodeSpec* node);
 
-// A mig-parted config resolved for every GPU of `type`; problems are reported at
-// `config`, the JSON string naming it. REQUIRES: type.gpu_count > 0.
-std::optional<std::vector<GpuMigSetting>> ResolveConfigForType(LoadContext* ctx,
+// A MIG config resolved for every GPU of `node`: from the node's mig-parted file when its
+// pool gave one (node.mig_parted), else from the catalog's named configs. Problems are
+// reported at `config`, the JSON string naming it. REQUIRES: node.type->gpu_count > 0.
+std::optional<std::vector<GpuMigSetting>> ResolveConfigForNode(LoadContext* ctx,
                                                                const JsonRef& config,
-                                                               const NodeType& type);
+                                                               const NodeSpec& node);
 
 // --- cluster.reconfigurations (reconfiguration_json.cc) ---
 

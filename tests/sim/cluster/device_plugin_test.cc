@@ -6,17 +6,14 @@
 #include <vector>
 
 #include "sim/cluster/node_type.h"
+#include "tests/support/catalog_model.h"
 
 namespace migsim {
 namespace {
 
 using Advertised = std::map<std::string, int>;
 
-const GpuModel& Model(const char* name) {
-  const GpuModel* model = FindGpuModel(name);
-  REQUIRE(model != nullptr);
-  return *model;
-}
+using test::Model;
 
 // The GPUs of one node of `node_type`, all set to the named mig-parted config.
 std::vector<GpuMigSetting> Gpus(const char* node_type, const char* config) {

@@ -3,15 +3,12 @@
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
+#include "tests/support/catalog_model.h"
 
 namespace migsim {
 namespace {
 
-const GpuModel& Model(const char* name) {
-  const GpuModel* model = FindGpuModel(name);
-  REQUIRE(model != nullptr);
-  return *model;
-}
+using test::Model;
 
 const MigProfile& Profile(const GpuModel& model, const char* name) {
   int index = model.FindProfile(name);

@@ -4,15 +4,12 @@
 #include <map>
 #include <string>
 #include <vector>
+#include "tests/support/catalog_model.h"
 
 namespace migsim {
 namespace {
 
-const GpuModel& Model(const char* name) {
-  const GpuModel* model = FindGpuModel(name);
-  REQUIRE(model != nullptr);
-  return *model;
-}
+using test::Model;
 
 GpuMigSetting Resolve(const GpuModel& model, const char* config) {
   Result<GpuMigSetting> setting = ResolveMigConfig(model, config);

@@ -6,15 +6,12 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "tests/support/catalog_model.h"
 
 namespace migsim {
 namespace {
 
-const GpuModel& Model(const char* name) {
-  const GpuModel* model = FindGpuModel(name);
-  REQUIRE(model != nullptr);
-  return *model;
-}
+using test::Model;
 
 // "3g" names the classic profile with g = 3; anything else is a full profile name.
 int ProfileIndex(const GpuModel& model, std::string_view name) {
