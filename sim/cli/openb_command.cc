@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <unordered_map>
 
 #include "policies/gpu_share_policies.h"
 #include "policies/mig_share_policies.h"
@@ -360,15 +359,11 @@ void PrintFinalState(const std::vector<FillRun>& runs, const std::vector<std::st
 // GPU node (gpu_spec matches it), and some GPUs: the trace is topped up to a share of them.
 Status CheckNodes(const std::string& path, const std::vector<OpenbNode>& nodes) {
   if (nodes.empty()) return Status::InvalidArgument(path + ": no nodes");
-  std::unordered_map<std::string_view, int> line_of;
+  if (Status s = CheckUniqueNames(nodes, path, "node"); !s.ok()) return s;
   for (const OpenbNode& n : nodes) {
-    const std::string where = path + ":line " + std::to_string(n.line) + ": ";
-    if (const auto [other, fresh] = line_of.emplace(n.name, n.line); !fresh) {
-      return Status::InvalidArgument(where + "node '" + n.name + "' is already on line " +
-                                     std::to_string(other->second));
-    }
     if (n.gpus > 0 && n.model.empty()) {
-      return Status::InvalidArgument(where + "a node with GPUs needs a model");
+      return Status::InvalidArgument("a node with GPUs needs a model",
+                                     {path, "line " + std::to_string(n.line)});
     }
   }
   for (const OpenbNode& n : nodes) {

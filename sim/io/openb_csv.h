@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/status.h"
@@ -64,6 +65,23 @@ Result<std::vector<OpenbPod>> ParseOpenbPods(std::string_view text, const std::s
 
 // Read and parse a file; an unreadable file is an IoError "cannot read file" at {path, ""}.
 Result<std::vector<OpenbNode>> LoadOpenbNodes(const std::string& path);
+
+// Names identify nodes and pods in every output. Ok when no two of `rows` (OpenbNode or
+// OpenbPod, in file order) share a name; otherwise an InvalidArgument at {file, "line N"}
+// of the later one: "<what> 'x' is already on line M".
+template <typename Row>
+Status CheckUniqueNames(const std::vector<Row>& rows, const std::string& file,
+                        std::string_view what) {
+  std::unordered_map<std::string_view, int> line_of;
+  for (const Row& row : rows) {
+    if (const auto [other, fresh] = line_of.emplace(row.name, row.line); !fresh) {
+      return Status::InvalidArgument(std::string(what) + " '" + row.name +
+                                         "' is already on line " + std::to_string(other->second),
+                                     {file, "line " + std::to_string(row.line)});
+    }
+  }
+  return Status::Ok();
+}
 Result<std::vector<OpenbPod>> LoadOpenbPods(const std::string& path);
 
 }  // namespace migsim

@@ -2,7 +2,6 @@
 // scenarios/README.md).
 
 #include <map>
-#include <unordered_map>
 
 #include "sim/io/openb_csv.h"
 #include "sim/io/scenario_sections_json.h"
@@ -84,14 +83,12 @@ void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& ref
     ctx->Fail(pointer, csv + ": no nodes");
     return;
   }
+  if (Status s = CheckUniqueNames(rows.value(), csv, "node"); !s.ok()) {
+    ctx->Fail(pointer, s.ToString());
+    return;
+  }
   const auto first = static_cast<uint32_t>(cluster->nodes.size());
-  std::unordered_map<std::string_view, int> line_of;  // node name -> its first line
   for (const OpenbNode& row : rows.value()) {
-    if (const auto [it, fresh] = line_of.emplace(row.name, row.line); !fresh) {
-      ctx->Fail(pointer, csv + ":line " + std::to_string(row.line) + ": node '" + row.name +
-                             "' is already on line " + std::to_string(it->second));
-      return;
-    }
     NodeSpec node;
     node.name = row.name;
     node.type = RowType(ctx, pointer, csv, row, models);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include "sim/io/openb_csv.h"
 #include "sim/io/scenario_sections_json.h"
@@ -137,6 +136,10 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
     ctx->Fail(pointer, csv + ": no pods");
     return;
   }
+  if (Status s = CheckUniqueNames(pods, csv, "pod name"); !s.ok()) {
+    ctx->Fail(pointer, s.ToString());
+    return;
+  }
   for (const OpenbPod& pod : pods) {
     if (!pod.creation_s) {
       ctx->Fail(pointer, csv + ":line " + std::to_string(pod.line) +
@@ -154,13 +157,7 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
   spec.name = name;
   std::map<std::pair<std::string, int64_t>, TemplateId> templates;  // dedupe by shape
   const int64_t first = pods.empty() ? 0 : *pods.front().creation_s;
-  std::unordered_map<std::string_view, int> line_of;  // pod names identify pods in outputs
   for (const OpenbPod& pod : pods) {
-    if (const auto [other, fresh] = line_of.emplace(pod.name, pod.line); !fresh) {
-      ctx->Fail(pointer, csv + ":line " + std::to_string(pod.line) + ": pod name '" + pod.name +
-                             "' is already on line " + std::to_string(other->second));
-      return;
-    }
     TraceEntry entry;
     entry.name = pod.name;
     const std::optional<SimTime> at =
