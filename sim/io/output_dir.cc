@@ -29,7 +29,7 @@ Status WriteOne(const fs::path& path, const std::string& contents) {
 // The directory, existing or nearest existing ancestor, that a new path would go in.
 fs::path NearestExisting(fs::path p) {
   std::error_code ec;
-  p = fs::absolute(p, ec);
+  p = fs::absolute(p, ec).lexically_normal();
   while (!p.empty() && !fs::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
   return p;
 }
@@ -60,8 +60,10 @@ Status WriteFiles(const std::string& dir,
   const auto clean_up = [&] {
     std::error_code ignored;
     for (const fs::path& t : temps) fs::remove(t, ignored);
-    for (fs::path p = fs::absolute(dir, ignored);
+    // Spelled as NearestExisting spells `existing`, so the walk stops there.
+    for (fs::path p = fs::absolute(dir, ignored).lexically_normal();
          !p.empty() && p != existing && p != p.parent_path(); p = p.parent_path()) {
+      if (!fs::exists(p, ignored)) continue;  // never created: creation stopped above it
       if (!fs::is_empty(p, ignored) || !fs::remove(p, ignored)) break;
     }
   };

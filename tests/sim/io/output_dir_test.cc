@@ -39,6 +39,9 @@ TEST_CASE("a failed write leaves no temporary file and no directory it created",
   REQUIRE_FALSE(s.ok());
   CHECK(s.location().file == (dir / "new/sub" / too_long).string());
   CHECK(Entries(dir).empty());
+  // Creation that stops partway (new/ made, the long name refused) is undone too.
+  REQUIRE_FALSE(WriteFiles((dir / "new/./" / too_long).string(), {{"a.csv", "a\n"}}).ok());
+  CHECK(Entries(dir).empty());
   fs::remove_all(dir);
 }
 
