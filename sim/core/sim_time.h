@@ -12,6 +12,10 @@
 
 namespace migsim {
 
+// The longest duration or latest instant any input (scenario file, trace, pod list) may
+// give, in seconds, so that sums of times never overflow.
+inline constexpr double kMaxInputSeconds = 1e9;
+
 class SimTime {
  public:
   constexpr SimTime() = default;

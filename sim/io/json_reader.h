@@ -24,8 +24,8 @@ namespace migsim::io {
 using Json = nlohmann::ordered_json;
 
 constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
-// Longest duration or instant a file may give, so that sums of times never overflow.
-constexpr double kMaxSeconds = 1e9;
+// Longest duration or instant a file may give (sim_time.h).
+constexpr double kMaxSeconds = kMaxInputSeconds;
 
 // One reference token escaped for a pointer: '~' -> "~0", '/' -> "~1".
 std::string EscapePointerToken(std::string_view token);

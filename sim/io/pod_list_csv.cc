@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <system_error>
 
+#include "sim/core/sim_time.h"
 #include "sim/io/csv_lines.h"
 
 namespace migsim {
@@ -14,7 +15,6 @@ namespace {
 
 // The columns a pod list may have; the first two are required.
 constexpr std::array<std::string_view, 4> kColumns = {"at_s", "template", "run_s", "name"};
-constexpr double kMaxSeconds = 1e9;  // as scenario files allow (json_reader.h)
 
 struct Columns {
   std::array<int, kColumns.size()> index = {-1, -1, -1, -1};
@@ -44,12 +44,12 @@ Status ReadRow(const std::vector<std::string_view>& f, const Columns& columns, P
   const auto field = [&](size_t c) {
     return columns.index[c] < 0 ? std::string_view() : f[static_cast<size_t>(columns.index[c])];
   };
-  if (Status s = ParseCsvSeconds("at_s", field(0), kMaxSeconds, &row->at_s); !s.ok()) return s;
+  if (Status s = ParseCsvSeconds("at_s", field(0), kMaxInputSeconds, &row->at_s); !s.ok()) return s;
   if (field(1).empty()) return Status::InvalidArgument("template is empty");
   row->tmpl = field(1);
   if (!field(2).empty()) {
     double run = 0;
-    if (Status s = ParseCsvSeconds("run_s", field(2), kMaxSeconds, &run); !s.ok()) return s;
+    if (Status s = ParseCsvSeconds("run_s", field(2), kMaxInputSeconds, &run); !s.ok()) return s;
     row->run_s = run;
   }
   row->name = field(3);
