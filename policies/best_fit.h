@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+
 #include "policies/allocation_score.h"
 #include "sim/policy/policy.h"
 
@@ -6,14 +8,18 @@ namespace migsim {
 
 // The tightest node: the one that would be most allocated with the pod on it
 // (kube-scheduler's MostAllocated), which keeps other nodes free for large pods.
-class BestFitPolicy final : public ScoringPolicy {
+// Score: 100 × that allocated fraction.
+class BestFitPolicy final : public Policy {
  public:
-  std::string_view name() const override { return "best-fit"; }
-
- protected:
-  double Score(const ClusterView&, const PodView& pod, const NodeInfo& node) const override {
-    return AllocatedFractionWith(pod, node);
+  explicit BestFitPolicy(std::string name = "best-fit") : name_(std::move(name)) {}
+  std::string_view name() const override { return name_; }
+  std::optional<double> Score(const ClusterView&, const PodView& pod,
+                              const NodeInfo& node) override {
+    return 100.0 * AllocatedFractionWith(pod, node);
   }
+
+ private:
+  std::string name_;
 };
 
 }  // namespace migsim

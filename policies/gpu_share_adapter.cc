@@ -37,9 +37,33 @@ std::string JoinModels(const std::vector<std::string>& values) {
   return joined;
 }
 
+// The pod's GPUs on `node` as device choices: share GPU i is the node's i-th fractional
+// device; a share takes the request's units, a whole GPU all of the device's.
+std::vector<DeviceChoice> ToChoices(const NodeInfo& node, const PodView& pod,
+                                    const std::vector<int>& gpus) {
+  std::vector<uint32_t> fractional;
+  for (uint32_t d = 0; d < node.devices.size(); ++d) {
+    if (node.devices[d].fractional) fractional.push_back(d);
+  }
+  int32_t request = 0;
+  for (const ResourceRequest& r : pod.requests->extended) {
+    if (r.resource.value() < node.device_shares.size() &&
+        node.device_shares[r.resource.value()].units > 0) {
+      request = r.count;
+    }
+  }
+  std::vector<DeviceChoice> choices;
+  for (int gpu : gpus) {
+    if (gpu < 0 || static_cast<size_t>(gpu) >= fractional.size()) continue;  // engine refuses
+    const uint32_t device = fractional[static_cast<size_t>(gpu)];
+    choices.push_back({device, std::min(request, node.devices[device].capacity)});
+  }
+  return choices;
+}
+
 }  // namespace
 
-GpuShareAdapter::GpuShareAdapter(const std::string& name) : name_(name) {
+GpuShareAdapter::GpuShareAdapter(const std::string& name, uint64_t seed) : name_(name), rng_(seed) {
   policy_ = MakeGpuSharePolicy(name, GpuShareContext{&rng_, typical_});
 }
 
@@ -121,8 +145,7 @@ void GpuShareAdapter::Learn(PodId pod, const PodShape& shape) {
 }
 
 std::optional<Placement> GpuShareAdapter::Place(const ClusterView& view, const PodView& pod) {
-  const PodShape shape = ShapeOf(view, pod);
-  Learn(pod.id, shape);
+  const PodShape shape = Prepare(view, pod);
   std::vector<const NodeInfo*> feasible;
   for (const NodeInfo& node : view.nodes()) {
     if (view.Fits(pod, node)) feasible.push_back(&node);
@@ -143,11 +166,34 @@ std::optional<Placement> GpuShareAdapter::Place(const ClusterView& view, const P
   }
   Placement placement{chosen->id};
   if (shape.num_gpu > 0 && !chosen->share_free.empty()) {
-    for (int gpu : policy_->SelectGpus(Refresh(*chosen).node, shape)) {
-      placement.shares.push_back(static_cast<uint32_t>(gpu));
-    }
+    placement.devices =
+        ToChoices(*chosen, pod, policy_->SelectGpus(Refresh(*chosen).node, shape));
   }
   return placement;
+}
+
+const PodShape& GpuShareAdapter::Prepare(const ClusterView& view, const PodView& pod) {
+  if (prepared_ != pod.id || !prepared_.valid()) {
+    prepared_ = pod.id;
+    prepared_shape_ = ShapeOf(view, pod);
+    Learn(pod.id, prepared_shape_);
+  }
+  return prepared_shape_;
+}
+
+std::optional<double> GpuShareAdapter::Score(const ClusterView& view, const PodView& pod,
+                                             const NodeInfo& node) {
+  const PodShape& shape = Prepare(view, pod);
+  if (name_ == "random") return std::nullopt;
+  return static_cast<double>(Score(Refresh(node), node.id, ShapeId(shape)));
+}
+
+std::vector<DeviceChoice> GpuShareAdapter::ChooseDevices(const ClusterView& view,
+                                                         const PodView& pod,
+                                                         const NodeInfo& node) {
+  const PodShape& shape = Prepare(view, pod);
+  if (shape.num_gpu == 0 || node.share_free.empty()) return {};
+  return ToChoices(node, pod, policy_->SelectGpus(Refresh(node).node, shape));
 }
 
 }  // namespace migsim

@@ -2,7 +2,7 @@
 // Any of the six GPU-sharing policies as a scheduling Policy, for scenarios whose nodes
 // offer fractional GPU shares (device_plugin.fractional): the node's CPU and share GPUs
 // become a GpuShareNode, the pod's share request a PodShape, and the policy's GPU choice
-// goes to the engine as Placement::shares.
+// goes to the engine as device choices (the node's fractional devices it takes).
 //
 // What a scenario does not carry is approximated: FGD's typical pods are the pods this
 // policy has been asked to place so far (recomputed as their number doubles); ties go to
@@ -35,9 +35,15 @@ namespace migsim {
 class GpuShareAdapter final : public Policy {
  public:
   // REQUIRES: `name` is a GpuSharePolicyNames() entry.
-  explicit GpuShareAdapter(const std::string& name);
+  // `seed` seeds the random stream (the random policy's node choice).
+  explicit GpuShareAdapter(const std::string& name, uint64_t seed = 1);
   std::string_view name() const override { return name_; }
   std::optional<Placement> Place(const ClusterView& view, const PodView& pod) override;
+  // For composition (ScoredPolicy): the study's score in [0, 100]; none for random.
+  std::optional<double> Score(const ClusterView& view, const PodView& pod,
+                              const NodeInfo& node) override;
+  std::vector<DeviceChoice> ChooseDevices(const ClusterView& view, const PodView& pod,
+                                          const NodeInfo& node) override;
 
  private:
   // A node as the policy last saw it; `version` changes whenever `node` does.
@@ -51,13 +57,17 @@ class GpuShareAdapter final : public Policy {
   };
 
   PodShape ShapeOf(const ClusterView& view, const PodView& pod);
+  // The pod's shape, learned once per pod (the last pod's shape is kept).
+  const PodShape& Prepare(const ClusterView& view, const PodView& pod);
   const SeenNode& Refresh(const NodeInfo& node);
   int64_t Score(const SeenNode& seen, NodeId node, uint32_t shape);
   uint32_t ShapeId(const PodShape& shape);
   void Learn(PodId pod, const PodShape& shape);
 
   std::string name_;
-  Rng rng_{1};
+  Rng rng_;
+  PodId prepared_;  // the pod whose shape prepared_shape_ is
+  PodShape prepared_shape_;
   std::vector<PodShape> seen_;
   std::vector<bool> learned_;  // by PodId: the pod's shape is in seen_
   std::vector<TypicalPod> typical_;

@@ -3,46 +3,119 @@
 #include "policies/best_fit.h"
 #include "policies/first_fit.h"
 #include "policies/gpu_share_adapter.h"
-#include "policies/gpu_share_policies.h"
+#include "policies/mig_placement.h"
+#include "policies/scored.h"
 #include "policies/spread.h"
 
 namespace migsim {
 namespace {
 
-struct Entry {
-  std::string_view name;
-  std::unique_ptr<Policy> (*make)();
-};
-
-template <typename P>
-std::unique_ptr<Policy> Make() {
-  return std::make_unique<P>();
+std::unique_ptr<Policy> MakeFirstFit(const PolicySpec&) { return std::make_unique<FirstFitPolicy>(); }
+std::unique_ptr<Policy> MakeBestFit(const PolicySpec& s) {
+  return std::make_unique<BestFitPolicy>(s.name);
+}
+std::unique_ptr<Policy> MakeSpread(const PolicySpec& s) {
+  return std::make_unique<SpreadPolicy>(s.name);
+}
+std::unique_ptr<Policy> MakeShare(const PolicySpec& s) {
+  return std::make_unique<GpuShareAdapter>(s.name);
+}
+std::unique_ptr<Policy> MakeRandomShare(const PolicySpec& s) {
+  return std::make_unique<GpuShareAdapter>(s.name, static_cast<uint64_t>(s.Integer("seed")));
+}
+std::unique_ptr<Policy> MakeMig(const PolicySpec& s) {
+  return std::make_unique<MigPlacementPolicy>(s.name, s.Bool("dynamic"));
+}
+std::unique_ptr<Policy> MakeScored(const PolicySpec& s) {
+  std::vector<ScoredPolicy::Plugin> plugins;
+  for (const WeightedPlugin& p : s.Plugins("plugins")) {
+    plugins.push_back({MakePolicy(p.plugin), p.weight});
+  }
+  return std::make_unique<ScoredPolicy>(std::move(plugins));
 }
 
-constexpr Entry kPolicies[] = {
-    {"first-fit", &Make<FirstFitPolicy>},
-    {"best-fit", &Make<BestFitPolicy>},
-    {"spread", &Make<SpreadPolicy>},
-};
+ParamSpec DynamicParam() {
+  return {.name = "dynamic",
+          .kind = ParamKind::kBool,
+          .default_value = false,
+          .doc = "repartition MIG-enabled GPUs through the MIG manager when a MIG pod fits "
+                 "nowhere (new GPU instances next to the busy ones; mixed strategy)"};
+}
+
+std::vector<PolicyInfo> BuildCatalog() {
+  std::vector<PolicyInfo> c = {
+      {"first-fit", "the first node, in cluster order, that fits", {}, false, &MakeFirstFit},
+      {"best-fit", "the node most allocated with the pod on it (MostAllocated)", {}, true,
+       &MakeBestFit},
+      {"spread", "the node least allocated with the pod on it (LeastAllocated)", {}, true,
+       &MakeSpread},
+      {"most-allocated", "kube-scheduler's name for best-fit", {}, true, &MakeBestFit},
+      {"least-allocated", "kube-scheduler's name for spread", {}, true, &MakeSpread},
+  };
+  c.push_back({"random", "openb study (ATC'23): a random feasible node",
+               {{.name = "seed",
+                 .kind = ParamKind::kInteger,
+                 .default_value = int64_t{1},
+                 .doc = "seed of the policy's own random stream",
+                 .min = 0,
+                 .max = 9007199254740992.0}},
+               false,
+               &MakeRandomShare});
+  for (std::string_view name : {"dot-product", "gpu-clustering", "gpu-packing", "best-fit-share", "fgd"}) {
+    c.push_back({name, "openb study (ATC'23) GPU-sharing policy, on fractional GPU shares", {},
+                 true, &MakeShare});
+  }
+  for (std::string_view name : {"mig-first-fit", "mig-best-fit", "mig-fgd"}) {
+    c.push_back({name, "MIG placement: which GPU instance a MIG pod takes (see policies/README.md)",
+                 {DynamicParam()}, true, &MakeMig});
+  }
+  c.push_back({"scored", "score plugins composed with weights, as a kube-scheduler profile",
+               {{.name = "plugins",
+                 .kind = ParamKind::kScorePlugins,
+                 .default_value = std::vector<WeightedPlugin>{},
+                 .doc = "[{\"name\": <a scoring policy>, \"weight\": <number > 0>, "
+                        "\"params\": {...}}, ...], at least one",
+                 .required = true}},
+               false,
+               &MakeScored});
+  return c;
+}
 
 }  // namespace
 
-std::unique_ptr<Policy> MakePolicy(std::string_view name) {
-  for (const Entry& e : kPolicies) {
-    if (e.name == name) return e.make();
-  }
-  // The GPU-sharing policies of the openb study, for nodes with fractional shares.
-  for (const std::string& share : GpuSharePolicyNames()) {
-    if (share == name) return std::make_unique<GpuShareAdapter>(share);
+std::span<const PolicyInfo> PolicyCatalog() {
+  static const std::vector<PolicyInfo> catalog = BuildCatalog();
+  return catalog;
+}
+
+const PolicyInfo* FindPolicy(std::string_view name) {
+  for (const PolicyInfo& p : PolicyCatalog()) {
+    if (p.name == name) return &p;
   }
   return nullptr;
 }
 
 std::vector<std::string> PolicyNames() {
   std::vector<std::string> names;
-  for (const Entry& e : kPolicies) names.emplace_back(e.name);
-  for (const std::string& share : GpuSharePolicyNames()) names.push_back(share);
+  for (const PolicyInfo& p : PolicyCatalog()) names.emplace_back(p.name);
   return names;
+}
+
+PolicySpec WithDefaults(PolicySpec spec) {
+  const PolicyInfo* info = FindPolicy(spec.name);
+  for (const ParamSpec& p : info->params) spec.params.try_emplace(p.name, p.default_value);
+  return spec;
+}
+
+std::unique_ptr<Policy> MakePolicy(const PolicySpec& spec) {
+  const PolicyInfo* info = FindPolicy(spec.name);
+  if (info == nullptr || !spec.library.empty()) return nullptr;
+  return info->make(spec);
+}
+
+std::unique_ptr<Policy> MakePolicy(std::string_view name) {
+  if (FindPolicy(name) == nullptr) return nullptr;
+  return MakePolicy(WithDefaults(PolicySpec{.name = std::string(name)}));
 }
 
 }  // namespace migsim

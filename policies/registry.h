@@ -1,20 +1,41 @@
 #pragma once
-// Policy names -> factories. Adding a policy: write policies/<name>.cc with a Policy
-// subclass and add one line to the table in registry.cc.
+// Every built-in policy, by name, with its parameters: the one registry that scenario
+// files, sweeps, plans and `migsim policies` read. Adding a policy: a Policy subclass in
+// policies/<name>.{h,cc} and one entry in registry.cc.
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/policy/policy.h"
+#include "sim/policy/policy_spec.h"
 
 namespace migsim {
 
-// A new policy called `name`, or nullptr when there is none.
+struct PolicyInfo {
+  std::string_view name;
+  std::string_view summary;  // one line for `migsim policies`
+  std::vector<ParamSpec> params;
+  bool scores = false;  // has a Score: usable as a plugin of "scored"
+  std::unique_ptr<Policy> (*make)(const PolicySpec& spec);
+};
+
+// All built-in policies, in a fixed order.
+std::span<const PolicyInfo> PolicyCatalog();
+// The entry called `name`, or nullptr.
+const PolicyInfo* FindPolicy(std::string_view name);
+std::vector<std::string> PolicyNames();
+
+// A new policy for `spec`. REQUIRES: spec.name is in the catalog and spec.params hold every
+// declared parameter with its kind (the loader fills in defaults: see WithDefaults).
+// nullptr for an unknown name; a library policy is made by the plugin loader instead.
+std::unique_ptr<Policy> MakePolicy(const PolicySpec& spec);
+// A new policy called `name` with default parameters, or nullptr.
 std::unique_ptr<Policy> MakePolicy(std::string_view name);
 
-// The registered names, in a fixed order.
-std::vector<std::string> PolicyNames();
+// `spec` with every parameter it leaves out set to its default. REQUIRES: known name.
+PolicySpec WithDefaults(PolicySpec spec);
 
 }  // namespace migsim

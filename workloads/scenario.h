@@ -9,6 +9,7 @@
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/pod.h"
+#include "sim/policy/policy_spec.h"
 #include "sim/policy/resources.h"
 #include "workloads/workload_spec.h"
 
@@ -22,7 +23,7 @@ struct Scenario {
   std::vector<JobClass> job_classes;
   std::vector<PodTemplate> templates;
   std::vector<WorkloadSpec> workloads;
-  std::string policy = "first-fit";
+  PolicySpec policy;  // the loader fills in the parameters' defaults
 };
 
 struct ScenarioFile {

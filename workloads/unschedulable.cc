@@ -25,10 +25,18 @@ bool SelectsByName(const PodTemplate& t) {
                      [](const LabelIn& term) { return term.key == kHostnameLabel; });
 }
 
+// A policy that can change MIG layouts itself: one with "dynamic": true, or a library.
+bool MayRepartition(const PolicySpec& policy) {
+  if (!policy.library.empty()) return true;
+  const auto dynamic = policy.params.find("dynamic");
+  return dynamic != policy.params.end() && std::holds_alternative<bool>(dynamic->second) &&
+         std::get<bool>(dynamic->second);
+}
+
 }  // namespace
 
 std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario) {
-  if (!scenario.cluster.reconfigurations.empty()) return {};
+  if (!scenario.cluster.reconfigurations.empty() || MayRepartition(scenario.policy)) return {};
   // One node of each run of alike nodes, as the scheduler first sees it: the engine's own
   // derivation (100,000 nodes of one pool cost one derivation, not 100,000).
   ResourceTable resources = scenario.resources;

@@ -13,7 +13,8 @@ namespace migsim {
 
 // The templates (ids into scenario.templates, in order) that fit no node alone, empty and
 // as the node starts. No false alarms: nodes with a MIG reconfiguration may offer other
-// resources later, so while there is one no template is reported; nor is a template that
+// resources later, so while there is one (or a policy that may repartition GPUs: param
+// "dynamic" true, or a library policy) no template is reported; nor is a template that
 // selects nodes by kubernetes.io/hostname.
 std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario);
 

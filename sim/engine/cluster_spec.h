@@ -27,6 +27,9 @@ struct NodeSpec {
   // The mig-parted file whose names mig_config and relabels resolve in, when the pool gave
   // one; null: the catalog's named configs. Shared by the pool's nodes.
   std::shared_ptr<const MigPartedFile> mig_parted;
+  // The MIG manager's pending window when a policy repartitions the node's GPUs
+  // (MigReconfiguration): as long as a scripted relabel's default (domain.md §4.2).
+  SimTime mig_reconfiguration = SimTime::Micros(60'000'000);
 };
 
 // Setting nvidia.com/mig.config on a node at a given time (domain.md §4.1): the node's

@@ -1,5 +1,6 @@
 #include "sim/engine/engine.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -18,6 +19,7 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       rng_(config.seed) {
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
+  policy_change_end_.assign(n, SimTime::Zero());
   runtimes_.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     runtimes_.emplace_back(cluster_->nodes[i], NodeId(static_cast<NodeId::Rep>(i)), resources_,
@@ -62,6 +64,11 @@ void Engine::AssignSchedulingClasses() {
     template_class_.emplace_back(static_cast<SchedulingClassId::Rep>(klass));
   }
   queue_ = SchedulingQueue(classes.size());
+  if (policy_->OrdersQueue()) {
+    queue_.set_order([this](PodId a, PodId b) {
+      return policy_->Less(ViewOf(pods_[a.value()]), ViewOf(pods_[b.value()]));
+    });
+  }
 }
 
 void Engine::Run() {
@@ -192,8 +199,14 @@ void Engine::ReleaseFromNode(Pod& pod) {
   }
   if (pod.phase == PodPhase::kRunning) SetBusyOfExclusiveDevices(pod, 0);
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  allocated_weight_ +=
-      runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), node_info_[pod.node.value()]);
+  NodeInfo& info = node_info_[pod.node.value()];
+  allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), info);
+  // O(1): the last bound pod takes the released one's slot.
+  MIGSIM_CHECK(pod.node_slot < info.pods.size() && info.pods[pod.node_slot].id == pod.id,
+               "a pod released from a node it is not bound to");
+  info.pods[pod.node_slot] = info.pods.back();
+  pods_[info.pods[pod.node_slot].id.value()].node_slot = pod.node_slot;
+  info.pods.pop_back();
   queue_.UnblockAll();
   NotifyAllocation();
 }

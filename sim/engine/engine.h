@@ -4,7 +4,8 @@
 // give the same run, event for event.
 //
 // Each instant: all events at that time are applied in (time, sequence) order, then one
-// scheduling cycle offers pending pods to the policy, oldest first.
+// scheduling cycle offers pending pods to the policy, oldest first (or in the policy's
+// queue order).
 
 #include <memory>
 #include <span>
@@ -87,6 +88,11 @@ class Engine final : private ControllerContext {
   struct ReconfigureEnd {
     uint32_t index;
   };
+  // The end of a policy's MigReconfiguration (index into policy_changes_).
+  struct PolicyReconfigureEnd {
+    NodeId node;
+    uint32_t index;
+  };
   // The earliest end among a time-sliced device's processes (see Reshare).
   struct DeviceTick {
     NodeId node;
@@ -94,7 +100,8 @@ class Engine final : private ControllerContext {
     uint64_t tick;
   };
   using Event =
-      std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick>;
+      std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
+                   PolicyReconfigureEnd>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -111,6 +118,7 @@ class Engine final : private ControllerContext {
   void Handle(const ReconfigureBegin& e);
   void Handle(const ReconfigureEnd& e);
   void Handle(const DeviceTick& e);
+  void Handle(const PolicyReconfigureEnd& e);
   // True for an event made obsolete since it was queued; it is dropped unseen, so it
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
@@ -119,7 +127,16 @@ class Engine final : private ControllerContext {
   void AssignSchedulingClasses();
   void ScheduleCycle();
   bool TryBind(Pod& pod);
-  void Bind(Pod& pod, NodeId node, std::span<const uint32_t> shares);
+  PodView ViewOf(const Pod& pod, uint32_t pending_alike = 1) const;
+  // True when the policy's placement is one the engine can apply (see policy.h).
+  bool Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster);
+  void Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
+  void Reconfigure(const std::vector<MigReconfiguration>& changes);
+  bool Valid(const MigReconfiguration& change) const;
+  // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
+  // rebuilt, surviving pods follow theirs, and the pending pods get another chance.
+  void FinishReconfigure(uint32_t node, const std::vector<GpuMigSetting>& gpus,
+                         const std::string& config);
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
   void ReleaseFromNode(Pod& pod);
   void NotifyAllocation();
@@ -174,6 +191,9 @@ class Engine final : private ControllerContext {
   double busy_weight_ = 0;
   int64_t capacity_weight_ = 0;
   int64_t rejected_decisions_ = 0;
+  // Policy-requested MIG layouts being applied, by PolicyReconfigureEnd::index.
+  std::vector<std::vector<GpuMigSetting>> policy_changes_;
+  std::vector<SimTime> policy_change_end_;  // by node: when its latest one ends
   std::vector<double> demands_, caps_;  // Reshare's scratch
   uint64_t next_tick_ = 0;       // DeviceTick ids, unique in the run
 };

@@ -10,9 +10,10 @@ void Engine::Handle(const ReconfigureBegin& e) {
   const Reconfiguration& r = cluster_->reconfigurations[e.index];
   NodeRuntime& runtime = runtimes_[r.node];
   if (runtime.reconfiguring()) {
-    // The previous relabel of this node ends at this same instant (the loader rejects
-    // overlapping windows) but its end event was queued later: go after it.
-    events_.Push(now_, e);
+    // A policy's repartition is under way: wait for it. Otherwise the previous relabel of
+    // this node ends at this same instant (the loader rejects overlapping windows) but its
+    // end event was queued later: go after it.
+    events_.Push(std::max(now_, policy_change_end_[r.node]), e);
     return;
   }
   std::vector<int> changing = runtime.ChangingGpus(r.gpus);
@@ -44,10 +45,15 @@ void Engine::Handle(const ReconfigureBegin& e) {
 
 void Engine::Handle(const ReconfigureEnd& e) {
   const Reconfiguration& r = cluster_->reconfigurations[e.index];
-  NodeRuntime& runtime = runtimes_[r.node];
-  std::vector<int> remap = runtime.Apply(r.gpus, r.mig_config, resources_, node_info_[r.node]);
+  FinishReconfigure(r.node, r.gpus, r.mig_config);
+}
+
+void Engine::FinishReconfigure(uint32_t node, const std::vector<GpuMigSetting>& gpus,
+                               const std::string& config) {
+  NodeRuntime& runtime = runtimes_[node];
+  std::vector<int> remap = runtime.Apply(gpus, config, resources_, node_info_[node]);
   for (Pod& pod : pods_) {
-    if (!pod.on_node() || pod.node.value() != r.node) continue;
+    if (!pod.on_node() || pod.node.value() != node) continue;
     for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
       uint32_t& device = allocation_pool_[k].device;
       MIGSIM_CHECK(remap[device] >= 0, "a surviving pod lost its device");

@@ -1,5 +1,7 @@
 // The scheduling cycle and binding: the part of the engine between the policy's
-// answer and the node's devices.
+// answers and the node's devices.
+
+#include <algorithm>
 
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
@@ -21,35 +23,49 @@ void Engine::ScheduleCycle() {
   }
 }
 
-bool Engine::TryBind(Pod& pod) {
+PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  const PodView view{pod.id, &t.requests, &t.node_selector, &t.node_affinity};
+  return PodView{pod.id,           &t.requests, &t.node_selector,
+                 &t.node_affinity, pod.created, pending_alike};
+}
+
+bool Engine::TryBind(Pod& pod) {
+  const PodView view = ViewOf(pod, static_cast<uint32_t>(queue_.FrontClassSize()));
   const ClusterView cluster(node_info_, resources_, now_);
   std::optional<Placement> placement = policy_->Place(cluster, view);
-  if (!placement) return false;
+  if (!placement) {
+    Reconfigure(policy_->PostFilter(cluster, view));
+    return false;
+  }
   // The policy's answer is checked, never trusted: a bad answer leaves the pod pending.
-  const NodeId node = placement->node;
-  if (!node.valid() || node.value() >= node_info_.size() ||
-      !cluster.Fits(view, node_info_[node.value()]) ||
-      (!placement->shares.empty() &&
-       !runtimes_[node.value()].ValidShares(t.requests, placement->shares))) {
+  if (!Valid(*placement, view, cluster)) {
     ++rejected_decisions_;
     return false;
   }
-  Bind(pod, node, placement->shares);
+  Bind(pod, placement->node, placement->devices);
   return true;
 }
 
-void Engine::Bind(Pod& pod, NodeId node, std::span<const uint32_t> shares) {
+bool Engine::Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster) {
+  const NodeId node = placement.node;
+  if (!node.valid() || node.value() >= node_info_.size()) return false;
+  if (!cluster.Fits(pod, node_info_[node.value()])) return false;
+  return placement.devices.empty() ||
+         runtimes_[node.value()].ValidChoices(*pod.requests, placement.devices);
+}
+
+void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   NodeRuntime& runtime = runtimes_[node.value()];
+  NodeInfo& info = node_info_[node.value()];
   pod.node = node;
   pod.bound = now_;
   pod.phase = PodPhase::kStarting;
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
-  allocated_weight_ +=
-      runtime.Allocate(t.requests, allocation_pool_, node_info_[node.value()], shares);
+  allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, info, devices);
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
+  pod.node_slot = static_cast<uint32_t>(info.pods.size());
+  info.pods.push_back({pod.id, &t.requests});
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {
     const NodeRuntime::Device& dev = runtime.devices()[held.device];
     DeviceDesc desc{static_cast<int16_t>(dev.plugin.gpu), -1, 0, dev.plugin.shared, held.count,

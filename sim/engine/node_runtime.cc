@@ -1,6 +1,7 @@
 #include "sim/engine/node_runtime.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "sim/core/check.h"
 #include "sim/engine/observer.h"
@@ -71,6 +72,30 @@ void NodeRuntime::RefreshInfo(const ResourceTable& resources, NodeInfo& info) co
   }
   RefreshShares(info);
   RefreshLabels(info);
+  RefreshDevices(info);
+}
+
+// The policy's copy of the GPUs and devices, rebuilt whenever the devices are.
+void NodeRuntime::RefreshDevices(NodeInfo& info) const {
+  info.gpu_model = spec_->type->gpu;
+  info.gpus = gpus_;
+  info.mig_pending = reconfiguring_;
+  info.devices.clear();
+  for (const Device& d : devices_) {
+    DeviceInfo out;
+    out.gpu = d.plugin.gpu;
+    if (d.plugin.gi >= 0) out.mig = gpus_[d.plugin.gpu].layout[d.plugin.gi];
+    out.resource = d.resource;
+    out.capacity = d.plugin.replicas;
+    out.used = d.used;
+    out.shared = d.plugin.shared;
+    out.fractional = d.plugin.fractional;
+    info.devices.push_back(out);
+  }
+}
+
+void NodeRuntime::SyncUsed(std::span<const Held> held, NodeInfo& info) const {
+  for (const Held& h : held) info.devices[h.device].used = devices_[h.device].used;
 }
 
 void NodeRuntime::RefreshLabels(NodeInfo& info) const {
@@ -112,18 +137,8 @@ int64_t NodeRuntime::Occupy(Device& d, int32_t tenants) {
 
 // A share comes from one device, the first with room (lowest index); a request for whole
 // multiples of the units takes that many entirely free devices.
-int64_t NodeRuntime::AllocateFractional(const ResourceRequest& r, std::vector<Held>& out,
-                                        std::span<const uint32_t> shares) {
+int64_t NodeRuntime::AllocateFractional(const ResourceRequest& r, std::vector<Held>& out) {
   int64_t delta = 0;
-  if (!shares.empty()) {  // the policy chose (validated by ValidShares)
-    for (uint32_t s : shares) {
-      Device& d = devices_[share_devices_[s]];
-      const int32_t take = std::min(r.count, d.plugin.replicas);
-      delta += Occupy(d, take);
-      out.push_back({share_devices_[s], take});
-    }
-    return delta;
-  }
   int32_t left = r.count;
   for (size_t i = 0; i < devices_.size() && left > 0; ++i) {
     Device& d = devices_[i];
@@ -136,6 +151,21 @@ int64_t NodeRuntime::AllocateFractional(const ResourceRequest& r, std::vector<He
     left -= take;
   }
   MIGSIM_CHECK(left == 0, "Allocate called for a share that does not fit");
+  return delta;
+}
+
+// The policy chose (validated by ValidChoices): devices in request order, then in the
+// order chosen.
+int64_t NodeRuntime::AllocateChosen(const PodRequests& req, std::vector<Held>& out,
+                                    std::span<const DeviceChoice> choices) {
+  int64_t delta = 0;
+  for (const ResourceRequest& r : req.extended) {
+    for (const DeviceChoice& c : choices) {
+      if (devices_[c.device].resource != r.resource) continue;
+      delta += Occupy(devices_[c.device], c.count);
+      out.push_back({c.device, c.count});
+    }
+  }
   return delta;
 }
 
@@ -158,47 +188,65 @@ int NodeRuntime::PickShared(ResourceId r, const std::vector<int>& taken_by_this_
   return best;
 }
 
-bool NodeRuntime::ValidShares(const PodRequests& req, std::span<const uint32_t> shares) const {
-  for (const ResourceRequest& r : req.extended) {
-    if (!IsFractional(r.resource)) continue;
-    const int32_t units = devices_[share_devices_.empty() ? 0 : share_devices_[0]].plugin.replicas;
-    const size_t want = r.count <= units ? 1 : static_cast<size_t>(r.count / units);
-    if (shares.size() != want) return false;
-    for (size_t i = 0; i < shares.size(); ++i) {
-      if (shares[i] >= share_devices_.size()) return false;
-      const Device& d = devices_[share_devices_[shares[i]]];
-      const bool room = r.count <= units ? d.plugin.replicas - d.used >= r.count : d.used == 0;
-      if (!room || std::find(shares.begin(), shares.begin() + i, shares[i]) != shares.begin() + i) {
-        return false;
-      }
+bool NodeRuntime::ValidChoice(const ResourceRequest& r, const DeviceChoice& c) const {
+  const Device& d = devices_[c.device];
+  if (c.count < 1 || d.plugin.replicas - d.used < c.count) return false;
+  if (!d.plugin.fractional) return true;
+  // A share comes from one device; more than a device's units, in whole free devices.
+  const int32_t units = d.plugin.replicas;
+  return r.count <= units ? c.count == r.count : c.count == units;
+}
+
+bool NodeRuntime::ValidChoices(const PodRequests& req, std::span<const DeviceChoice> choices) const {
+  if (reconfiguring_) return false;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i].device >= devices_.size()) return false;
+    for (size_t j = 0; j < i; ++j) {
+      if (choices[j].device == choices[i].device) return false;
     }
-    return true;
   }
-  return shares.empty();  // shares for a pod without a fractional request
+  size_t matched = 0;
+  for (const ResourceRequest& r : req.extended) {
+    int64_t total = 0;
+    for (const DeviceChoice& c : choices) {
+      if (devices_[c.device].resource != r.resource) continue;
+      if (!ValidChoice(r, c)) return false;
+      total += c.count;
+      ++matched;
+    }
+    if (total != r.count) return false;
+  }
+  return matched == choices.size();  // every choice serves a requested resource
 }
 
 int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out, NodeInfo& info,
-                              std::span<const uint32_t> shares) {
-  int64_t delta = 0;
+                              std::span<const DeviceChoice> choices) {
+  const size_t first = out.size();
   info.cpu_milli_requested += req.cpu_milli;
   info.memory_mib_requested += req.memory_mib;
-  for (const ResourceRequest& r : req.extended) {
-    info.requested[r.resource.value()] += r.count;
-    if (has_fractional_ && IsFractional(r.resource)) {
-      delta += AllocateFractional(r, out, shares);
-      continue;
+  for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] += r.count;
+  int64_t delta = 0;
+  if (!choices.empty()) {
+    delta = AllocateChosen(req, out, choices);
+  } else {
+    for (const ResourceRequest& r : req.extended) {
+      if (has_fractional_ && IsFractional(r.resource)) {
+        delta += AllocateFractional(r, out);
+        continue;
+      }
+      taken_.assign(devices_.size(), 0);  // reused: no allocation per bind once grown
+      picked_.clear();
+      for (int n = 0; n < r.count; ++n) {
+        int pick = PickShared(r.resource, taken_);
+        MIGSIM_CHECK(pick >= 0, "Allocate called for a pod that does not fit");
+        if (taken_[pick]++ == 0) picked_.push_back(static_cast<uint32_t>(pick));
+        delta += Occupy(devices_[pick], 1);
+      }
+      std::sort(picked_.begin(), picked_.end());
+      for (uint32_t d : picked_) out.push_back({d, taken_[d]});
     }
-    taken_.assign(devices_.size(), 0);  // reused: no allocation per bind once grown
-    picked_.clear();
-    for (int n = 0; n < r.count; ++n) {
-      int pick = PickShared(r.resource, taken_);
-      MIGSIM_CHECK(pick >= 0, "Allocate called for a pod that does not fit");
-      if (taken_[pick]++ == 0) picked_.push_back(static_cast<uint32_t>(pick));
-      delta += Occupy(devices_[pick], 1);
-    }
-    std::sort(picked_.begin(), picked_.end());
-    for (uint32_t d : picked_) out.push_back({d, taken_[d]});
   }
+  SyncUsed(std::span<const Held>(out).subspan(first), info);
   RefreshShares(info);
   return delta;
 }
@@ -210,6 +258,7 @@ int64_t NodeRuntime::Release(const PodRequests& req, std::span<const Held> held,
   info.memory_mib_requested -= req.memory_mib;
   for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] -= r.count;
   for (const Held& h : held) delta += Occupy(devices_[h.device], -h.count);
+  SyncUsed(held, info);
   RefreshShares(info);
   return delta;
 }
@@ -226,6 +275,7 @@ void NodeRuntime::Withdraw(const std::string& config, NodeInfo& info) {
   reconfiguring_ = true;
   mig_config_ = config;
   mig_state_ = "pending";
+  info.mig_pending = true;
   std::fill(info.allocatable.begin(), info.allocatable.end(), 0);
   RefreshShares(info);
   RefreshLabels(info);
@@ -235,7 +285,12 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
                                     const std::string& config, ResourceTable& resources,
                                     NodeInfo& info) {
   std::vector<Device> old = std::move(devices_);
-  gpus_ = gpus;
+  const std::vector<GpuMigSetting> old_gpus = std::exchange(gpus_, gpus);
+  auto same_placement = [this](const std::vector<GpuMigSetting>& before, const PluginDevice& a,
+                              const PluginDevice& b) {
+    if (a.gi < 0 || b.gi < 0) return a.gi == b.gi;
+    return before[a.gpu].layout[a.gi] == gpus_[b.gpu].layout[b.gi];
+  };
   view_ = DerivePluginView(*spec_->type->gpu, gpus_, spec_->plugin);
   BuildDevices(view_, resources);
   std::vector<int> remap(old.size(), -1);
@@ -244,7 +299,7 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
     for (size_t n = 0; n < devices_.size(); ++n) {
       const PluginDevice& a = old[o].plugin;
       const PluginDevice& b = devices_[n].plugin;
-      if (a.gpu == b.gpu && a.gi == b.gi && a.resource == b.resource) {
+      if (a.gpu == b.gpu && a.resource == b.resource && same_placement(old_gpus, a, b)) {
         remap[o] = static_cast<int>(n);
         devices_[n].used = old[o].used;
         devices_[n].processes = std::move(old[o].processes);

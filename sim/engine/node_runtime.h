@@ -12,6 +12,7 @@
 #include "sim/cluster/device_plugin.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/policy/cluster_view.h"
+#include "sim/policy/policy.h"
 
 namespace migsim {
 
@@ -57,28 +58,30 @@ class NodeRuntime {
   // failRequestsGreaterThanOne and the pod asks for more than one shared device.
   bool AdmissionRejects(const PodRequests& req) const;
 
-  // Picks devices for the extended requests as the plugin's preferred allocation does
-  // (exclusive devices: first free; time-sliced: the device with fewest tenants), marks
-  // them used, appends what it took to `out` (one entry per device, in device order
-  // within a request), and books the pod in `info`.
-  // REQUIRES: the pod fits `info`. Returns the change of allocated GPU weight.
-  // `shares`, when given, names the fractional-share GPUs (NodeInfo::share_free indices)
-  // the pod's share request takes. REQUIRES: valid (see ValidShares).
+  // Takes devices for the extended requests and books the pod in `info`; appends what it
+  // took to `out` (one entry per device: by request, then in device order, or in the order
+  // of `choices`). With `choices` empty the plugin's preferred allocation picks (exclusive
+  // devices: first free; time-sliced: the device with fewest tenants; a fractional share:
+  // the first device with room). REQUIRES: the pod fits `info`, and `choices` is empty or
+  // ValidChoices. Returns the change of allocated GPU weight.
   int64_t Allocate(const PodRequests& req, std::vector<Held>& out, NodeInfo& info,
-                   std::span<const uint32_t> shares = {});
-  // True when `shares` can hold the pod's fractional request: a share fits on the named
-  // GPU, k whole GPUs are k distinct entirely free ones.
-  bool ValidShares(const PodRequests& req, std::span<const uint32_t> shares) const;
+                   std::span<const DeviceChoice> choices = {});
+  // True when `choices` is a valid device choice for a pod with requests `req`: each names
+  // a distinct existing device serving one of the requested resources, with room for its
+  // count; the counts per resource sum to the request; a fractional request takes one
+  // device (a share) or whole free devices (a multiple of the units).
+  bool ValidChoices(const PodRequests& req, std::span<const DeviceChoice> choices) const;
   // Undoes Allocate. Returns the (negative) change of allocated GPU weight.
   int64_t Release(const PodRequests& req, std::span<const Held> held, NodeInfo& info);
 
   // The GPUs whose MIG setting differs from `target`.
   std::vector<int> ChangingGpus(const std::vector<GpuMigSetting>& target) const;
   // The plugin is paused for a MIG change: GPU resources are withdrawn and
-  // nvidia.com/mig.config.state becomes `pending`.
+  // nvidia.com/mig.config.state becomes `pending` (NodeInfo::mig_pending).
   void Withdraw(const std::string& config, NodeInfo& info);
-  // The change is applied: devices are rebuilt from `gpus`. Devices of unchanged GPUs
-  // keep their tenants. Returns old device index -> new index (or -1 when gone).
+  // The change is applied: devices are rebuilt from `gpus`. A device whose GPU instance
+  // (or whole GPU) is still there, at the same placement, keeps its tenants. Returns old
+  // device index -> new index (or -1 when gone).
   std::vector<int> Apply(const std::vector<GpuMigSetting>& gpus, const std::string& config,
                          ResourceTable& resources, NodeInfo& info);
 
@@ -89,8 +92,12 @@ class NodeRuntime {
   void BuildDevices(const PluginView& view, ResourceTable& resources);
   void RefreshShares(NodeInfo& info) const;
   bool IsFractional(ResourceId r) const;
-  int64_t AllocateFractional(const ResourceRequest& r, std::vector<Held>& out,
-                             std::span<const uint32_t> shares);
+  int64_t AllocateFractional(const ResourceRequest& r, std::vector<Held>& out);
+  int64_t AllocateChosen(const PodRequests& req, std::vector<Held>& out,
+                         std::span<const DeviceChoice> choices);
+  bool ValidChoice(const ResourceRequest& r, const DeviceChoice& c) const;
+  void RefreshDevices(NodeInfo& info) const;
+  void SyncUsed(std::span<const Held> held, NodeInfo& info) const;
   int64_t Weighted(const Device& d) const;
   void RefreshInfo(const ResourceTable& resources, NodeInfo& info) const;
   void RefreshLabels(NodeInfo& info) const;

@@ -67,6 +67,7 @@ struct Pod {
   NodeId node;
   uint32_t device_begin = 0;  // into the engine's allocation pool
   uint32_t device_count = 0;
+  uint32_t node_slot = 0;     // its index in NodeInfo::pods of its node, while bound
   bool has_started = false;  // `started` is meaningful (the first start)
   uint32_t restarts = 0;     // in-place container restarts (CrashLoopBackOff)
   SimTime created, bound, started, ended;

@@ -9,8 +9,8 @@
 // O(pending pods).
 
 #include <deque>
+#include <functional>
 #include <optional>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -21,6 +21,10 @@ namespace migsim {
 class SchedulingQueue {
  public:
   explicit SchedulingQueue(size_t class_count) : classes_(class_count) {}
+
+  // Orders the class heads by `less` (a policy's queue order) instead of creation order;
+  // ties still go to the older pod. Call before the first cycle.
+  void set_order(std::function<bool(PodId, PodId)> less) { less_ = std::move(less); }
 
   void Push(PodId pod, SchedulingClassId klass);
   // Capacity freed: every class may fit again.
@@ -35,6 +39,8 @@ class SchedulingQueue {
   void Accept();  // the front pod was bound
   void Reject();  // the front pod does not fit: block its class
   void Drop();    // the front pod is no longer pending (deleted): remove it
+  // Pods queued in the front pod's class, the front one included.
+  size_t FrontClassSize() const { return classes_[heads_.front().second].pods.size(); }
 
   size_t pending_upper_bound() const { return size_; }
 
@@ -46,10 +52,15 @@ class SchedulingQueue {
   using HeadEntry = std::pair<PodId::Rep, SchedulingClassId::Rep>;  // (pod id, class)
 
   void PopFront();
+  void PushHead(HeadEntry head);
+  void PopHead();
+  // Heap order: true when `a` comes after `b`.
+  bool After(const HeadEntry& a, const HeadEntry& b) const;
 
   std::vector<ClassQueue> classes_;
-  // Min-heap of class heads for the current cycle.
-  std::priority_queue<HeadEntry, std::vector<HeadEntry>, std::greater<>> heads_;
+  // Heap of class heads for the current cycle, the next to try at the front.
+  std::vector<HeadEntry> heads_;
+  std::function<bool(PodId, PodId)> less_;  // empty: creation order
   bool work_ = false;
   size_t size_ = 0;
 };

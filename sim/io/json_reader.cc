@@ -58,7 +58,8 @@ std::string UnknownNameMessage(std::string_view what, std::string_view name,
 }
 
 std::string FormatNumber(double value) {
-  if (std::floor(value) == value && std::fabs(value) < 1e15) {
+  // Integers print exactly up to 2^53, beyond which doubles skip integers.
+  if (std::floor(value) == value && std::fabs(value) <= 9007199254740992.0) {
     return std::to_string(static_cast<int64_t>(value));
   }
   char buffer[32];

@@ -14,6 +14,7 @@
 #include "policies/registry.h"
 #include "sim/core/text.h"
 #include "sim/io/json_reader.h"
+#include "sim/io/policy_json.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim {
@@ -43,16 +44,9 @@ struct Header {
   Json base;                                           // the document without "variants"
 };
 
-std::string LoadPolicy(LoadContext* ctx, const ObjectReader& root) {
-  if (!root.Has("policy")) return "first-fit";
-  ObjectReader r(ctx, root.Field("policy"), {"name"});
-  if (!r.Require("name")) return "";
-  const std::string name = r.String("name");
-  const std::vector<std::string> valid = PolicyNames();
-  if (ctx->ok() && std::find(valid.begin(), valid.end(), name) == valid.end()) {
-    ctx->Fail(r.Field("name").pointer(), io::UnknownNameMessage("policy", name, valid));
-  }
-  return name;
+PolicySpec LoadPolicy(LoadContext* ctx, const ObjectReader& root) {
+  if (!root.Has("policy")) return WithDefaults(PolicySpec{});
+  return io::LoadPolicySpec(ctx, root.Field("policy"));
 }
 
 // Deployment pods never end on their own, and one whose pods keep failing keeps

@@ -1,12 +1,17 @@
 #pragma once
-// The read-only view of the cluster that a policy sees: what the Kubernetes scheduler
-// knows of each node (labels, allocatable and requested resources), nothing more.
+// The read-only view of the cluster that a policy sees: what a kube-scheduler plugin
+// knows of each node — labels, allocatable and requested resources, the pods bound there —
+// and what the device plugin and GPU Feature Discovery publish about its GPUs: their MIG
+// layouts and every device with its occupancy.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "sim/cluster/gpu_model.h"
+#include "sim/cluster/mig_config.h"
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
 #include "sim/policy/resources.h"
@@ -20,6 +25,24 @@ struct DeviceShares {
   int32_t units = 0;  // 0: the resource is not taken per device
   int32_t largest_free = 0;
   int32_t whole_free = 0;
+};
+
+// One device the node's device plugin hands out.
+struct DeviceInfo {
+  int gpu = 0;                   // index of the physical GPU (NodeInfo::gpus)
+  std::optional<MigPlacement> mig;  // the GPU instance, or none for a whole GPU
+  ResourceId resource;           // the extended resource it serves
+  int32_t capacity = 1;          // replicas (time-slicing, MPS), units (fractional), or 1
+  int32_t used = 0;              // replicas or units taken by bound pods
+  bool shared = false;           // time-sliced or MPS: pods share its time
+  bool fractional = false;       // a pod takes `count` units of it (milli-GPU and alike)
+  int32_t free() const { return capacity - used; }
+};
+
+// A pod bound to a node, as a scheduler plugin sees it in its node snapshot.
+struct BoundPod {
+  PodId id;
+  const PodRequests* requests = nullptr;
 };
 
 struct NodeInfo {
@@ -37,6 +60,14 @@ struct NodeInfo {
   // Free units of each fractional-share GPU, in GPU order (empty on nodes without them;
   // zeros while the node is withdrawn). Placement::shares indexes it.
   std::vector<int32_t> share_free;
+  // The GPUs: model (null on nodes without GPUs), each GPU's MIG setting, and the devices
+  // the plugin hands out (ordered by GPU, then GPU-instance start). `mig_pending` is true
+  // while the MIG manager reconfigures the node: its devices are withdrawn meanwhile.
+  const GpuModel* gpu_model = nullptr;
+  std::vector<GpuMigSetting> gpus;
+  std::vector<DeviceInfo> devices;
+  bool mig_pending = false;
+  std::vector<BoundPod> pods;  // in no particular order
 
   int32_t Allocatable(ResourceId r) const {
     return r.value() < allocatable.size() ? allocatable[r.value()] : 0;
@@ -61,6 +92,10 @@ struct PodView {
   const PodRequests* requests = nullptr;
   const Labels* node_selector = nullptr;        // nullptr or empty: no selector
   const NodeAffinity* node_affinity = nullptr;  // nullptr or empty: no affinity
+  SimTime created;
+  // Pods alike to this one (same requests, selector, affinity) pending behind it, this one
+  // included, when the engine offers it; 1 elsewhere. A post-filter can make room for all.
+  uint32_t pending_alike = 1;
 };
 
 class ClusterView {

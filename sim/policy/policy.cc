@@ -2,18 +2,23 @@
 
 namespace migsim {
 
-std::optional<Placement> ScoringPolicy::Place(const ClusterView& view, const PodView& pod) {
-  std::optional<Placement> best;
+std::optional<Placement> Policy::Place(const ClusterView& view, const PodView& pod) {
+  const NodeInfo* best = nullptr;
   double best_score = 0;
   for (const NodeInfo& node : view.nodes()) {
-    if (!view.Fits(pod, node)) continue;
-    double score = Score(view, pod, node);
-    if (!best || score > best_score) {  // strict: ties keep the lower node id
-      best = Placement{node.id};
-      best_score = score;
+    if (!view.Fits(pod, node) || !Filter(view, pod, node)) continue;
+    const std::optional<double> score = Score(view, pod, node);
+    if (!score) {  // an unscored policy: the first feasible node
+      best = &node;
+      break;
+    }
+    if (best == nullptr || *score > best_score) {  // strict: ties keep the lower node id
+      best = &node;
+      best_score = *score;
     }
   }
-  return best;
+  if (best == nullptr) return std::nullopt;
+  return Placement{best->id, ChooseDevices(view, pod, *best)};
 }
 
 }  // namespace migsim

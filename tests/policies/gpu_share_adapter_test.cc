@@ -83,6 +83,8 @@ NodeInfo OneShareGpu(uint32_t id, ResourceId milli, const std::string& model, in
   node.device_shares[milli.value()] = {.units = 1000, .largest_free = free,
                                        .whole_free = free == 1000 ? 1 : 0};
   node.share_free = {free};
+  node.devices = {DeviceInfo{.gpu = 0, .resource = milli, .capacity = 1000, .used = 1000 - free,
+                             .fractional = true}};
   return node;
 }
 

@@ -7,11 +7,14 @@
 namespace migsim {
 namespace {
 
-TEST_CASE("the registry knows the three Kubernetes-style and the six GPU-sharing policies",
+TEST_CASE("the registry knows the Kubernetes-style, the six GPU-sharing, the three MIG "
+          "placement policies and the scored composition",
           "[policies][registry]") {
-  CHECK(PolicyNames() == std::vector<std::string>{"first-fit", "best-fit", "spread", "random",
-                                                  "dot-product", "gpu-clustering", "gpu-packing",
-                                                  "best-fit-share", "fgd"});
+  CHECK(PolicyNames() ==
+        std::vector<std::string>{"first-fit", "best-fit", "spread", "most-allocated",
+                                 "least-allocated", "random", "dot-product", "gpu-clustering",
+                                 "gpu-packing", "best-fit-share", "fgd", "mig-first-fit",
+                                 "mig-best-fit", "mig-fgd", "scored"});
   for (const std::string& name : PolicyNames()) {
     std::unique_ptr<Policy> policy = MakePolicy(name);
     REQUIRE(policy != nullptr);

@@ -85,8 +85,9 @@ TEST_CASE("seed and horizon are read as given", "[io]") {
 
 TEST_CASE("an unknown policy lists the registered ones", "[io]") {
   CHECK(MessageOf(Doc(R"(, "policy": {"name": "fifo"})")) ==
-        "t.json:/policy/name: unknown policy 'fifo' (valid: first-fit, best-fit, spread, random, "
-        "dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd)");
+        "t.json:/policy/name: unknown policy 'fifo' (valid: first-fit, best-fit, spread, "
+        "most-allocated, least-allocated, random, dot-product, gpu-clustering, gpu-packing, "
+        "best-fit-share, fgd, mig-first-fit, mig-best-fit, mig-fgd, scored)");
   CHECK(MessageOf(Doc(R"(, "policy": {})")) == "t.json:/policy: missing required field 'name'");
 }
 
@@ -100,7 +101,8 @@ TEST_CASE("an error inside a variant names the variant and points into the merge
   CHECK(error.message() == "variant 'bad': must be >= 1");
   CHECK(MessageOf(Doc(R"(, "variants": {"v": {"policy": {"name": "nope"}}})")) ==
         "t.json:/policy/name: variant 'v': unknown policy 'nope' (valid: first-fit, best-fit, "
-        "spread, random, dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd)");
+        "spread, most-allocated, least-allocated, random, dot-product, gpu-clustering, "
+        "gpu-packing, best-fit-share, fgd, mig-first-fit, mig-best-fit, mig-fgd, scored)");
 }
 
 TEST_CASE("an error the base document has on its own is not blamed on a variant", "[io]") {

@@ -92,7 +92,7 @@ TEST_CASE("a full scenario loads every section in file order", "[io]") {
   const Scenario& s = file.variants[0].second;
   CHECK(s.seed == 7);
   CHECK(s.horizon == SimTime::Seconds(3600));
-  CHECK(s.policy == "best-fit");
+  CHECK(s.policy.name == "best-fit");
 
   SECTION("nodes are named <pool>-<i> and carry their resolved MIG state") {
     const auto& nodes = s.cluster.nodes;
@@ -220,7 +220,7 @@ TEST_CASE("a full scenario loads every section in file order", "[io]") {
   }
   SECTION("a variant is the base document with its merge patch applied") {
     const Scenario& whole = file.variants[1].second;
-    CHECK(whole.policy == "first-fit");
+    CHECK(whole.policy.name == "first-fit");
     CHECK(whole.seed == 7);
     CHECK(whole.cluster.nodes[0].mig_config == "all-disabled");
     CHECK_FALSE(whole.cluster.nodes[0].gpus[0].mig_enabled);
@@ -242,7 +242,7 @@ TEST_CASE("a minimal scenario gets the documented defaults", "[io]") {
   const Scenario& s = file.variants[0].second;
   CHECK(s.seed == 1);
   CHECK(s.horizon == SimTime::Max());
-  CHECK(s.policy == "first-fit");
+  CHECK(s.policy.name == "first-fit");
   const NodeSpec& n = s.cluster.nodes[0];
   CHECK(n.name == "n-0");
   CHECK(n.mig_config == "all-disabled");

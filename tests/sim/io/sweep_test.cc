@@ -108,7 +108,7 @@ TEST_CASE("a sweep's axes make a cartesian product in file order, the last axis 
   const Scenario& s = sweep.points[5].scenario.variants[0].second;
   CHECK(s.cluster.nodes.size() == 2);
   CHECK(s.seed == 8);
-  CHECK(s.policy == "first-fit");
+  CHECK(s.policy.name == "first-fit");
   CHECK(sweep.run_count() == 16);
 }
 
@@ -134,8 +134,8 @@ TEST_CASE("a point patches the base document and each variant's patch applies on
   const auto& variants = sweep.points[0].scenario.variants;
   REQUIRE(variants.size() == 2);
   CHECK(variants[0].first == "one");
-  CHECK(variants[0].second.policy == "best-fit");
-  CHECK(variants[1].second.policy == "spread");
+  CHECK(variants[0].second.policy.name == "best-fit");
+  CHECK(variants[1].second.policy.name == "spread");
   SECTION("a sweep runs only the variants it selects") {
     const SweepFile one = Load(R"("variants": ["spread"], "axes": {"/seed": [1, 2]})");
     CHECK(one.points[0].scenario.variants.size() == 1);
@@ -144,7 +144,7 @@ TEST_CASE("a point patches the base document and each variant's patch applies on
   }
   SECTION("a pointer may point into a variant's patch") {
     const SweepFile patched = Load(R"("axes": {"/variants/spread/policy/name": ["best-fit"]})");
-    CHECK(patched.points[0].scenario.variants[1].second.policy == "best-fit");
+    CHECK(patched.points[0].scenario.variants[1].second.policy.name == "best-fit");
   }
 }
 
