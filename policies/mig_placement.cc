@@ -68,7 +68,8 @@ std::optional<MigPlacementPolicy::Pick> MigPlacementPolicy::Best(const ClusterVi
   if (node.gpu_model == nullptr) return Pick{};
   Scorer& scorer = ScorerFor(*node.gpu_model);
   std::vector<MigGpu> states;
-  for (size_t g = 0; g < node.gpus.size(); ++g) states.push_back(GpuState(node, static_cast<int>(g)));
+  for (size_t g = 0; g < node.gpus.size(); ++g)
+    states.push_back(GpuState(node, static_cast<int>(g)));
   Pick pick;
   std::vector<int32_t> taken(node.devices.size(), 0);
   int picks = 0;
@@ -87,8 +88,8 @@ std::optional<MigPlacementPolicy::Pick> MigPlacementPolicy::Best(const ClusterVi
         MigGpu after = states[static_cast<size_t>(dev.gpu)];
         for (MigGi& gi : after.gis) gi.occupied = gi.occupied || gi.placement == *dev.mig;
         const double score = Normalized(scorer, states[static_cast<size_t>(dev.gpu)], after);
-        if (best < 0 || score > best_score) best = static_cast<int>(d), best_score = score,
-                                            best_after = std::move(after);
+        if (best < 0 || score > best_score)
+          best = static_cast<int>(d), best_score = score, best_after = std::move(after);
       }
       if (!served) return Pick{};
       if (best < 0) return std::nullopt;

@@ -29,8 +29,8 @@ std::vector<MigReconfiguration> MigPlacementPolicy::PostFilter(const ClusterView
   }
   if (mig == nullptr) return {};
   const std::string& resource = view.resources().name(mig->resource);
-  const uint32_t want = std::min(pod.pending_alike * static_cast<uint32_t>(mig->count),
-                                 kMostNewInstances);
+  const uint32_t want =
+      std::min(pod.pending_alike * static_cast<uint32_t>(mig->count), kMostNewInstances);
   const std::span<const NodeInfo> nodes = view.nodes();
   std::vector<std::vector<MigGpu>> planned(nodes.size());  // empty: as the node is
   std::vector<MigCandidate> candidates;

@@ -10,7 +10,9 @@
 namespace migsim {
 namespace {
 
-std::unique_ptr<Policy> MakeFirstFit(const PolicySpec&) { return std::make_unique<FirstFitPolicy>(); }
+std::unique_ptr<Policy> MakeFirstFit(const PolicySpec&) {
+  return std::make_unique<FirstFitPolicy>();
+}
 std::unique_ptr<Policy> MakeBestFit(const PolicySpec& s) {
   return std::make_unique<BestFitPolicy>(s.name);
 }
@@ -38,21 +40,29 @@ ParamSpec DynamicParam() {
   return {.name = "dynamic",
           .kind = ParamKind::kBool,
           .default_value = false,
-          .doc = "repartition MIG-enabled GPUs through the MIG manager when a MIG pod fits "
-                 "nowhere (new GPU instances next to the busy ones; mixed strategy)"};
+          .doc =
+              "repartition MIG-enabled GPUs through the MIG manager when a MIG pod fits "
+              "nowhere (new GPU instances next to the busy ones; mixed strategy)"};
 }
 
 std::vector<PolicyInfo> BuildCatalog() {
   std::vector<PolicyInfo> c = {
       {"first-fit", "the first node, in cluster order, that fits", {}, false, &MakeFirstFit},
-      {"best-fit", "the node most allocated with the pod on it (MostAllocated)", {}, true,
+      {"best-fit",
+       "the node most allocated with the pod on it (MostAllocated)",
+       {},
+       true,
        &MakeBestFit},
-      {"spread", "the node least allocated with the pod on it (LeastAllocated)", {}, true,
+      {"spread",
+       "the node least allocated with the pod on it (LeastAllocated)",
+       {},
+       true,
        &MakeSpread},
       {"most-allocated", "kube-scheduler's name for best-fit", {}, true, &MakeBestFit},
       {"least-allocated", "kube-scheduler's name for spread", {}, true, &MakeSpread},
   };
-  c.push_back({"random", "openb study (ATC'23): a random feasible node",
+  c.push_back({"random",
+               "openb study (ATC'23 FGD): a random feasible node",
                {{.name = "seed",
                  .kind = ParamKind::kInteger,
                  .default_value = int64_t{1},
@@ -61,15 +71,23 @@ std::vector<PolicyInfo> BuildCatalog() {
                  .max = 9007199254740992.0}},
                false,
                &MakeRandomShare});
-  for (std::string_view name : {"dot-product", "gpu-clustering", "gpu-packing", "best-fit-share", "fgd"}) {
-    c.push_back({name, "openb study (ATC'23) GPU-sharing policy, on fractional GPU shares", {},
-                 true, &MakeShare});
-  }
-  for (std::string_view name : {"mig-first-fit", "mig-best-fit", "mig-fgd"}) {
-    c.push_back({name, "MIG placement: which GPU instance a MIG pod takes (see policies/README.md)",
-                 {DynamicParam()}, true, &MakeMig});
-  }
-  c.push_back({"scored", "score plugins composed with weights, as a kube-scheduler profile",
+  const std::pair<std::string_view, std::string_view> share[] = {
+      {"dot-product",
+       "openb study: the smallest dot product of the node's free [cpu, gpu] and the request"},
+      {"gpu-clustering", "openb study: GPU pods of a kind packed together"},
+      {"gpu-packing",
+       "openb study: partly used GPUs first, then nodes with some, then small empty nodes"},
+      {"best-fit-share", "openb study: the node with the least CPU and GPU left after the pod"},
+      {"fgd", "openb study: the least growth of GPU fragmentation (FGD)"}};
+  for (const auto& [name, summary] : share) c.push_back({name, summary, {}, true, &MakeShare});
+  const std::pair<std::string_view, std::string_view> mig[] = {
+      {"mig-first-fit", "MIG: the first free GPU instance of the pod's profile"},
+      {"mig-best-fit", "MIG: the instance that keeps the most maximal layouts open"},
+      {"mig-fgd", "MIG: the instance that adds the least MIG fragmentation"}};
+  for (const auto& [name, summary] : mig)
+    c.push_back({name, summary, {DynamicParam()}, true, &MakeMig});
+  c.push_back({"scored",
+               "score plugins composed with weights, as a kube-scheduler profile",
                {{.name = "plugins",
                  .kind = ParamKind::kScorePlugins,
                  .default_value = std::vector<WeightedPlugin>{},

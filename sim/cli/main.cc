@@ -12,6 +12,7 @@
 #include "sim/cli/job_classes_command.h"
 #include "sim/cli/openb_command.h"
 #include "sim/cli/plan_command.h"
+#include "sim/cli/policies_command.h"
 #include "sim/cli/run_command.h"
 #include "sim/cli/sweep_command.h"
 #include "sim/cli/validate_command.h"
@@ -187,6 +188,8 @@ void AddExplain(CLI::App& app, Cli& cli) {
       [&cli] { cli.code = migsim::ValidateCommand(cli.scenario); })
       ->add_option("scenario", cli.scenario, "Scenario file (JSON)")
       ->required();
+  Sub(app, "policies", "List the scheduling policies and their parameters", "migsim policies",
+      [&cli] { cli.code = migsim::PoliciesCommand(); });
   Sub(app, "job-classes", "List the built-in job classes with their speeds and sources",
       "migsim job-classes", [&cli] { cli.code = migsim::JobClassesCommand(); });
 }

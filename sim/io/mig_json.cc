@@ -127,8 +127,9 @@ void ReadPoolMigParted(LoadContext* ctx, ObjectReader& r, NodeSpec* node) {
 }
 
 void LoadMig(LoadContext* ctx, const JsonRef& ref, NodeSpec* node) {
-  ObjectReader r(ctx, ref, {"config", "layouts", "mig_parted"});
+  ObjectReader r(ctx, ref, {"config", "layouts", "mig_parted", "reconfigure_s"});
   if (!r.valid()) return;
+  node->mig_reconfiguration = r.Seconds("reconfigure_s", node->mig_reconfiguration);
   if (r.Has("mig_parted")) {
     if (!r.Require("config")) return;
     ReadPoolMigParted(ctx, r, node);

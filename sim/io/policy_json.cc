@@ -46,8 +46,8 @@ std::optional<ParamValue> LoadParam(LoadContext* ctx, const JsonRef& ref, const 
       if (auto v = ReadNumber(ctx, ref, spec.min, spec.max)) return *v;
       return std::nullopt;
     case ParamKind::kInteger:
-      if (auto v = ReadInt(ctx, ref, static_cast<int64_t>(spec.min),
-                           static_cast<int64_t>(spec.max))) {
+      if (auto v =
+              ReadInt(ctx, ref, static_cast<int64_t>(spec.min), static_cast<int64_t>(spec.max))) {
         return *v;
       }
       return std::nullopt;
@@ -78,11 +78,11 @@ void LoadParams(LoadContext* ctx, const JsonRef& ref, const PolicyInfo& info, Po
     const auto it = std::find_if(info.params.begin(), info.params.end(),
                                  [&key](const ParamSpec& p) { return p.name == key; });
     if (it == info.params.end()) {
-      ctx->Fail(member.pointer(),
-                names.empty() ? "policy '" + std::string(info.name) + "' takes no params"
-                              : UnknownNameMessage("param of policy '" + std::string(info.name) +
-                                                       "'",
-                                                   key, names));
+      ctx->Fail(
+          member.pointer(),
+          names.empty()
+              ? "policy '" + std::string(info.name) + "' takes no params"
+              : UnknownNameMessage("param of policy '" + std::string(info.name) + "'", key, names));
       return;
     }
     if (std::optional<ParamValue> v = LoadParam(ctx, member, *it)) spec->params[key] = *v;
@@ -97,8 +97,9 @@ void LoadParams(LoadContext* ctx, const JsonRef& ref, const PolicyInfo& info, Po
 // A registered policy by name; `plugin`: as a plugin of "scored" (it must score).
 PolicySpec LoadNamed(LoadContext* ctx, const JsonRef& ref, bool plugin) {
   PolicySpec spec;
-  ObjectReader r(ctx, ref, plugin ? std::initializer_list<std::string_view>{"name", "weight", "params"}
-                                  : std::initializer_list<std::string_view>{"name", "params"});
+  ObjectReader r(ctx, ref,
+                 plugin ? std::initializer_list<std::string_view>{"name", "weight", "params"}
+                        : std::initializer_list<std::string_view>{"name", "params"});
   if (!r.Require("name")) return spec;
   spec.name = r.String("name");
   const PolicyInfo* info = FindPolicy(spec.name);
@@ -115,8 +116,7 @@ PolicySpec LoadNamed(LoadContext* ctx, const JsonRef& ref, bool plugin) {
   const auto required = std::find_if(info->params.begin(), info->params.end(),
                                      [](const ParamSpec& p) { return p.required; });
   if (required != info->params.end() && !r.Has("params")) {
-    ctx->Fail(r.object().pointer(),
-              "policy '" + spec.name + "' needs params." + required->name);
+    ctx->Fail(r.object().pointer(), "policy '" + spec.name + "' needs params." + required->name);
   }
   return WithDefaults(std::move(spec));
 }

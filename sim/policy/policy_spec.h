@@ -13,8 +13,7 @@
 namespace migsim {
 
 struct WeightedPlugin;
-using ParamValue =
-    std::variant<double, int64_t, bool, std::string, std::vector<WeightedPlugin>>;
+using ParamValue = std::variant<double, int64_t, bool, std::string, std::vector<WeightedPlugin>>;
 
 struct PolicySpec {
   std::string name = "first-fit";
@@ -57,7 +56,7 @@ struct ParamSpec {
   double min = -std::numeric_limits<double>::infinity();  // numbers and integers
   double max = std::numeric_limits<double>::infinity();
   std::vector<std::string> choices{};  // strings: the allowed values (empty: any)
-  bool required = false;  // no default: the scenario must give it
+  bool required = false;               // no default: the scenario must give it
 };
 
 }  // namespace migsim
