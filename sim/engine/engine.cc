@@ -19,7 +19,7 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       rng_(config.seed) {
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
-  policy_change_end_.assign(n, SimTime::Zero());
+  reconfiguring_until_.assign(n, SimTime::Zero());
   runtimes_.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     runtimes_.emplace_back(cluster_->nodes[i], NodeId(static_cast<NodeId::Rep>(i)), resources_,

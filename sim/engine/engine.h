@@ -193,7 +193,8 @@ class Engine final : private ControllerContext {
   int64_t rejected_decisions_ = 0;
   // Policy-requested MIG layouts being applied, by PolicyReconfigureEnd::index.
   std::vector<std::vector<GpuMigSetting>> policy_changes_;
-  std::vector<SimTime> policy_change_end_;  // by node: when its latest one ends
+  // By node: when the MIG change under way (scripted or a policy's) ends.
+  std::vector<SimTime> reconfiguring_until_;
   std::vector<double> demands_, caps_;  // Reshare's scratch
   uint64_t next_tick_ = 0;       // DeviceTick ids, unique in the run
 };

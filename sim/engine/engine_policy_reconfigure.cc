@@ -31,8 +31,8 @@ void Engine::Reconfigure(const std::vector<MigReconfiguration>& changes) {
     runtimes_[node].Withdraw(kCustomConfig, node_info_[node]);
     const auto index = static_cast<uint32_t>(policy_changes_.size());
     policy_changes_.push_back(std::move(target));
-    policy_change_end_[node] = now_ + cluster_->nodes[node].mig_reconfiguration;
-    events_.Push(policy_change_end_[node], PolicyReconfigureEnd{change.node, index});
+    reconfiguring_until_[node] = now_ + cluster_->nodes[node].mig_reconfiguration;
+    events_.Push(reconfiguring_until_[node], PolicyReconfigureEnd{change.node, index});
   }
 }
 

@@ -10,10 +10,10 @@ void Engine::Handle(const ReconfigureBegin& e) {
   const Reconfiguration& r = cluster_->reconfigurations[e.index];
   NodeRuntime& runtime = runtimes_[r.node];
   if (runtime.reconfiguring()) {
-    // A policy's repartition is under way: wait for it. Otherwise the previous relabel of
-    // this node ends at this same instant (the loader rejects overlapping windows) but its
-    // end event was queued later: go after it.
-    events_.Push(std::max(now_, policy_change_end_[r.node]), e);
+    // Another change of this node is under way (a policy's, or a relabel held back by one):
+    // go after it. A relabel that ends at this same instant (the loader rejects overlapping
+    // windows) but whose end event was queued later is waited for the same way.
+    events_.Push(std::max(now_, reconfiguring_until_[r.node]), e);
     return;
   }
   std::vector<int> changing = runtime.ChangingGpus(r.gpus);
@@ -40,6 +40,7 @@ void Engine::Handle(const ReconfigureBegin& e) {
     if (pod.on_node()) EndPod(pod, PodPhase::kFailed, EndReason::kDeviceLost);
   }
   runtime.Withdraw(r.mig_config, node_info_[r.node]);
+  reconfiguring_until_[r.node] = now_ + r.duration;
   events_.Push(now_ + r.duration, ReconfigureEnd{e.index});
 }
 
