@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "sim/core/sim_time.h"
@@ -45,6 +46,9 @@ class EventQueue {
     heap_.pop_back();
     return e;
   }
+
+  // Every queued entry, in heap order (not time order).
+  std::span<const Entry> entries() const { return heap_; }
 
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }

@@ -16,7 +16,8 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       controllers_(std::move(inputs.controllers)),
       policy_(&policy),
       config_(config),
-      rng_(config.seed) {
+      rng_(config.seed),
+      submitted_by_owner_(controllers_.size(), 0) {
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());
@@ -98,15 +99,25 @@ void Engine::Run() {
   // With a horizon the run reports the cluster as it stands then; the state does not
   // change between the last event and the horizon.
   if (config_.horizon != SimTime::Max()) now_ = config_.horizon;
+  CheckAccounting();
+}
+
+// In the submitting call, not in AddPod where the pod is stored: the pod accounting
+// compares the two (engine_accounting.cc).
+void Engine::CountSubmission(OwnerId owner) {
+  MIGSIM_CHECK(owner.value() < submitted_by_owner_.size(), "a pod submitted by no controller");
+  ++submitted_by_owner_[owner.value()];
 }
 
 PodId Engine::Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) {
+  CountSubmission(owner);
   return AddPod(tmpl, owner, tag, std::nullopt);
 }
 
 PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) {
   MIGSIM_CHECK(!templates_[tmpl.value()].job_class.valid() && run >= SimTime::Zero(),
                "a recorded run time is for trace pods without a job class");
+  CountSubmission(owner);
   return AddPod(tmpl, owner, tag, run);
 }
 

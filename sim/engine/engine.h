@@ -67,6 +67,9 @@ class Engine final : private ControllerContext {
   std::string DeviceName(const Pod& pod) const;
   int64_t rejected_decisions() const { return rejected_decisions_; }
   int64_t gpu_capacity_weight() const { return capacity_weight_; }
+  // Pods each controller submitted (by OwnerId), counted as Submit and SubmitRecorded
+  // are called, apart from the pods' storage: the other side of the pod accounting.
+  std::span<const int64_t> submitted_by_owner() const { return submitted_by_owner_; }
 
  private:
   struct ControllerTimer {
@@ -124,6 +127,14 @@ class Engine final : private ControllerContext {
   bool Stale(const Event& e) const;
 
   PodId AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag, std::optional<SimTime> recorded_run);
+  // End of run (engine_accounting.cc): aborts, in every build, unless the pods found are
+  // the pods submitted (pod_accounting.h) and QueueError, NodeBookingError and
+  // LiveEventError find nothing. O(pods + nodes' resources and devices + queued events).
+  void CheckAccounting() const;
+  void CountSubmission(OwnerId owner);  // for submitted_by_owner()
+  std::optional<std::string> QueueError() const;
+  std::optional<std::string> NodeBookingError() const;
+  std::optional<std::string> LiveEventError() const;
   void AssignSchedulingClasses();
   void ScheduleCycle();
   bool TryBind(Pod& pod);
@@ -171,6 +182,7 @@ class Engine final : private ControllerContext {
   Rng rng_;
   EventQueue<Event> events_;
   std::vector<Pod> pods_;
+  std::vector<int64_t> submitted_by_owner_;  // see submitted_by_owner()
   // Device indices of bound pods (by Pod::device_begin), and beside each the device's
   // identity at bind time, which stays readable after a MIG change rebuilds the node.
   struct DeviceDesc {

@@ -43,6 +43,13 @@ class SchedulingQueue {
   size_t FrontClassSize() const { return classes_[heads_.front().second].pods.size(); }
 
   size_t pending_upper_bound() const { return size_; }
+  // Calls f(PodId) for every queued pod, blocked classes included, in no set order.
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (const ClassQueue& q : classes_) {
+      for (PodId pod : q.pods) f(pod);
+    }
+  }
 
  private:
   struct ClassQueue {

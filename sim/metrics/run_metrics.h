@@ -18,7 +18,10 @@ struct LatencyStats {
   double mean_s = 0, p50_s = 0, p95_s = 0, p99_s = 0, max_s = 0;
 };
 
-// submitted = completed + failed + running + pending + deleted, always.
+// Every pod the run created, by its state at the end: submitted = completed + failed +
+// running + pending + deleted. CountPods cannot break that sum (it puts each of the run's
+// pods in one state); Engine::Run checks it at the end of every run against each
+// controller's submissions, counted as they happened (sim/engine/pod_accounting.h).
 struct PodCounts {
   int64_t submitted = 0;
   int64_t completed = 0;
@@ -27,9 +30,6 @@ struct PodCounts {
   int64_t pending = 0;  // never bound, or not yet
   int64_t deleted = 0;  // removed by their controller (scale-down, failed Job)
   int64_t restarts = 0;  // in-place container restarts (not pods: not in the identity)
-  bool balanced() const {
-    return submitted == completed + failed + running + pending + deleted;
-  }
 };
 
 struct RunMetrics {

@@ -19,8 +19,10 @@ void RunScenarioFile(const std::string& name, ScenarioRun& run) {
   for (const auto& [variant, scenario] : run.file.variants) {
     std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
     REQUIRE(policy != nullptr);
-    run.report.variants.push_back(
-        Simulate(variant, scenario, *policy, SimulateOptions{.collect_pods = true}));
+    test::PodLedger* ledger =
+        run.ledgers.emplace_back(std::make_unique<test::PodLedger>()).get();
+    run.report.variants.push_back(Simulate(
+        variant, scenario, *policy, SimulateOptions{.collect_pods = true, .observers = {ledger}}));
   }
 }
 

@@ -1,9 +1,12 @@
 #pragma once
 // Runs the scenario files of scenarios/ in-process for the seed and golden tests.
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/io/run_report.h"
+#include "tests/support/pod_ledger.h"
 #include "workloads/scenario.h"
 
 namespace migsim::testing {
@@ -11,6 +14,8 @@ namespace migsim::testing {
 struct ScenarioRun {
   ScenarioFile file;
   RunReport report;  // report.file points at `file`
+  // One per variant, in report order: the pods as the engine's notifications tell.
+  std::vector<std::unique_ptr<test::PodLedger>> ledgers;
   ScenarioRun() = default;
   ScenarioRun(const ScenarioRun&) = delete;
 };

@@ -32,13 +32,33 @@ MigFillResult Run(const std::string& policy, const std::string& layout, uint64_t
 
 TEST_CASE("the MIG fill is deterministic per seed and accounts for every pod",
           "[workloads][mig_fill]") {
+  // The submissions the plan calls for: the run's first draws from its seed (§2.2).
+  const std::vector<FillPod> trace = Trace();
+  Rng rng(7);
+  const int64_t planned =
+      static_cast<int64_t>(PlanSubmissions(trace, 1.3 * 1000.0 * 16, rng).order.size());
   for (const char* policy : {"mig-first-fit", "mig-best-fit", "mig-fgd"}) {
     INFO(policy);
     const MigFillResult a = Run(policy, "", 7), b = Run(policy, "", 7);
     REQUIRE(a.events.size() == b.events.size());
     CHECK(a.events.back().placed_milli == b.events.back().placed_milli);
     CHECK(a.events.back().used_slices == b.events.back().used_slices);
-    CHECK(static_cast<int64_t>(a.events.size()) == a.pods_submitted);
+    CHECK(a.pods_submitted == planned);
+    CHECK(static_cast<int64_t>(a.events.size()) == planned);
+    // A GPU pod whose arrival left the placed milli-GPU unchanged failed; a CPU pod's
+    // event cannot tell, so the failures lie between the two.
+    int64_t gpu_unplaced = 0, cpu_pods = 0;
+    MigFillEvent before;
+    for (const MigFillEvent& e : a.events) {
+      if (e.arrived_milli == before.arrived_milli) ++cpu_pods;
+      if (e.arrived_milli > before.arrived_milli && e.placed_milli == before.placed_milli) {
+        ++gpu_unplaced;
+      }
+      before = e;
+    }
+    CHECK(gpu_unplaced > 0);  // 130 % of 16 GPUs do not all fit
+    CHECK(a.pods_failed >= gpu_unplaced);
+    CHECK(a.pods_failed <= gpu_unplaced + cpu_pods);
     CHECK(a.events.back().used_slices <= 7 * a.gpus);
     CHECK(a.gpus == 16);
   }

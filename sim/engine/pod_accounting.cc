@@ -1,0 +1,54 @@
+#include "sim/engine/pod_accounting.h"
+
+#include <numeric>
+
+namespace migsim {
+
+PodCensus TakeCensus(std::span<const Pod> pods, size_t owners) {
+  PodCensus c;
+  c.by_owner.assign(owners, 0);
+  for (const Pod& pod : pods) {
+    if (pod.owner.valid() && pod.owner.value() < owners) {
+      ++c.by_owner[pod.owner.value()];
+    } else {
+      ++c.unowned;
+    }
+    c.Count(pod.phase);
+  }
+  return c;
+}
+
+namespace {
+
+std::string Pods(int64_t n) { return std::to_string(n) + (n == 1 ? " pod" : " pods"); }
+
+}  // namespace
+
+std::optional<std::string> PodAccountingError(std::span<const int64_t> submitted_by_owner,
+                                              const PodCensus& found,
+                                              const OwnerNamer& owner_name) {
+  if (found.unowned > 0) return Pods(found.unowned) + " belong to no controller of the run";
+  if (found.by_owner.size() != submitted_by_owner.size()) {
+    return "the census counts " + std::to_string(found.by_owner.size()) +
+           " controllers, the run has " + std::to_string(submitted_by_owner.size());
+  }
+  for (size_t i = 0; i < submitted_by_owner.size(); ++i) {
+    const int64_t submitted = submitted_by_owner[i], have = found.by_owner[i];
+    if (submitted == have) continue;
+    const OwnerId owner(static_cast<OwnerId::Rep>(i));
+    const std::string name = owner_name ? owner_name(owner) : "controller " + std::to_string(i);
+    return name + " submitted " + Pods(submitted) + " but " + std::to_string(have) +
+           (have < submitted ? " are in the run (a pod was lost)"
+                             : " are in the run (a pod was added or counted twice)");
+  }
+  const int64_t submitted =
+      std::accumulate(submitted_by_owner.begin(), submitted_by_owner.end(), int64_t{0});
+  if (found.in_states() == submitted) return std::nullopt;
+  return Pods(submitted) + " were submitted but the final states hold " +
+         std::to_string(found.in_states()) + " (pending " + std::to_string(found.pending) +
+         ", running " + std::to_string(found.running) + ", completed " +
+         std::to_string(found.completed) + ", failed " + std::to_string(found.failed) +
+         ", deleted " + std::to_string(found.deleted) + ")";
+}
+
+}  // namespace migsim
