@@ -4,7 +4,7 @@
 #include "bench/synthetic_scenario.h"
 #include "policies/registry.h"
 #include "sim/core/event_queue.h"
-#include "workloads/simulation.h"
+#include "sim/study/run.h"
 
 namespace migsim {
 namespace {

@@ -12,9 +12,9 @@
 #include "sim/cli/failure.h"
 #include "sim/cli/unschedulable_warnings.h"
 #include "sim/core/text.h"
-#include "sim/io/output_dir.h"
-#include "sim/io/run_report.h"
 #include "sim/io/scenario_json.h"
+#include "sim/report/output_dir.h"
+#include "sim/report/run_report.h"
 
 namespace migsim {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim/io/run_report.h"
+#include "sim/report/run_report.h"
 #include "workloads/scenario.h"
 
 namespace migsim::testing {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/study/run.h"
 #include "tests/support/policy_world.h"
-#include "workloads/simulation.h"
 
 namespace migsim {
 namespace {

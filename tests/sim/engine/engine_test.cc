@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "policies/first_fit.h"
+#include "sim/study/run.h"
 #include "tests/support/recording_observer.h"
 #include "tests/support/scripted_controller.h"
 #include "tests/support/scripted_policy.h"
 #include "tests/support/tiny_world.h"
-#include "workloads/simulation.h"
 
 namespace migsim {
 namespace {

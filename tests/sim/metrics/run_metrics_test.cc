@@ -5,8 +5,8 @@
 
 #include "policies/first_fit.h"
 #include "sim/metrics/allocation_recorder.h"
+#include "sim/study/run.h"
 #include "tests/support/tiny_world.h"
-#include "workloads/simulation.h"
 
 namespace migsim {
 namespace {
