@@ -1,5 +1,7 @@
 #include "sim/study/run.h"
 
+#include "policies/registry.h"
+#include "sim/core/check.h"
 #include "sim/engine/engine.h"
 #include "workloads/controller_factory.h"
 
@@ -86,8 +88,20 @@ std::vector<TemplateWork> WorkPerTemplate(const Scenario& scenario) {
 
 }  // namespace
 
-VariantResult Simulate(const std::string& variant, const Scenario& scenario, Policy& policy,
-                       SimulateOptions options) {
+std::unique_ptr<Policy> MakeScenarioPolicy(const Scenario& scenario) {
+  std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
+  MIGSIM_CHECK(policy != nullptr, ("unknown policy " + scenario.policy).c_str());
+  return policy;
+}
+
+VariantResult RunVariant(const std::string& name, const Scenario& scenario,
+                         const RunOptions& options) {
+  std::unique_ptr<Policy> policy = MakeScenarioPolicy(scenario);
+  return RunVariant(name, scenario, *policy, options);
+}
+
+VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
+                         const RunOptions& options) {
   Engine engine(MakeInputs(scenario), policy, EngineConfig{scenario.seed, scenario.horizon});
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
@@ -97,7 +111,7 @@ VariantResult Simulate(const std::string& variant, const Scenario& scenario, Pol
   engine.Run();
 
   VariantResult result;
-  result.name = variant;
+  result.name = name;
   result.policy = std::string(policy.name());
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
@@ -111,6 +125,12 @@ VariantResult Simulate(const std::string& variant, const Scenario& scenario, Pol
     }
   }
   return result;
+}
+
+double ClusterCostPerHour(const ClusterSpec& cluster) {
+  double cost = 0;
+  for (const NodeSpec& node : cluster.nodes) cost += node.type->price_per_hour;
+  return cost;
 }
 
 }  // namespace migsim

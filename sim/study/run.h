@@ -1,6 +1,9 @@
 #pragma once
-// Runs one variant of a scenario and collects what the outputs report.
+// Runs one variant of a scenario and collects what the outputs report: the one owner of
+// "make the policy, run the engine, collect the results" for every study.
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,15 +51,30 @@ struct RunReport {
   std::vector<VariantResult> variants;  // in the order they ran
 };
 
-struct SimulateOptions {
-  bool collect_pods = false;
-  bool collect_timeline = false;
+struct RunOptions {
+  bool collect_pods = false;      // VariantResult::pods
+  bool collect_timeline = false;  // VariantResult::timeline
   // Extra observers (e.g. a progress display); they must outlive the call.
   std::vector<EngineObserver*> observers{};
 };
 
-// REQUIRES: `policy` is the policy the scenario names (or any other to compare).
-VariantResult Simulate(const std::string& variant, const Scenario& scenario, Policy& policy,
-                       SimulateOptions options = {});
+// A fresh policy of the kind the scenario names: the one place a study makes a policy
+// from a scenario. REQUIRES: the scenario's policy is valid (the loaders check it).
+std::unique_ptr<Policy> MakeScenarioPolicy(const Scenario& scenario);
+
+// Runs `scenario` under a fresh MakeScenarioPolicy(scenario): policies may learn from what
+// they placed (fgd), so no two runs share one. Deterministic: the same scenario gives the
+// same result.
+VariantResult RunVariant(const std::string& name, const Scenario& scenario,
+                         const RunOptions& options = {});
+
+// Runs `scenario` under `policy` instead of the one it names: for tests with a scripted
+// policy, or to compare policies on one scenario. `policy` must not have run before if
+// results are to be reproducible.
+VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
+                         const RunOptions& options = {});
+
+// What the cluster's nodes cost per hour: the sum of their types' price_per_hour.
+double ClusterCostPerHour(const ClusterSpec& cluster);
 
 }  // namespace migsim

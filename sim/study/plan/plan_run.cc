@@ -1,11 +1,9 @@
 #include "sim/study/plan/plan_run.h"
 
 #include <algorithm>
-#include <memory>
 #include <mutex>
 #include <utility>
 
-#include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/study/parallel_for.h"
 #include "sim/study/run.h"
@@ -36,15 +34,13 @@ PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& confi
     return e;
   }
   Scenario scenario = std::move(loaded).value();
-  for (const NodeSpec& node : scenario.cluster.nodes) e.cost_per_hour += node.type->price_per_hour;
+  e.cost_per_hour = ClusterCostPerHour(scenario.cluster);
   for (uint64_t seed : plan.seeds) {
     scenario.seed = seed;
-    // A fresh policy per run: some learn from what they placed (fgd).
-    std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);  // validated by the loader
     SeedRun run{.seed = seed,
                 .meets = false,
                 .why_not = "",
-                .metrics = Simulate(configuration.name, scenario, *policy).metrics};
+                .metrics = RunVariant(configuration.name, scenario).metrics};
     run.why_not = SloMisses(plan.slo, run.metrics);
     run.meets = run.why_not.empty();
     e.runs.push_back(std::move(run));

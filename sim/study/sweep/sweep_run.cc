@@ -1,10 +1,8 @@
 #include "sim/study/sweep/sweep_run.h"
 
 #include <algorithm>
-#include <memory>
 #include <vector>
 
-#include "policies/registry.h"
 #include "sim/study/parallel_for.h"
 #include "sim/study/run.h"
 
@@ -40,18 +38,11 @@ SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scen
 
 SweepRow Execute(const Run& run) {
   const auto& [name, scenario] = run.point->scenario.variants[run.variant];
-  std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);  // validated by the loader
-  const VariantResult result = Simulate(name, scenario, *policy);
+  const VariantResult result = RunVariant(name, scenario);
   return MakeRow(*run.point, name, scenario, result.metrics);
 }
 
 }  // namespace
-
-double ClusterCostPerHour(const ClusterSpec& cluster) {
-  double cost = 0;
-  for (const NodeSpec& node : cluster.nodes) cost += node.type->price_per_hour;
-  return cost;
-}
 
 SweepResults RunSweep(const SweepFile& sweep, const SweepRunOptions& options) {
   std::vector<Run> runs;

@@ -4,16 +4,12 @@
 #include <cstddef>
 #include <optional>
 
-#include "sim/engine/cluster_spec.h"
 #include "sim/io/sweep_json.h"
 #include "sim/study/parallel_for.h"
 #include "sim/study/sweep/sweep_results.h"
 #include "sim/study/sweep/sweep_shard.h"
 
 namespace migsim {
-
-// What the cluster's nodes cost per hour: the sum of their types' price_per_hour.
-double ClusterCostPerHour(const ClusterSpec& cluster);
 
 struct SweepRunOptions {
   int threads = 1;             // worker threads, >= 1 (more than the runs is pointless)

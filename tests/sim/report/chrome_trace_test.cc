@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "policies/registry.h"
 #include "sim/io/scenario_json.h"
 #include "sim/report/run_report.h"
 
@@ -29,11 +28,8 @@ struct SuperRes {
     file.path = "scenarios/56-superres.json";
     std::vector<VariantResult> results;
     for (const auto& [name, scenario] : file.variants) {
-      std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
-      REQUIRE(policy != nullptr);
       results.push_back(
-          Simulate(name, scenario, *policy,
-                   SimulateOptions{.collect_pods = true, .collect_timeline = true}));
+          RunVariant(name, scenario, {.collect_pods = true, .collect_timeline = true}));
     }
     report = RunReport{&file, std::move(results)};
   }

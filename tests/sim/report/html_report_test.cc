@@ -5,7 +5,6 @@
 #include <optional>
 #include <string>
 
-#include "policies/registry.h"
 #include "sim/io/scenario_json.h"
 #include "sim/report/run_report.h"
 
@@ -44,11 +43,8 @@ void RunWithTimeline(const std::string& name, ReportRun& run) {
   run.file.path = "scenarios/" + name + ".json";
   run.report.file = &run.file;
   for (const auto& [variant, scenario] : run.file.variants) {
-    std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
-    REQUIRE(policy != nullptr);
     run.report.variants.push_back(
-        Simulate(variant, scenario, *policy,
-                 SimulateOptions{.collect_pods = true, .collect_timeline = true}));
+        RunVariant(variant, scenario, {.collect_pods = true, .collect_timeline = true}));
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "sim/report/sweep_csv.h"
 #include "sim/report/sweep_table.h"
+#include "sim/study/run.h"
 #include "sim/study/sweep/sweep_run.h"
 #include "sim/study/sweep/sweep_shard.h"
 #include "tests/support/sweep_files.h"
