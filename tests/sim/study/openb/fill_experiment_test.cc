@@ -7,10 +7,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +18,7 @@
 #include "sim/policy/gpu_share.h"
 #include "sim/policy/gpu_share_policy.h"
 #include "sim/study/parallel_for.h"
+#include "tests/support/openb_data.h"
 
 namespace migsim {
 namespace {
@@ -368,24 +367,20 @@ TEST_CASE("a fill run rejects an unknown policy and an empty cluster", "[openb][
 }
 
 // ---------------------------------------------------------------------------------------
-// The real default trace (skipped when the shared data is absent).
-
-constexpr char kOpenbDir[] = MIGSIM_SOURCE_DIR "/../shared/data/openb/";
+// The real default trace (tests/support/openb_data.h: skipped when the shared data is
+// absent).
 
 struct OpenbDefault {
   std::vector<FillNode> nodes;
   std::vector<FillPod> pods;
 };
 
-// The 1213 GPU nodes and the default trace; nullopt (with a warning) when the shared data
-// is absent.
-std::optional<OpenbDefault> LoadOpenbDefault() {
-  const std::string node_file = std::string(kOpenbDir) + "openb_node_list_gpu_node.csv";
-  const std::string pod_file = std::string(kOpenbDir) + "openb_pod_list_default.csv";
-  if (!std::filesystem::exists(node_file) || !std::filesystem::exists(pod_file)) {
-    WARN("openb data not found in " << kOpenbDir << "; skipped");
-    return std::nullopt;
-  }
+// The 1213 GPU nodes and the default trace; ends the process as skipped when the shared
+// data is absent.
+OpenbDefault LoadOpenbDefault() {
+  const std::string dir = test::OpenbDataDirOrSkip();
+  const std::string node_file = dir + "openb_node_list_gpu_node.csv";
+  const std::string pod_file = dir + "openb_pod_list_default.csv";
   Result<std::vector<OpenbNode>> openb_nodes = LoadOpenbNodes(node_file);
   Result<std::vector<OpenbPod>> openb_pods = LoadOpenbPods(pod_file);
   if (!openb_nodes.ok()) FAIL(openb_nodes.status().ToString());
@@ -401,11 +396,10 @@ std::optional<OpenbDefault> LoadOpenbDefault() {
 }
 
 TEST_CASE("fgd on the default trace allocates about 95 % of the GPUs by the end",
-          "[openb][workloads]") {
-  const std::optional<OpenbDefault> data = LoadOpenbDefault();
-  if (!data) return;
-  const std::vector<FillNode>& nodes = data->nodes;
-  const std::vector<FillPod>& pods = data->pods;
+          "[openb][study][.][openb-data]") {
+  const OpenbDefault data = LoadOpenbDefault();
+  const std::vector<FillNode>& nodes = data.nodes;
+  const std::vector<FillPod>& pods = data.pods;
   const FillResult r = Run(nodes, pods, "fgd", 42);
   constexpr int64_t kCapacity = 6'212'000;
   CHECK(r.total_gpus == 6212);
@@ -463,13 +457,12 @@ double IdlePercent(const FillResult& r, double FragBreakdown::*category) {
 // seeds. A wrong fragmentation category or fit rule moves these by far more.
 TEST_CASE("fgd's final state on the default trace matches the reference run within the "
           "seed-to-seed spread",
-          "[openb][workloads]") {
-  const std::optional<OpenbDefault> data = LoadOpenbDefault();
-  if (!data) return;
+          "[openb][study][.][openb-data]") {
+  const OpenbDefault data = LoadOpenbDefault();
   constexpr size_t kSeeds = 20;
   std::vector<FillResult> runs(kSeeds);
   ParallelFor(kSeeds, WorkerCount(0), [&](size_t i) {
-    Result<FillResult> r = RunFill(data->nodes, data->pods, FillConfig{"fgd", 42 + i, 1.3},
+    Result<FillResult> r = RunFill(data.nodes, data.pods, FillConfig{"fgd", 42 + i, 1.3},
                                    &MakeGpuSharePolicy);
     if (r.ok()) runs[i] = std::move(r).value();
   });
