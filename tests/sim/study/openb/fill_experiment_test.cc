@@ -154,7 +154,7 @@ TEST_CASE("the top-up stops at the first clone whose per-GPU milli would pass th
 // Protocol §2.2 step 6: "Because of the quirk, the final total can slightly exceed T when a
 // multi-GPU clone is accepted." Tuning down applies only to a trace whose original total is
 // above T ("If the total is above T ... tuneDownPods"), not to the overshoot of a top-up.
-// Known failure: SubmissionOrder (workloads/fill_experiment.cc) runs its tune-down loop
+// Known failure: SubmissionOrder (sim/study/openb/fill_experiment.cc) runs its tune-down loop
 // after the top-up too, so the overshoot is removed again (and random originals with it).
 TEST_CASE("a 2-GPU clone accepted by the per-GPU stop test is kept past the target",
           "[openb][workloads]") {
