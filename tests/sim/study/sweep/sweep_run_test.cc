@@ -6,7 +6,6 @@
 
 #include "sim/report/sweep_csv.h"
 #include "sim/report/sweep_table.h"
-#include "sim/study/run.h"
 #include "sim/study/sweep/sweep_run.h"
 #include "sim/study/sweep/sweep_shard.h"
 #include "tests/support/sweep_files.h"
@@ -88,12 +87,6 @@ TEST_CASE("a sweep runs every point and variant, rows by point then variant", "[
                                   "1.000000,1.000000,3,0,0,0,0,1.500000\n"));
   CHECK_THAT(FormatSweepTable(results),
              Catch::StartsWith("point  a/count  seed  variant  makespan (s)  p95 queueing (s)"));
-}
-
-TEST_CASE("the cost of a cluster is the sum of its nodes' prices per hour", "[sweep]") {
-  const SweepFile sweep = LoadSweep(R"("points": [{"/cluster/nodes/a/count": 4}])");
-  CHECK(ClusterCostPerHour(sweep.points[0].scenario.variants[0].second.cluster) == 2.0);
-  CHECK(ClusterCostPerHour(ClusterSpec{}) == 0);
 }
 
 }  // namespace migsim
