@@ -2,9 +2,8 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/synthetic_scenario.h"
-#include "policies/registry.h"
 #include "sim/core/event_queue.h"
-#include "workloads/simulation.h"
+#include "sim/study/run.h"
 
 namespace migsim {
 namespace {
@@ -13,10 +12,10 @@ void BM_RunSyntheticMig(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
   const int pods = static_cast<int>(state.range(1));
   Scenario scenario = SyntheticMigScenario(nodes, pods, 1);
-  std::unique_ptr<Policy> policy = MakePolicy(state.range(2) == 0 ? "first-fit" : "best-fit");
+  scenario.policy.name = state.range(2) == 0 ? "first-fit" : "best-fit";
   int64_t completed = 0;
   for (auto _ : state) {
-    VariantResult r = Simulate("bench", scenario, *policy);
+    VariantResult r = RunVariant("bench", scenario);
     completed = r.metrics.pods.completed;
     benchmark::DoNotOptimize(r);
   }
@@ -33,9 +32,9 @@ BENCHMARK(BM_RunSyntheticMig)
 void BM_RunSyntheticTimeSliced(benchmark::State& state) {
   const int pods = static_cast<int>(state.range(1));
   Scenario scenario = SyntheticTimeSlicedScenario(static_cast<int>(state.range(0)), pods, 1);
-  std::unique_ptr<Policy> policy = MakePolicy("first-fit");
+  scenario.policy.name = "first-fit";
   for (auto _ : state) {
-    VariantResult r = Simulate("bench", scenario, *policy);
+    VariantResult r = RunVariant("bench", scenario);
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations() * pods);

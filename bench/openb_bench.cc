@@ -8,7 +8,7 @@
 #include "policies/gpu_share_policies.h"
 #include "sim/io/openb_csv.h"
 #include "sim/policy/gpu_fragmentation.h"
-#include "workloads/fill_experiment.h"
+#include "sim/study/openb/fill_experiment.h"
 
 namespace migsim {
 namespace {

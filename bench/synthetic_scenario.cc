@@ -12,7 +12,7 @@ namespace {
 NodeSpec BalancedP4d(int i) {
   NodeSpec node;
   node.name = "p4d-" + std::to_string(i);
-  node.type = FindNodeType("p4d.24xlarge");
+  node.type = SharedCatalogNodeType("p4d.24xlarge");
   node.plugin.strategy = MigStrategy::kMixed;
   node.mig_config = "all-balanced";
   Result<GpuMigSetting> setting = ResolveMigConfig(*node.type->gpu, node.mig_config);
@@ -66,7 +66,7 @@ Scenario SyntheticTimeSlicedScenario(int nodes, int pods, uint64_t seed) {
   for (int i = 0; i < nodes; ++i) {
     NodeSpec node;
     node.name = "p4d-" + std::to_string(i);
-    node.type = FindNodeType("p4d.24xlarge");
+    node.type = SharedCatalogNodeType("p4d.24xlarge");
     node.plugin.sharing = SharingMode::kTimeSlicing;
     node.plugin.shared = {{.name = "nvidia.com/gpu", .replicas = 10}};
     node.mig_config = "all-disabled";

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that dependencies point one way (README "Architecture"): each folder includes
+# Checks that dependencies point one way (README "How the code is laid out"): each folder includes
 # only the project headers it may, and third-party headers stay at the edges.
 # Prints every violation and exits 1 if there is any.
 set -uo pipefail
@@ -38,9 +38,12 @@ check sim/policy 'sim/core/|sim/cluster/|sim/policy/'
 check sim/engine 'sim/core/|sim/cluster/|sim/perf/|sim/policy/|sim/engine/'
 check sim/metrics 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/policy/'
 check policies 'sim/core/|sim/cluster/|sim/policy/|policies/'
-check workloads 'sim/|workloads/'
+check workloads 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|workloads/'
 check sim/io 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|workloads/|policies/'
-forbid 'nlohmann/' sim/io/
+check sim/study 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|workloads/|policies/'
+check sim/report 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/study/|sim/report/|workloads/|policies/'
+forbid 'nlohmann/' sim/io/ sim/report/
+forbid 'yaml-cpp/' sim/io/
 forbid 'CLI/' sim/cli/
 forbid 'boost/' workloads/workflow_graph.cc
 forbid 'Eigen/' sim/perf/

@@ -21,7 +21,7 @@ namespace {
 
 // Every subcommand's options; the chosen subcommand's callback sets `code`.
 struct Cli {
-  migsim::RunOptions run;
+  migsim::RunCommandOptions run;
   migsim::OpenbOptions openb;
   migsim::PlanOptions plan;
   migsim::SweepOptions sweep;
@@ -40,7 +40,7 @@ CLI::Validator NonEmpty(const std::string& what, const std::string& kind) {
 CLI::Validator NonEmptyPath() { return NonEmpty("path", "PATH"); }
 
 void AddRun(CLI::App& app, Cli& cli) {
-  migsim::RunOptions& run = cli.run;
+  migsim::RunCommandOptions& run = cli.run;
   CLI::App* cmd = app.add_subcommand("run", "Simulate a scenario's variants and print the results");
   cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required();
   cmd->add_flag("--json", run.json, "Print results as JSON instead of a table");

@@ -7,9 +7,9 @@
 #include <iostream>
 
 #include "sim/cli/failure.h"
-#include "sim/io/output_dir.h"
 #include "sim/io/plan_json.h"
-#include "sim/io/plan_run.h"
+#include "sim/report/output_dir.h"
+#include "sim/report/plan_report.h"
 
 namespace migsim {
 namespace {

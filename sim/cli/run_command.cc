@@ -8,13 +8,12 @@
 #include <iostream>
 #include <tuple>
 
-#include "policies/registry.h"
 #include "sim/cli/failure.h"
 #include "sim/cli/unschedulable_warnings.h"
 #include "sim/core/text.h"
-#include "sim/io/output_dir.h"
-#include "sim/io/run_report.h"
 #include "sim/io/scenario_json.h"
+#include "sim/report/output_dir.h"
+#include "sim/report/run_report.h"
 
 namespace migsim {
 namespace {
@@ -86,7 +85,7 @@ std::vector<std::pair<std::string, std::string>> OutputFiles(const RunReport& re
 
 }  // namespace
 
-int RunCommand(const RunOptions& options) {
+int RunCommand(const RunCommandOptions& options) {
   Result<ScenarioFile> loaded = LoadScenarioFile(options.scenario_path);
   if (!loaded.ok()) {
     return Fail(loaded.status(), kBadInput);
@@ -106,8 +105,8 @@ int RunCommand(const RunOptions& options) {
   Progress progress(options.quiet);
   const bool details =
       !options.out_dir.empty() || !options.report.empty() || !options.trace.empty();
-  SimulateOptions sim_options{.collect_pods = details, .collect_timeline = details};
-  if (progress.on()) sim_options.observers.push_back(&progress);
+  RunOptions run_options{.collect_pods = details, .collect_timeline = details};
+  if (progress.on()) run_options.observers.push_back(&progress);
   for (size_t i = 0; i < file.variants.size(); ++i) {
     const auto& [name, scenario] = file.variants[i];
     if (!Wanted(options.variants, name)) continue;
@@ -115,8 +114,7 @@ int RunCommand(const RunOptions& options) {
       std::fprintf(stderr, "migsim: warning: variant %s: %s\n", name.c_str(), warning.c_str());
     }
     progress.Begin(name, i, file.variants.size());
-    std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);  // validated by the loader
-    report.variants.push_back(Simulate(name, scenario, *policy, sim_options));
+    report.variants.push_back(RunVariant(name, scenario, run_options));
     progress.End();
   }
   if (!options.out_dir.empty()) {

@@ -6,7 +6,7 @@
 
 namespace migsim {
 
-struct RunOptions {
+struct RunCommandOptions {
   std::string scenario_path;
   bool json = false;                  // print JSON instead of the table
   std::string out_dir;                // also write summary.json and pods-<variant>.csv
@@ -17,6 +17,6 @@ struct RunOptions {
 };
 
 // Exit code: 0 success, 2 bad input (message on stderr, nothing written).
-int RunCommand(const RunOptions& options);
+int RunCommand(const RunCommandOptions& options);
 
 }  // namespace migsim

@@ -1,7 +1,5 @@
 #include "sim/cli/sweep_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,12 +9,14 @@
 #include <optional>
 
 #include "sim/cli/failure.h"
-#include "sim/core/parallel_for.h"
-#include "sim/io/output_dir.h"
+#include "sim/cli/progress.h"
 #include "sim/io/sweep_json.h"
-#include "sim/io/sweep_merge.h"
-#include "sim/io/sweep_run.h"
-#include "sim/io/sweep_shard.h"
+#include "sim/report/output_dir.h"
+#include "sim/report/sweep_csv.h"
+#include "sim/report/sweep_merge.h"
+#include "sim/report/sweep_table.h"
+#include "sim/study/sweep/sweep_run.h"
+#include "sim/study/sweep/sweep_shard.h"
 
 namespace migsim {
 namespace {
@@ -51,15 +51,10 @@ int SweepCommand(const SweepOptions& options) {
   if (!options.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
   }
-  const bool progress = !options.quiet && isatty(STDERR_FILENO);
+  const bool progress = ShowsProgress(options.quiet);
   SweepRunOptions run{.threads = static_cast<int>(WorkerCount(options.jobs)),
                       .shard = shard.value(),
-                      .on_run_done = nullptr};
-  if (progress) {
-    run.on_run_done = [](size_t done, size_t total) {
-      std::fprintf(stderr, "\r[%zu/%zu] runs done", done, total);
-    };
-  }
+                      .on_run_done = TerminalProgress(progress, "runs done")};
   const auto start = std::chrono::steady_clock::now();
   const SweepResults results = RunSweep(sweep.value(), run);
   if (progress) {

@@ -81,4 +81,12 @@ const NodeType* FindNodeType(std::string_view name) {
   return nullptr;
 }
 
+std::shared_ptr<const NodeType> SharedCatalogNodeType(std::string_view name) {
+  const NodeType* type = FindNodeType(name);
+  if (type == nullptr) return nullptr;
+  // The aliasing constructor with an empty owner: no control block, nothing to delete,
+  // and copies cost no reference counting.
+  return std::shared_ptr<const NodeType>(std::shared_ptr<const NodeType>(), type);
+}
+
 }  // namespace migsim

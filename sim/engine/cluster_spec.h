@@ -17,8 +17,10 @@ namespace migsim {
 
 struct NodeSpec {
   std::string name;
-  const NodeType* type = nullptr;  // owned by the node-type catalog
-  Labels extra_labels;             // user labels, sorted by key
+  // A catalog type (SharedCatalogNodeType: not owned) or a scenario's custom type, owned
+  // here and shared by the nodes of its pools. Never null once loaded.
+  std::shared_ptr<const NodeType> type;
+  Labels extra_labels;  // user labels, sorted by key
   DevicePluginConfig plugin;
   std::vector<GpuMigSetting> gpus;  // one per GPU of the type
   // Value of the nvidia.com/mig.config label (a mig-parted config name), or empty when

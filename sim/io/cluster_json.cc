@@ -1,7 +1,6 @@
 // `cluster`: custom node types and node pools (see scenarios/README.md).
 
-#include <deque>
-#include <mutex>
+#include <memory>
 #include <unordered_map>
 
 #include "sim/io/scenario_sections_json.h"
@@ -18,7 +17,7 @@ constexpr int64_t kMaxGpusPerNode = 64;
 constexpr int64_t kMaxVcpu = 100000;
 constexpr double kMaxMemoryGib = 1048576;  // 1 PiB
 
-using CustomTypes = std::vector<std::pair<std::string, const NodeType*>>;
+using CustomTypes = std::vector<std::pair<std::string, std::shared_ptr<const NodeType>>>;
 
 }  // namespace
 
@@ -30,7 +29,8 @@ std::vector<std::string> GpuModelNames() {
 
 namespace {
 
-const NodeType* LoadNodeType(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
+std::shared_ptr<const NodeType> LoadNodeType(LoadContext* ctx, const std::string& name,
+                                             const JsonRef& ref) {
   ObjectReader r(ctx, ref, {"vcpu", "memory_gib", "gpus", "gpu_model", "price_per_hour"});
   NodeType type{.name = name};
   r.Require("vcpu");
@@ -53,7 +53,7 @@ const NodeType* LoadNodeType(LoadContext* ctx, const std::string& name, const Js
   }
   type.price_per_hour = r.Number("price_per_hour", 0, 0);
   if (!ctx->ok()) return nullptr;
-  return RegisterNodeType(std::move(type));
+  return std::make_shared<const NodeType>(std::move(type));
 }
 
 CustomTypes LoadNodeTypes(LoadContext* ctx, const JsonRef& ref) {
@@ -65,9 +65,9 @@ CustomTypes LoadNodeTypes(LoadContext* ctx, const JsonRef& ref) {
                 "'" + name + "' is a catalog node type; give the custom type another name");
       return types;
     }
-    const NodeType* type = LoadNodeType(ctx, name, ref.Member(name));
+    std::shared_ptr<const NodeType> type = LoadNodeType(ctx, name, ref.Member(name));
     if (type == nullptr) return types;
-    types.emplace_back(name, type);
+    types.emplace_back(name, std::move(type));
   }
   return types;
 }
@@ -80,13 +80,14 @@ std::vector<std::string> NodeTypeNames(const CustomTypes& custom) {
 }
 
 // Custom types first; they cannot shadow catalog names anyway.
-const NodeType* ResolveNodeType(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom) {
+std::shared_ptr<const NodeType> ResolveNodeType(LoadContext* ctx, const JsonRef& ref,
+                                                const CustomTypes& custom) {
   std::optional<std::string> name = ReadString(ctx, ref);
   if (!name) return nullptr;
   for (const auto& [custom_name, type] : custom) {
     if (custom_name == *name) return type;
   }
-  if (const NodeType* type = FindNodeType(*name)) return type;
+  if (std::shared_ptr<const NodeType> type = SharedCatalogNodeType(*name)) return type;
   ctx->Fail(ref.pointer(), UnknownNameMessage("node type", *name, NodeTypeNames(custom)));
   return nullptr;
 }
@@ -152,28 +153,6 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
 }
 
 }  // namespace
-
-bool SameType(const NodeType& a, const NodeType& b) {
-  return a.name == b.name && a.vcpu == b.vcpu && a.memory_gib == b.memory_gib &&
-         a.gpu_count == b.gpu_count && a.gpu == b.gpu && a.price_per_hour == b.price_per_hour;
-}
-
-// NodeSpec::type is a plain pointer, valid for the whole program for catalog types, and
-// a ClusterSpec may outlive the loader and the ScenarioFile it came in (Scenario cannot
-// own the types: its layout belongs to workloads/). So custom types live here for the
-// whole program: a deque never moves its elements, entries are never removed, and equal
-// types are shared so that loading a file again does not grow it. The mutex makes loads
-// from several threads (a sweep's thread pool) safe.
-const NodeType* RegisterNodeType(NodeType type) {
-  static std::mutex mutex;
-  static std::deque<NodeType> types;
-  std::lock_guard<std::mutex> lock(mutex);
-  for (const NodeType& known : types) {
-    if (SameType(known, type)) return &known;
-  }
-  types.push_back(std::move(type));
-  return &types.back();
-}
 
 void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
   ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations"});

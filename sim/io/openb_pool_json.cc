@@ -2,6 +2,7 @@
 // scenarios/README.md).
 
 #include <map>
+#include <memory>
 
 #include "sim/io/openb_csv.h"
 #include "sim/io/scenario_sections_json.h"
@@ -35,9 +36,23 @@ std::map<std::string, const GpuModel*> ReadGpuModels(LoadContext* ctx, ObjectRea
   return models;
 }
 
+// One shared type per distinct row type: nodes alike but for their names then hold the
+// same pointer, which is what lets the unschedulable-pod check treat a run of them as one.
+using PoolTypes = std::vector<std::shared_ptr<const NodeType>>;
+
+std::shared_ptr<const NodeType> Shared(NodeType type, PoolTypes* known) {
+  for (const std::shared_ptr<const NodeType>& k : *known) {
+    if (*k == type) return k;
+  }
+  known->push_back(std::make_shared<const NodeType>(std::move(type)));
+  return known->back();
+}
+
 // The row as a node type: its CPU (whole cores), memory and GPUs of the mapped model.
-const NodeType* RowType(LoadContext* ctx, const std::string& pointer, const std::string& csv,
-                        const OpenbNode& row, const std::map<std::string, const GpuModel*>& models) {
+std::shared_ptr<const NodeType> RowType(LoadContext* ctx, const std::string& pointer,
+                                        const std::string& csv, const OpenbNode& row,
+                                        const std::map<std::string, const GpuModel*>& models,
+                                        PoolTypes* known) {
   const std::string where = csv + ":line " + std::to_string(row.line) + ": ";
   if (row.cpu_milli % 1000 != 0 || row.cpu_milli == 0 || row.memory_mib == 0) {
     ctx->Fail(pointer, where + "a node needs whole CPU cores and some memory (cpu_milli " +
@@ -59,7 +74,7 @@ const NodeType* RowType(LoadContext* ctx, const std::string& pointer, const std:
     type.gpu_count = row.gpus;
     type.gpu = it->second;
   }
-  return RegisterNodeType(std::move(type));
+  return Shared(std::move(type), known);
 }
 
 }  // namespace
@@ -88,10 +103,11 @@ void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& ref
     return;
   }
   const auto first = static_cast<uint32_t>(cluster->nodes.size());
+  PoolTypes types;
   for (const OpenbNode& row : rows.value()) {
     NodeSpec node;
     node.name = row.name;
-    node.type = RowType(ctx, pointer, csv, row, models);
+    node.type = RowType(ctx, pointer, csv, row, models, &types);
     if (node.type == nullptr) return;
     node.extra_labels = labels;
     if (row.gpus > 0) {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/core/status.h"
-#include "workloads/plan_search.h"
+#include "sim/metrics/slo.h"
 #include "workloads/scenario.h"
 
 namespace migsim {

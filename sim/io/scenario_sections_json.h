@@ -30,10 +30,6 @@ void LoadCluster(LoadContext* ctx, const JsonRef& cluster, ClusterSpec* out);
 void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& pool,
                    ClusterSpec* cluster, std::vector<NodePool>* pools);
 
-// A node type that lives for the whole program (NodeSpec::type is a plain pointer and a
-// ClusterSpec may outlive its loader); equal types are shared. Thread-safe.
-const NodeType* RegisterNodeType(NodeType type);
-
 // The catalog's GPU model names, for "unknown GPU model" messages.
 std::vector<std::string> GpuModelNames();
 

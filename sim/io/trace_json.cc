@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "sim/io/openb_csv.h"
 #include "sim/io/scenario_sections_json.h"
@@ -108,43 +109,32 @@ TraceTiming ReadTraceTiming(LoadContext* ctx, ObjectReader& r) {
   return t;
 }
 
-void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
-  const Json& value = ref.value();
-  if (value.is_object() && value.contains("pods")) {
-    if (value.contains("openb_pods")) {
-      ctx->Fail(ref.PointerTo("pods"), "give either openb_pods or pods, not both");
-      return;
-    }
-    LoadPodListTrace(ctx, name, ref, scenario);
-    return;
-  }
-  ObjectReader r(ctx, ref,
-                 {"kind", "openb_pods", "pods", "at_s", "time_scale", "limit", "gpu",
-                  "gpu_resource", "gpu_model_label", "job_class"});
-  const std::string file = r.NonEmptyString("openb_pods");
-  TraceOptions o = ReadOptions(ctx, r, scenario);
-  if (!ctx->ok()) return;
-  const std::string pointer = r.Field("openb_pods").pointer();
-  const std::string csv = ctx->ResolvePath(file);
+namespace {
+
+// The trace's pods, checked (not empty, unique names, a creation time each), in order of
+// creation and cut to the limit; nullopt after a failure in `ctx`.
+std::optional<std::vector<OpenbPod>> ReadTracePods(LoadContext* ctx, const std::string& pointer,
+                                                   const std::string& csv,
+                                                   const TraceOptions& o) {
   Result<std::vector<OpenbPod>> loaded = LoadOpenbPods(csv);
   if (!loaded.ok()) {
     ctx->Fail(pointer, loaded.status().ToString());
-    return;
+    return std::nullopt;
   }
   std::vector<OpenbPod>& pods = loaded.value();
   if (pods.empty()) {
     ctx->Fail(pointer, csv + ": no pods");
-    return;
+    return std::nullopt;
   }
   if (Status s = CheckUniqueNames(pods, csv, "pod name"); !s.ok()) {
     ctx->Fail(pointer, s.ToString());
-    return;
+    return std::nullopt;
   }
   for (const OpenbPod& pod : pods) {
     if (!pod.creation_s) {
       ctx->Fail(pointer, csv + ":line " + std::to_string(pod.line) +
                              ": creation_time is needed to replay a trace");
-      return;
+      return std::nullopt;
     }
   }
   std::stable_sort(pods.begin(), pods.end(), [](const OpenbPod& a, const OpenbPod& b) {
@@ -153,6 +143,14 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
   if (o.timing.limit > 0 && static_cast<size_t>(o.timing.limit) < pods.size()) {
     pods.resize(static_cast<size_t>(o.timing.limit));
   }
+  return std::move(pods);
+}
+
+// One entry per pod, with one template per distinct shape added to `scenario`; the
+// workload is added when every pod's arrival (and recorded run) is valid.
+void AddTraceWorkload(LoadContext* ctx, const std::string& name, const std::string& pointer,
+                      const std::string& csv, const std::vector<OpenbPod>& pods,
+                      const TraceOptions& o, Scenario* scenario) {
   TraceSpec spec;
   spec.name = name;
   std::map<std::pair<std::string, int64_t>, TemplateId> templates;  // dedupe by shape
@@ -184,6 +182,31 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
     spec.entries.push_back(std::move(entry));
   }
   scenario->workloads.emplace_back(std::move(spec));
+}
+
+}  // namespace
+
+void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
+  const Json& value = ref.value();
+  if (value.is_object() && value.contains("pods")) {
+    if (value.contains("openb_pods")) {
+      ctx->Fail(ref.PointerTo("pods"), "give either openb_pods or pods, not both");
+      return;
+    }
+    LoadPodListTrace(ctx, name, ref, scenario);
+    return;
+  }
+  ObjectReader r(ctx, ref,
+                 {"kind", "openb_pods", "pods", "at_s", "time_scale", "limit", "gpu",
+                  "gpu_resource", "gpu_model_label", "job_class"});
+  const std::string file = r.NonEmptyString("openb_pods");
+  TraceOptions o = ReadOptions(ctx, r, scenario);
+  if (!ctx->ok()) return;
+  const std::string pointer = r.Field("openb_pods").pointer();
+  const std::string csv = ctx->ResolvePath(file);
+  const std::optional<std::vector<OpenbPod>> pods = ReadTracePods(ctx, pointer, csv, o);
+  if (!pods) return;
+  AddTraceWorkload(ctx, name, pointer, csv, *pods, o, scenario);
 }
 
 }  // namespace migsim::io

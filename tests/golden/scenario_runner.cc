@@ -4,7 +4,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "policies/registry.h"
 #include "sim/io/scenario_json.h"
 
 namespace migsim::testing {
@@ -17,12 +16,10 @@ void RunScenarioFile(const std::string& name, ScenarioRun& run) {
   run.file.path = "scenarios/" + name + ".json";  // stable across checkouts
   run.report.file = &run.file;
   for (const auto& [variant, scenario] : run.file.variants) {
-    std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
-    REQUIRE(policy != nullptr);
     test::PodLedger* ledger =
         run.ledgers.emplace_back(std::make_unique<test::PodLedger>()).get();
-    run.report.variants.push_back(Simulate(
-        variant, scenario, *policy, SimulateOptions{.collect_pods = true, .observers = {ledger}}));
+    run.report.variants.push_back(
+        RunVariant(variant, scenario, {.collect_pods = true, .observers = {ledger}}));
   }
 }
 

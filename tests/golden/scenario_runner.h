@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/io/run_report.h"
+#include "sim/report/run_report.h"
 #include "tests/support/pod_ledger.h"
 #include "workloads/scenario.h"
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/study/run.h"
 #include "tests/support/policy_world.h"
-#include "workloads/simulation.h"
 
 namespace migsim {
 namespace {
@@ -58,7 +58,7 @@ TEST_CASE("in a run best-fit packs GPU pods onto one node", "[policies][best_fit
                 test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .runs_forever = true}),
                 5);
   BestFitPolicy policy;
-  VariantResult r = Simulate("b", s, policy, {.collect_pods = true});
+  VariantResult r = RunVariant("b", s, policy, {.collect_pods = true});
   std::vector<std::string> nodes;
   for (const PodRecord& p : r.pods) nodes.push_back(p.node);
   CHECK(nodes == std::vector<std::string>{"a", "a", "a", "a", "b"});

@@ -4,7 +4,6 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -16,6 +15,7 @@
 #include "sim/policy/gpu_fragmentation.h"
 #include "sim/policy/gpu_share.h"
 #include "sim/policy/gpu_share_policy.h"
+#include "tests/support/openb_data.h"
 
 namespace migsim {
 namespace {
@@ -246,14 +246,9 @@ TEST_CASE("fgd gives a sharing pod the GPU that adds the least fragmentation, th
         std::vector<int>{1});
 }
 
-constexpr char kOpenbDir[] = MIGSIM_SOURCE_DIR "/../shared/data/openb/";
-
-TEST_CASE("fgd reproduces the protocol's scores on a partly used G2 node", "[openb][policies]") {
-  const std::string path = std::string(kOpenbDir) + "openb_pod_list_default.csv";
-  if (!std::filesystem::exists(path)) {
-    WARN("openb data not found in " << kOpenbDir << "; skipped");
-    return;
-  }
+TEST_CASE("fgd reproduces the protocol's scores on a partly used G2 node",
+          "[openb][policies][.][openb-data]") {
+  const std::string path = test::OpenbDataDirOrSkip() + "openb_pod_list_default.csv";
   Result<std::vector<OpenbPod>> pods = LoadOpenbPods(path);
   if (!pods.ok()) FAIL(pods.status().ToString());
   std::vector<PodShape> shapes;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/study/run.h"
 #include "tests/support/policy_world.h"
-#include "workloads/simulation.h"
 
 namespace migsim {
 namespace {
@@ -49,7 +49,7 @@ TEST_CASE("in a run spread alternates GPU pods between equal nodes", "[policies]
                 test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .runs_forever = true}),
                 5);
   SpreadPolicy policy;
-  VariantResult r = Simulate("s", s, policy, {.collect_pods = true});
+  VariantResult r = RunVariant("s", s, policy, {.collect_pods = true});
   std::vector<std::string> nodes;
   for (const PodRecord& p : r.pods) nodes.push_back(p.node);
   CHECK(nodes == std::vector<std::string>{"a", "b", "a", "b", "a"});

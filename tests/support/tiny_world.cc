@@ -31,7 +31,8 @@ NodeSpec GpuNode(std::string name, const std::string& type, const std::string& m
                  MigStrategy strategy) {
   NodeSpec node;
   node.name = std::move(name);
-  node.type = &Type(type);
+  node.type = SharedCatalogNodeType(type);
+  REQUIRE(node.type != nullptr);
   node.plugin.strategy = strategy;
   node.mig_config = mig_config;
   GpuMigSetting setting = mig_config.empty() ? GpuMigSetting{} : Resolve(type, mig_config);

@@ -80,7 +80,7 @@ WorkflowSpec MakeWorkflow(std::string name, SimTime at, int parallelism = 0,
 WorkflowStepSpec MakeStep(std::string name, TemplateId tmpl, std::vector<int> depends = {},
                           std::vector<std::string> items = {}, RetryStrategy retry = {});
 
-// The engine's inputs for `s`, one controller per workload, as Simulate builds them.
+// The engine's inputs for `s`, one controller per workload, as RunVariant builds them.
 EngineInputs MakeInputs(const Scenario& s);
 EngineConfig MakeConfig(const Scenario& s);
 

@@ -62,32 +62,36 @@ void CheckRejectedPending(const Engine& engine, size_t pod) {
   CHECK(engine.DeviceName(p).empty());
 }
 
-TEST_CASE("a valid device choice binds the pod on exactly the devices chosen",
+TEST_CASE("a policy's choice of whole GPUs binds the pod on exactly those GPUs",
           "[engine][devices]") {
-  SECTION("whole GPUs other than the plugin's first free ones") {
-    Scenario s;
-    s.cluster.nodes.push_back(test::P3_8x("v"));
-    AddPods(s, "p", Sec(0), Asking(s, "nvidia.com/gpu", 2));
-    test::ScriptedPolicy policy({On({{1, 1}, {3, 1}})});
-    auto engine = RunEngine(s, policy);
-    CHECK(engine->DeviceName(engine->pods()[0]) == "gpu1+gpu3");
-    CHECK(Used(*engine) == std::vector<int32_t>{0, 1, 0, 1});
-    CHECK(Requested(*engine, "nvidia.com/gpu") == 2);
-    CHECK(engine->rejected_decisions() == 0);
-  }
-  SECTION("a MIG device on the second GPU") {
-    Scenario s = Balanced();
-    AddPods(s, "p", Sec(0), Asking(s, "nvidia.com/mig-1g.5gb", 1));
-    test::ScriptedPolicy policy({On({{6, 1}})});
-    auto engine = RunEngine(s, policy);
-    CHECK(engine->DeviceName(engine->pods()[0]) == "gpu1/1g.5gb@3");
-    std::vector<int32_t> expected(32, 0);
-    expected[6] = 1;
-    CHECK(Used(*engine) == expected);
-    CHECK(engine->rejected_decisions() == 0);
-  }
-  SECTION("a fractional share of the third GPU") {
-    Scenario s = Fractional();
+  Scenario s;
+  s.cluster.nodes.push_back(test::P3_8x("v"));
+  AddPods(s, "p", Sec(0), Asking(s, "nvidia.com/gpu", 2));
+  test::ScriptedPolicy policy({On({{1, 1}, {3, 1}})});  // the plugin would take gpu0, gpu1
+  auto engine = RunEngine(s, policy);
+  CHECK(engine->DeviceName(engine->pods()[0]) == "gpu1+gpu3");
+  CHECK(Used(*engine) == std::vector<int32_t>{0, 1, 0, 1});
+  CHECK(Requested(*engine, "nvidia.com/gpu") == 2);
+  CHECK(engine->rejected_decisions() == 0);
+}
+
+TEST_CASE("a policy's choice of a MIG device binds the pod on that GPU instance",
+          "[engine][devices]") {
+  Scenario s = Balanced();
+  AddPods(s, "p", Sec(0), Asking(s, "nvidia.com/mig-1g.5gb", 1));
+  test::ScriptedPolicy policy({On({{6, 1}})});
+  auto engine = RunEngine(s, policy);
+  CHECK(engine->DeviceName(engine->pods()[0]) == "gpu1/1g.5gb@3");
+  std::vector<int32_t> expected(32, 0);
+  expected[6] = 1;
+  CHECK(Used(*engine) == expected);
+  CHECK(engine->rejected_decisions() == 0);
+}
+
+TEST_CASE("a policy's choice of fractional shares binds the pod on those GPUs",
+          "[engine][devices]") {
+  Scenario s = Fractional();
+  SECTION("a share of the third GPU") {
     AddPods(s, "p", Sec(0), Asking(s, "alibabacloud.com/gpu-milli", 300));
     test::ScriptedPolicy policy({On({{2, 300}})});
     auto engine = RunEngine(s, policy);
@@ -95,8 +99,7 @@ TEST_CASE("a valid device choice binds the pod on exactly the devices chosen",
     CHECK(Used(*engine) == std::vector<int32_t>{0, 0, 300, 0});
     CHECK(engine->nodes()[0].share_free == std::vector<int32_t>{1000, 1000, 700, 1000});
   }
-  SECTION("two whole fractional GPUs for a request of two GPUs' units") {
-    Scenario s = Fractional();
+  SECTION("two whole GPUs for a request of two GPUs' units") {
     AddPods(s, "p", Sec(0), Asking(s, "alibabacloud.com/gpu-milli", 2000));
     test::ScriptedPolicy policy({On({{1, 1000}, {3, 1000}})});
     auto engine = RunEngine(s, policy);

@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "policies/first_fit.h"
+#include "sim/study/run.h"
 #include "tests/support/recording_observer.h"
 #include "tests/support/scripted_controller.h"
 #include "tests/support/scripted_policy.h"
 #include "tests/support/tiny_world.h"
-#include "workloads/simulation.h"
 
 namespace migsim {
 namespace {
@@ -140,8 +140,8 @@ std::vector<std::string> Describe(const VariantResult& r) {
 TEST_CASE("the same scenario and seed give identical pod records", "[engine][determinism]") {
   FirstFitPolicy policy;
   const Scenario s = BusyWorld(7);
-  VariantResult first = Simulate("a", s, policy, {.collect_pods = true});
-  VariantResult second = Simulate("a", s, policy, {.collect_pods = true});
+  VariantResult first = RunVariant("a", s, policy, {.collect_pods = true});
+  VariantResult second = RunVariant("a", s, policy, {.collect_pods = true});
   REQUIRE(first.pods.size() > 40);
   CHECK(Describe(first) == Describe(second));
   CHECK(first.metrics.makespan_s == second.metrics.makespan_s);
@@ -152,7 +152,7 @@ TEST_CASE("the same scenario and seed give identical pod records", "[engine][det
   CHECK(first.metrics.pods.deleted == 3);
 
   SECTION("another seed gives another run") {
-    VariantResult other = Simulate("a", BusyWorld(8), policy, {.collect_pods = true});
+    VariantResult other = RunVariant("a", BusyWorld(8), policy, {.collect_pods = true});
     CHECK(Describe(other) != Describe(first));
   }
 }
@@ -351,7 +351,7 @@ TEST_CASE("at the horizon pods are reported as they stand and the run ends at th
     CHECK(pods[4].phase == PodPhase::kPending);
   }
   SECTION("the records and counts") {
-    VariantResult r = Simulate("h", s, policy, {.collect_pods = true});
+    VariantResult r = RunVariant("h", s, policy, {.collect_pods = true});
     CHECK(r.metrics.end_s == 50.0);
     REQUIRE(r.pods.size() == 5);
     CHECK(r.pods[2].state == "starting");

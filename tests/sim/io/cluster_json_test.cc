@@ -127,20 +127,24 @@ TEST_CASE("a custom GPU node type resolves its model and MIG configs", "[io]") {
   CHECK(node.gpus[1].layout.size() == 2);
 }
 
-TEST_CASE("custom node types outlive the load and are shared between loads", "[io]") {
+TEST_CASE("a custom node type is owned by the nodes that have it and outlives the load",
+          "[io]") {
   const std::string text = Doc(R"({"node_types": {"box": {"vcpu": 3, "memory_gib": 5}},
-                                   "nodes": {"a": {"type": "box"}}})");
-  const NodeType* first = nullptr;
+                                   "nodes": {"a": {"type": "box", "count": 2}}})");
+  ClusterSpec cluster;
   {
     Result<ScenarioFile> loaded = ParseScenarioText(text, "t.json");
     REQUIRE(loaded.ok());
-    first = loaded.value().variants[0].second.cluster.nodes[0].type;
+    cluster = loaded.value().variants[0].second.cluster;
   }
-  Result<ScenarioFile> again = ParseScenarioText(text, "t.json");
-  REQUIRE(again.ok());
-  CHECK(again.value().variants[0].second.cluster.nodes[0].type == first);
-  CHECK(first->name == "box");
-  CHECK(first->vcpu == 3);
+  REQUIRE(cluster.nodes.size() == 2);
+  CHECK(cluster.nodes[0].type == cluster.nodes[1].type);  // one type for the pool
+  CHECK(cluster.nodes[0].type->name == "box");
+  CHECK(cluster.nodes[0].type->vcpu == 3);
+  // A catalog type is not owned: nothing counts references to it.
+  CHECK(SharedCatalogNodeType("p4d.24xlarge").get() == FindNodeType("p4d.24xlarge"));
+  CHECK(SharedCatalogNodeType("p4d.24xlarge").use_count() == 0);
+  CHECK(SharedCatalogNodeType("no-such-type") == nullptr);
 }
 
 TEST_CASE("an unknown MIG profile in a layout lists the model's profiles", "[io]") {

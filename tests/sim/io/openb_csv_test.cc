@@ -1,10 +1,11 @@
 #include "sim/io/openb_csv.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <map>
 
 #include <catch2/catch.hpp>
+
+#include "tests/support/openb_data.h"
 
 namespace migsim {
 namespace {
@@ -223,16 +224,11 @@ TEST_CASE("spaces around gpu_spec pieces are dropped like empty pieces", "[openb
   CHECK(pods[0].shape.gpu_type == "V100M16|T4");
 }
 
-// The real trace, when this checkout sits next to the shared data (not in CI).
-constexpr char kOpenbDir[] = MIGSIM_SOURCE_DIR "/../shared/data/openb/";
+// The real trace (tests/support/openb_data.h): skipped where the shared data is absent.
+std::string OpenbFile(const std::string& name) { return test::OpenbDataDirOrSkip() + name; }
 
-std::string OpenbFile(const std::string& name) { return kOpenbDir + name; }
-
-TEST_CASE("the openb GPU-node file has the cluster of protocol section 1.1", "[openb]") {
-  if (!std::filesystem::exists(OpenbFile("openb_node_list_gpu_node.csv"))) {
-    WARN("openb data not found in " << kOpenbDir << "; skipped");
-    return;
-  }
+TEST_CASE("the openb GPU-node file has the cluster of protocol section 1.1",
+          "[openb][.][openb-data]") {
   Result<std::vector<OpenbNode>> r = LoadOpenbNodes(OpenbFile("openb_node_list_gpu_node.csv"));
   if (!r.ok()) FAIL(r.status().ToString());
   int64_t gpus = 0, cpu = 0, memory = 0;
@@ -252,11 +248,8 @@ TEST_CASE("the openb GPU-node file has the cluster of protocol section 1.1", "[o
                                                       {"V100M16", 55}, {"V100M32", 30}});
 }
 
-TEST_CASE("the openb default pod file has the classes of protocol section 1.2", "[openb]") {
-  if (!std::filesystem::exists(OpenbFile("openb_pod_list_default.csv"))) {
-    WARN("openb data not found in " << kOpenbDir << "; skipped");
-    return;
-  }
+TEST_CASE("the openb default pod file has the classes of protocol section 1.2",
+          "[openb][.][openb-data]") {
   Result<std::vector<OpenbPod>> r = LoadOpenbPods(OpenbFile("openb_pod_list_default.csv"));
   if (!r.ok()) FAIL(r.status().ToString());
   int64_t milli = 0;
@@ -276,11 +269,7 @@ TEST_CASE("the openb default pod file has the classes of protocol section 1.2", 
   CHECK(multi == std::map<int, int>{{2, 16}, {4, 15}, {8, 44}});
 }
 
-TEST_CASE("every openb pod and node file parses", "[openb]") {
-  if (!std::filesystem::is_directory(kOpenbDir)) {
-    WARN("openb data not found in " << kOpenbDir << "; skipped");
-    return;
-  }
+TEST_CASE("every openb pod and node file parses", "[openb][.][openb-data]") {
   // The 24 pod traces of alibaba/clusterdata cluster-trace-gpu-v2023 (cpu0 included).
   for (const char* trace :
        {"cpu0", "cpu037", "cpu050", "cpu072", "cpu100", "cpu200", "cpu235", "cpu250", "cpu300",

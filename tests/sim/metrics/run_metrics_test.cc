@@ -5,9 +5,9 @@
 
 #include "policies/first_fit.h"
 #include "sim/metrics/allocation_recorder.h"
+#include "sim/study/run.h"
 #include "tests/support/pod_ledger.h"
 #include "tests/support/tiny_world.h"
-#include "workloads/simulation.h"
 
 namespace migsim {
 namespace {
@@ -82,7 +82,7 @@ TEST_CASE("makespan runs from the first submission to the last completion", "[me
   SECTION("failures count for the start but not for the end") {
     AddPods(s, "failing", Sec(2), fails_late);
     AddPods(s, "good", Sec(5), ok);
-    RunMetrics m = Simulate("m", s, policy).metrics;
+    RunMetrics m = RunVariant("m", s, policy).metrics;
     REQUIRE(m.makespan_s.has_value());
     CHECK(*m.makespan_s == 33.0);
     CHECK(m.end_s == 102.0);
@@ -94,14 +94,14 @@ TEST_CASE("makespan runs from the first submission to the last completion", "[me
     AddPods(s, "mig", Sec(5),
             AddTemplate(s, {.extended = {{"nvidia.com/mig-1g.5gb", 1}},
                             .job_class = AddJobClass(s, "m", Sec(0), Sec(10))}));
-    RunMetrics m = Simulate("m", s, policy).metrics;
+    RunMetrics m = RunVariant("m", s, policy).metrics;
     REQUIRE(m.makespan_s.has_value());
     CHECK(*m.makespan_s == 35.0);
     CHECK(m.queueing.max_s == 25.0);
   }
   SECTION("no completion, no makespan") {
     AddPods(s, "failing", Sec(2), fails_late);
-    RunMetrics m = Simulate("m", s, policy).metrics;
+    RunMetrics m = RunVariant("m", s, policy).metrics;
     CHECK_FALSE(m.makespan_s.has_value());
     CHECK(m.end_s == 102.0);
   }
@@ -116,7 +116,7 @@ TEST_CASE("queueing latency is bind time minus creation time over bound pods", "
   AddPods(s, "never", Sec(0),
           AddTemplate(s, {.extended = {{"nvidia.com/gpu", 2}}, .job_class = jc}));
   FirstFitPolicy policy;
-  RunMetrics m = Simulate("q", s, policy).metrics;
+  RunMetrics m = RunVariant("q", s, policy).metrics;
   CHECK(m.queueing.count == 3);
   CHECK(m.queueing.mean_s == 10.0);
   CHECK(m.queueing.p50_s == 10.0);
@@ -135,21 +135,21 @@ TEST_CASE("the GPU allocation ratio is time-weighted over the makespan window", 
                             .job_class = AddJobClass(s, "g", Sec(0), Sec(10))}));
     AddPods(s, "cpu", Sec(0),
             AddTemplate(s, {.cpu_milli = 100, .job_class = AddJobClass(s, "c", Sec(0), Sec(20))}));
-    CHECK(Simulate("a", s, policy).metrics.gpu_allocation_ratio == 0.5);
+    CHECK(RunVariant("a", s, policy).metrics.gpu_allocation_ratio == 0.5);
   }
   SECTION("a 1g.10gb device on a one-GPU H100 node counts 1/7") {
     s.cluster.nodes.push_back(test::GpuNode("p5", "p5.4xlarge", "all-1g.10gb"));
     AddPods(s, "mig", Sec(0),
             AddTemplate(s, {.extended = {{"nvidia.com/mig-1g.10gb", 1}},
                             .job_class = AddJobClass(s, "m", Sec(0), Sec(10))}));
-    CHECK(Simulate("a", s, policy).metrics.gpu_allocation_ratio == Approx(1.0 / 7));
+    CHECK(RunVariant("a", s, policy).metrics.gpu_allocation_ratio == Approx(1.0 / 7));
   }
   SECTION("a 1g.5gb device on a p4d counts 1/7 of one of its 8 GPUs") {
     s.cluster.nodes.push_back(test::P4d("p4d", "all-1g.5gb"));
     AddPods(s, "mig", Sec(0),
             AddTemplate(s, {.extended = {{"nvidia.com/mig-1g.5gb", 1}},
                             .job_class = AddJobClass(s, "m", Sec(0), Sec(10))}));
-    CHECK(Simulate("a", s, policy).metrics.gpu_allocation_ratio == Approx(1.0 / 56));
+    CHECK(RunVariant("a", s, policy).metrics.gpu_allocation_ratio == Approx(1.0 / 56));
   }
   SECTION("a time-sliced GPU counts once however many tenants it has") {
     s.cluster.nodes.push_back(test::TimeSliced(test::GpuNode("p3", "p3.2xlarge"), 4));
@@ -160,7 +160,7 @@ TEST_CASE("the GPU allocation ratio is time-weighted over the makespan window", 
             AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = quarter}), 4);
     AddPods(s, "cpu", Sec(0),
             AddTemplate(s, {.cpu_milli = 100, .job_class = AddJobClass(s, "c", Sec(0), Sec(40))}));
-    CHECK(Simulate("a", s, policy).metrics.gpu_allocation_ratio == 0.25);
+    CHECK(RunVariant("a", s, policy).metrics.gpu_allocation_ratio == 0.25);
   }
   SECTION("without a completion the window runs to the end of the run") {
     s.cluster.nodes.push_back(test::GpuNode("p3", "p3.2xlarge"));
@@ -168,7 +168,7 @@ TEST_CASE("the GPU allocation ratio is time-weighted over the makespan window", 
     AddPods(s, "gpu", Sec(0),
             AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .runs_forever = true}));
     AddPods(s, "late", Sec(20), AddTemplate(s, {.cpu_milli = 100, .runs_forever = true}));
-    RunMetrics m = Simulate("a", s, policy).metrics;
+    RunMetrics m = RunVariant("a", s, policy).metrics;
     CHECK_FALSE(m.makespan_s.has_value());
     CHECK(m.gpu_allocation_ratio == 1.0);
   }
@@ -193,8 +193,7 @@ TEST_CASE("every submitted pod is counted in exactly one end state", "[metrics]"
                      .tmpl = AddTemplate(s, {.cpu_milli = 1000, .runs_forever = true})});
   FirstFitPolicy policy;
   test::PodLedger ledger;
-  VariantResult r =
-      Simulate("all", s, policy, {.collect_pods = true, .observers = {&ledger}});
+  VariantResult r = RunVariant("all", s, policy, {.collect_pods = true, .observers = {&ledger}});
   const PodCounts& c = r.metrics.pods;
   CHECK(c.submitted == 5);
   CHECK(c.completed == 1);
@@ -226,7 +225,7 @@ TEST_CASE("compute utilization counts a process's duty cycle and excludes start-
   test::AddPods(s, "p", test::Sec(0),
                 test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = half}));
   FirstFitPolicy policy;
-  const RunMetrics m = Simulate("a", s, policy).metrics;
+  const RunMetrics m = RunVariant("a", s, policy).metrics;
   CHECK(m.gpu_allocation_ratio == 1.0);                     // bound the whole 40 s
   CHECK(m.gpu_compute_utilization == Approx(0.5 * 30 / 40));  // busy half of the 30 s run
 }

@@ -1,0 +1,170 @@
+#include "sim/report/openb_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+#include "sim/report/fill_results.h"
+
+namespace migsim {
+namespace {
+
+// printf into `out`; the tables are fixed-width columns, which printf states best.
+[[gnu::format(printf, 2, 3)]] void Appendf(std::string* out, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  char buf[512];
+  const int n = std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  if (n < 0) return;
+  if (static_cast<size_t>(n) < sizeof buf) {
+    out->append(buf, static_cast<size_t>(n));
+    return;
+  }
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  va_start(args, format);
+  std::vsnprintf(big.data(), big.size(), format, args);
+  va_end(args);
+  out->append(big.data(), static_cast<size_t>(n));
+}
+
+std::vector<std::string> Traces(const std::vector<FillRun>& runs) {
+  std::vector<std::string> traces;
+  for (const FillRun& r : runs) {
+    if (std::find(traces.begin(), traces.end(), r.workload) == traces.end())
+      traces.push_back(r.workload);
+  }
+  return traces;
+}
+
+// Calls fn(trace, policy, runs of that pair) for each pair, in trace then policy order.
+template <typename Fn>
+void ForEachGroup(const std::vector<FillRun>& runs, const std::vector<std::string>& policies,
+                  Fn fn) {
+  for (const std::string& trace : Traces(runs)) {
+    for (const std::string& policy : policies) {
+      std::vector<const FillRun*> group;
+      for (const FillRun& r : runs) {
+        if (r.workload == trace && r.config.policy == policy) group.push_back(&r);
+      }
+      fn(trace, policy, group);
+    }
+  }
+}
+
+// The final-state columns of one run: cpu %, mem %, GPUs, mGPU %, frag %, then q1..xr.
+std::vector<double> FinalStateValues(const FillRun& r) {
+  const FillFinalState& f = r.result.final_state;
+  const double idle = f.idle.idle() > 0 ? f.idle.idle() : 1;
+  return {100.0 * static_cast<double>(f.cpu_milli_used) / static_cast<double>(f.cpu_milli_total),
+          100.0 * static_cast<double>(f.memory_mib_used) / static_cast<double>(f.memory_mib_total),
+          static_cast<double>(f.gpus_allocated),
+          100.0 * static_cast<double>(f.milli_gpu_used) /
+              (1000.0 * static_cast<double>(r.result.total_gpus)),
+          100 * f.idle.fragment() / idle, 100 * f.idle.q1 / idle, 100 * f.idle.q2 / idle,
+          100 * f.idle.q3 / idle, 100 * f.idle.q4 / idle, 100 * f.idle.xl / idle,
+          100 * f.idle.xr / idle};
+}
+
+}  // namespace
+
+MeanSd ComputeMeanSd(const std::vector<double>& v) {
+  MeanSd m;
+  for (double x : v) std::isnan(x) ? ++m.missing : ++m.n;
+  if (m.n == 0) return m;
+  for (double x : v) m.mean += std::isnan(x) ? 0 : x / static_cast<double>(m.n);
+  double var = 0;
+  for (double x : v) var += std::isnan(x) ? 0 : (x - m.mean) * (x - m.mean);
+  m.sd = m.n > 1 ? std::sqrt(var / static_cast<double>(m.n - 1)) : 0;
+  return m;
+}
+
+std::string FormatMeanSd(const MeanSd& m) {
+  if (m.n == 0) return "n/a";
+  std::string out;
+  Appendf(&out, "%.2f +- %.2f", m.mean, m.sd);
+  if (m.missing == 0) return out;
+  return out + " (" + std::to_string(m.n) + "/" + std::to_string(m.n + m.missing) + ")";
+}
+
+std::string FormatMean(const std::vector<double>& v) {
+  const MeanSd m = ComputeMeanSd(v);
+  if (m.n == 0) return "n/a";
+  std::string out;
+  Appendf(&out, "%.2f", m.mean);
+  return out;
+}
+
+std::string FormatFillSummary(const std::vector<FillRun>& runs,
+                              const std::vector<std::string>& policies) {
+  std::string out;
+  Appendf(&out, "%-16s %-26s %6s %22s %22s %12s\n", "policy", "trace", "seeds",
+          "alloc % at 100 %", "alloc % at 130 %", "failed pods");
+  ForEachGroup(runs, policies, [&](const std::string& trace, const std::string& policy,
+                                   const std::vector<const FillRun*>& group) {
+    std::vector<double> a100, a130, failed;
+    for (const FillRun* r : group) {
+      const FillCurves c = BinFill(r->result);
+      a100.push_back(c.alloc[100]);
+      a130.push_back(c.alloc[130]);
+      failed.push_back(static_cast<double>(r->result.pods_failed));
+    }
+    Appendf(&out, "%-16s %-26s %6zu %22s %22s %12s\n", policy.c_str(), trace.c_str(),
+            a100.size(), FormatMeanSd(ComputeMeanSd(a100)).c_str(),
+            FormatMeanSd(ComputeMeanSd(a130)).c_str(),
+            FormatMeanSd(ComputeMeanSd(failed)).c_str());
+  });
+  return out;
+}
+
+std::string FormatFinalStateSummary(const std::vector<FillRun>& runs,
+                                    const std::vector<std::string>& policies) {
+  std::string out =
+      "\nEnd of run (mean over seeds; q1..xr split the idle milli-GPU, openb-protocol.md "
+      "\u00a75.2)\n";
+  Appendf(&out, "%-16s %-26s %7s %7s %7s %9s %7s %6s %6s %6s %6s %6s %6s\n", "policy", "trace",
+          "cpu %", "mem %", "GPUs", "mGPU %", "frag %", "q1", "q2", "q3", "q4", "xl", "xr");
+  ForEachGroup(runs, policies, [&](const std::string& trace, const std::string& policy,
+                                   const std::vector<const FillRun*>& group) {
+    std::vector<std::vector<double>> cols(11);
+    for (const FillRun* r : group) {
+      const std::vector<double> values = FinalStateValues(*r);
+      for (size_t i = 0; i < cols.size(); ++i) cols[i].push_back(values[i]);
+    }
+    std::vector<double> mean;
+    for (const std::vector<double>& col : cols) mean.push_back(ComputeMeanSd(col).mean);
+    Appendf(&out, "%-16s %-26s %7.2f %7.2f %7.1f %9.2f %7.2f", policy.c_str(), trace.c_str(),
+            mean[0], mean[1], mean[2], mean[3], mean[4]);
+    for (size_t i = 5; i < mean.size(); ++i) Appendf(&out, " %6.2f", mean[i]);
+    out += "\n";
+  });
+  return out;
+}
+
+std::string FormatMigSummary(const std::vector<MigFillRun>& runs) {
+  std::string out;
+  Appendf(&out, "\nMIG edition: %zu p4d.24xlarge nodes (A100-40GB); GPU requests as MIG profiles\n",
+          runs.empty() ? size_t{0} : static_cast<size_t>(runs[0].result.gpus / 8));
+  Appendf(&out, "%-26s %-24s %16s %16s %16s %16s\n", "variant", "trace", "placed % @100",
+          "placed % @130", "slices % @130", "MIG frag % @100");
+  for (size_t i = 0; i < runs.size();) {
+    size_t j = i;
+    std::vector<double> placed100, placed130, slices130, frag100;
+    while (j < runs.size() && runs[j].variant == runs[i].variant &&
+           runs[j].workload == runs[i].workload) {
+      const MigCurves c = BinMigFill(runs[j].result);
+      placed100.push_back(c.placed[100]), placed130.push_back(c.placed[130]);
+      slices130.push_back(c.slices[130]), frag100.push_back(c.frag[100]);
+      ++j;
+    }
+    Appendf(&out, "%-26s %-24s %16s %16s %16s %16s\n", runs[i].variant.c_str(),
+            runs[i].workload.c_str(), FormatMean(placed100).c_str(),
+            FormatMean(placed130).c_str(), FormatMean(slices130).c_str(),
+            FormatMean(frag100).c_str());
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace migsim

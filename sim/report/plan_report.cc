@@ -1,0 +1,212 @@
+#include "sim/report/plan_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "sim/core/text.h"
+#include "sim/report/csv_field.h"
+
+namespace migsim {
+namespace {
+
+std::string Short(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string Decimal(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string Join(const std::vector<std::string>& cells, const std::string& separator) {
+  std::string out;
+  for (size_t i = 0; i < cells.size(); ++i) out += (i ? separator : "") + cells[i];
+  return out;
+}
+
+std::string DescribeSlo(const PlanSlo& slo) {
+  std::vector<std::string> parts;
+  if (slo.p95_queueing_latency_s) {
+    parts.push_back("p95 queueing latency <= " + Short(*slo.p95_queueing_latency_s) + " s");
+  }
+  if (slo.max_pending) parts.push_back("pending pods <= " + std::to_string(*slo.max_pending));
+  if (slo.makespan_s) parts.push_back("makespan <= " + Short(*slo.makespan_s) + " s");
+  if (slo.min_completed_fraction) {
+    parts.push_back("completed fraction >= " + Short(*slo.min_completed_fraction));
+  }
+  return Join(parts, ", ");
+}
+
+std::string Seeds(const std::vector<uint64_t>& seeds) {
+  std::vector<std::string> parts;
+  for (uint64_t s : seeds) parts.push_back(std::to_string(s));
+  return Join(parts, ", ");
+}
+
+// One configuration's row: rounded for the table, full precision for plan.csv (where a
+// missing value is an empty field, and the table's "> max" an empty node count).
+std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnswer& c, bool csv) {
+  const PlanAnswer& a = c.answer;
+  const std::string none = csv ? "" : "-";
+  std::vector<std::string> cells = {
+      c.configuration->name,
+      a.nodes ? std::to_string(*a.nodes)
+              : (csv ? "" : "> " + std::to_string(result.plan->max_nodes)),
+      c.configuration->node_type};
+  if (a.nodes) {
+    const PlanEvaluation& e = a.chosen();
+    const RunMetrics& m = e.metrics;
+    const int seconds = csv ? 6 : 1;
+    cells.insert(
+        cells.end(),
+        {FormatFixed(e.cost_per_hour, csv ? 4 : 2), FormatFixed(m.queueing.p95_s, seconds),
+         m.makespan_s ? FormatFixed(*m.makespan_s, seconds) : none,
+         csv ? Decimal(m.gpu_allocation_ratio) : FormatFixed(m.gpu_allocation_ratio, 3),
+         csv ? Decimal(m.gpu_compute_utilization) : FormatFixed(m.gpu_compute_utilization, 3)});
+  } else {
+    cells.insert(cells.end(), 5, none);
+  }
+  cells.push_back(std::to_string(a.evidence.size()));
+  return cells;
+}
+
+// Left-aligned text columns, right-aligned numbers.
+std::string Layout(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      const std::string pad(widths[c] - row[c].size(), ' ');
+      const bool left = c == 0 || c == 2;  // configuration, node type
+      line += (c ? "  " : "") + (left ? row[c] + pad : pad + row[c]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string Notes(const PlanResult& result) {
+  std::string out;
+  for (const ConfigurationAnswer& c : result.configurations) {
+    const PlanAnswer& a = c.answer;
+    if (!a.nodes) {
+      const int max = result.plan->max_nodes;
+      out += c.configuration->name + ": " + std::to_string(max) +
+             (max == 1 ? " node misses: " : " nodes miss: ") + a.chosen().why_not + "\n";
+    }
+    if (!a.warning.empty()) out += c.configuration->name + ": " + a.warning + "\n";
+  }
+  return out;
+}
+
+std::string Recommendation(const PlanResult& result, const std::vector<size_t>& ranked) {
+  const ConfigurationAnswer& best = result.configurations[ranked.front()];
+  if (!best.answer.nodes) {
+    return "recommendation: none: no configuration meets the objectives with at most " +
+           std::to_string(result.plan->max_nodes) + " nodes\n";
+  }
+  return "recommendation: " + best.configuration->name + " with " +
+         std::to_string(*best.answer.nodes) + " × " + best.configuration->node_type + " at $" +
+         FormatFixed(best.answer.chosen().cost_per_hour, 2) + "/h\n";
+}
+
+std::string MetricsCsv(const RunMetrics& m) {
+  return Join({m.makespan_s ? FormatFixed(*m.makespan_s, 6) : "", FormatFixed(m.queueing.p95_s, 6),
+               FormatFixed(m.queueing.mean_s, 6), FormatFixed(m.queueing.max_s, 6),
+               Decimal(m.gpu_allocation_ratio), Decimal(m.gpu_compute_utilization),
+               std::to_string(m.pods.submitted), std::to_string(m.pods.completed),
+               std::to_string(m.pods.failed), std::to_string(m.pods.running),
+               std::to_string(m.pods.pending), std::to_string(m.pods.deleted),
+               std::to_string(m.pods.restarts)},
+              ",");
+}
+
+}  // namespace
+
+// Equal costs are common (the same node type at the same count), and the one that finishes
+// the work sooner is then the better buy.
+std::vector<size_t> RankConfigurations(const PlanResult& result) {
+  std::vector<size_t> order(result.configurations.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto met = [&](size_t i) { return result.configurations[i].answer.nodes.has_value(); };
+  auto cost = [&](size_t i) { return result.configurations[i].answer.chosen().cost_per_hour; };
+  auto makespan = [&](size_t i) {
+    return result.configurations[i].answer.chosen().metrics.makespan_s.value_or(
+        std::numeric_limits<double>::infinity());
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (met(a) != met(b)) return met(a);
+    if (!met(a)) return false;
+    if (cost(a) != cost(b)) return cost(a) < cost(b);
+    return makespan(a) < makespan(b);
+  });
+  return order;
+}
+
+std::string FormatPlanTable(const PlanResult& result) {
+  const PlanFile& plan = *result.plan;
+  std::string out = "plan " + plan.name + ": the fewest '" + plan.pool + "' nodes (at most " +
+                    std::to_string(plan.max_nodes) + ") meeting " + DescribeSlo(plan.slo) +
+                    (plan.seeds.size() > 1 ? ", on seeds " : ", on seed ") + Seeds(plan.seeds) +
+                    "\n\n";
+  std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type",
+                                                 "cost ($/h)", "p95 latency (s)", "makespan (s)",
+                                                 "allocation", "utilization", "evaluations"}};
+  const std::vector<size_t> ranked = RankConfigurations(result);
+  for (size_t i : ranked) rows.push_back(Cells(result, result.configurations[i], false));
+  out += Layout(rows);
+  const std::string notes = Notes(result);
+  if (!notes.empty()) out += "\n" + notes;
+  return out + "\n" + Recommendation(result, ranked);
+}
+
+std::string FormatPlanCsv(const PlanResult& result) {
+  std::string out =
+      "configuration,nodes,node_type,cost_per_hour,p95_queueing_latency_s,makespan_s,"
+      "gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n";
+  for (size_t i : RankConfigurations(result)) {
+    const ConfigurationAnswer& c = result.configurations[i];
+    std::vector<std::string> cells = Cells(result, c, true);
+    cells.push_back(c.answer.nodes ? c.answer.warning : c.answer.chosen().why_not);
+    for (std::string& cell : cells) cell = CsvField(cell);
+    out += Join(cells, ",") + "\n";
+  }
+  return out;
+}
+
+std::string FormatEvidenceCsv(const PlanResult& result) {
+  std::string out =
+      "configuration,nodes,seed,meets,why_not,cost_per_hour,makespan_s,queueing_p95_s,"
+      "queueing_mean_s,queueing_max_s,gpu_allocation_ratio,gpu_compute_utilization,"
+      "pods_submitted,pods_completed,pods_failed,pods_running,pods_pending,pods_deleted,"
+      "restarts\n";
+  for (const ConfigurationAnswer& c : result.configurations) {
+    for (const auto& [nodes, e] : c.answer.evidence) {
+      const std::string head = CsvField(c.configuration->name) + "," + std::to_string(nodes) + ",";
+      if (e.runs.empty()) {  // the scenario did not load at this size
+        out += head + ",false," + CsvField(e.why_not) + "," + FormatFixed(e.cost_per_hour, 4) +
+               std::string(13, ',') + "\n";
+      }
+      for (const SeedRun& run : e.runs) {
+        out += head + std::to_string(run.seed) + "," + (run.meets ? "true" : "false") + "," +
+               CsvField(run.why_not) + "," + FormatFixed(e.cost_per_hour, 4) + "," +
+               MetricsCsv(run.metrics) + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace migsim

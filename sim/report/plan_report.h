@@ -1,0 +1,28 @@
+#pragma once
+// Presenting a plan's result: the ranking, the table and the CSV files. Columns are
+// documented in README.md ("Capacity planning").
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sim/study/plan/plan_run.h"
+
+namespace migsim {
+
+// The configurations that met the objectives, cheapest first (at equal cost the shorter
+// makespan first, then plan order), then the others in plan order: indices into
+// result.configurations.
+std::vector<size_t> RankConfigurations(const PlanResult& result);
+
+// The table, one row per configuration as ranked, notes for configurations that found no
+// size or were not monotone, and "recommendation: <config> with N × <type> at $X/h".
+std::string FormatPlanTable(const PlanResult& result);
+
+// plan.csv: the table's rows.
+std::string FormatPlanCsv(const PlanResult& result);
+
+// evidence.csv: one row per simulation (configuration, nodes, seed), in evaluation order.
+std::string FormatEvidenceCsv(const PlanResult& result);
+
+}  // namespace migsim

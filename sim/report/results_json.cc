@@ -1,0 +1,81 @@
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/run_report.h"
+
+namespace migsim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Rounded to the microsecond (the engine's resolution), so printed values are stable
+// and free of binary-fraction noise.
+double Micro(double v) { return std::round(v * 1e6) / 1e6; }
+
+Json MetricsJson(const RunMetrics& m) {
+  Json j;
+  j["makespan_s"] = m.makespan_s ? Json(Micro(*m.makespan_s)) : Json(nullptr);
+  const LatencyStats& q = m.queueing;
+  j["queueing_latency_s"] = {{"mean", Micro(q.mean_s)}, {"p50", Micro(q.p50_s)},
+                             {"p95", Micro(q.p95_s)},   {"p99", Micro(q.p99_s)},
+                             {"max", Micro(q.max_s)},   {"count", q.count}};
+  j["gpu_allocation_ratio"] = Micro(m.gpu_allocation_ratio);
+  j["gpu_compute_utilization"] = Micro(m.gpu_compute_utilization);
+  j["run_time_s"] = {{"mean", Micro(m.mean_run_s)}};
+  j["throughput"] = {{"per_s", Micro(m.throughput_per_s)},
+                     {"per_pod_per_s", Micro(m.pod_throughput_per_s)},
+                     {"unit", m.work_unit.empty() ? Json(nullptr) : Json(m.work_unit)}};
+  j["pods"] = {{"submitted", m.pods.submitted}, {"completed", m.pods.completed},
+               {"failed", m.pods.failed},       {"running", m.pods.running},
+               {"pending", m.pods.pending},     {"deleted", m.pods.deleted},
+               {"restarts", m.pods.restarts}};
+  j["end_s"] = Micro(m.end_s);
+  return j;
+}
+
+Json CountsJson(const std::vector<std::pair<std::string, int>>& counts) {
+  Json j = Json::object();
+  for (const auto& [name, count] : counts) j[name] = count;
+  return j;
+}
+
+Json NodeJson(const NodeRecord& n) {
+  Json labels = Json::object();
+  for (const auto& [k, v] : n.labels) labels[k] = v;
+  return Json{{"name", n.name},
+              {"type", n.type},
+              {"cpu_milli", n.cpu_milli},
+              {"memory_mib", n.memory_mib},
+              {"allocatable", CountsJson(n.allocatable)},
+              {"allocated", CountsJson(n.allocated)},
+              {"labels", labels}};
+}
+
+}  // namespace
+
+std::string FormatResultsJson(const RunReport& report) {
+  Json root;
+  root["scenario"] = report.file->name;
+  root["description"] = report.file->description;
+  root["file"] = report.file->path;
+  Json variants = Json::array();
+  for (size_t i = 0; i < report.variants.size(); ++i) {
+    const VariantResult& v = report.variants[i];
+    Json nodes = Json::array();
+    for (const NodeRecord& n : v.nodes) nodes.push_back(NodeJson(n));
+    Json seed = nullptr;
+    for (const auto& [name, scenario] : report.file->variants) {
+      if (name == v.name) seed = scenario.seed;
+    }
+    variants.push_back(Json{{"name", v.name},
+                            {"policy", v.policy},
+                            {"seed", seed},
+                            {"metrics", MetricsJson(v.metrics)},
+                            {"nodes", std::move(nodes)}});
+  }
+  root["variants"] = std::move(variants);
+  // A scenario path may hold bytes that are not UTF-8: written as U+FFFD, not a crash.
+  return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace migsim

@@ -1,0 +1,36 @@
+#pragma once
+// The writers that present a run of a scenario file's variants (RunReport, sim/study/run.h):
+// the side-by-side table, the results JSON, the per-pod and time-series CSVs, the HTML
+// report and the Perfetto trace. Every column and field is documented in README.md
+// ("Output").
+
+#include <string>
+#include <vector>
+
+#include "sim/study/run.h"
+
+namespace migsim {
+
+// Metrics as rows, variants as columns.
+std::string FormatSummaryTable(const RunReport& report);
+
+// {"scenario": ..., "variants": [{"name", "metrics": {...}, "nodes": [...]}, ...]}
+std::string FormatResultsJson(const RunReport& report);
+
+// One row per pod: name,owner,node,device,created,bound,started,finished,state,reason,
+// restarts,throughput,slowdown.
+std::string FormatPodsCsv(const VariantResult& variant);
+
+// A self-contained HTML report (inline SVG; no scripts, no network): per variant and side
+// by side. REQUIRES: variants collected with pods and timeline. (html_report.cc)
+std::string FormatHtmlReport(const RunReport& report);
+
+// Chrome trace-event JSON that Perfetto and chrome://tracing open: a process per variant
+// and node, a track per GPU device, a slice per pod run, counters for allocation,
+// utilization and pending pods. REQUIRES: pods and timeline collected. (chrome_trace.cc)
+std::string FormatChromeTrace(const RunReport& report);
+
+// time_s,allocation,utilization,pending,running — one row per instant of the timeline.
+std::string FormatTimeseriesCsv(const VariantResult& variant);
+
+}  // namespace migsim

@@ -1,0 +1,96 @@
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "sim/core/text.h"
+#include "sim/report/run_report.h"
+
+namespace migsim {
+namespace {
+
+struct Row {
+  std::string label;
+  std::vector<std::string> cells;
+};
+
+std::vector<Row> BuildRows(const RunReport& report) {
+  std::vector<Row> rows = {{"policy", {}},
+                           {"makespan (s)", {}},
+                           {"queueing latency mean (s)", {}},
+                           {"queueing latency p50 (s)", {}},
+                           {"queueing latency p95 (s)", {}},
+                           {"queueing latency p99 (s)", {}},
+                           {"queueing latency max (s)", {}},
+                           {"GPU allocation ratio", {}},
+                           {"GPU compute utilization", {}},
+                           {"run time mean (s)", {}},
+                           {"throughput (per s)", {}},
+                           {"throughput per pod (per s)", {}},
+                           {"pods submitted", {}},
+                           {"pods completed", {}},
+                           {"pods failed", {}},
+                           {"pods running", {}},
+                           {"pods pending", {}},
+                           {"pods deleted", {}},
+                           {"container restarts", {}}};
+  for (const VariantResult& v : report.variants) {
+    const RunMetrics& m = v.metrics;
+    const LatencyStats& q = m.queueing;
+    std::vector<std::string> cells = {
+        v.policy,
+        m.makespan_s ? FormatFixed(*m.makespan_s, 1) : "-",
+        FormatFixed(q.mean_s, 1),
+        FormatFixed(q.p50_s, 1),
+        FormatFixed(q.p95_s, 1),
+        FormatFixed(q.p99_s, 1),
+        FormatFixed(q.max_s, 1),
+        FormatFixed(m.gpu_allocation_ratio, 3),
+        FormatFixed(m.gpu_compute_utilization, 3),
+        FormatFixed(m.mean_run_s, 1),
+        m.work_unit.empty() ? "-" : FormatFixed(m.throughput_per_s, 2) + " " + m.work_unit,
+        m.work_unit.empty() ? "-" : FormatFixed(m.pod_throughput_per_s, 2) + " " + m.work_unit,
+        std::to_string(m.pods.submitted),
+        std::to_string(m.pods.completed),
+        std::to_string(m.pods.failed),
+        std::to_string(m.pods.running),
+        std::to_string(m.pods.pending),
+        std::to_string(m.pods.deleted),
+        std::to_string(m.pods.restarts)};
+    for (size_t r = 0; r < rows.size(); ++r) rows[r].cells.push_back(cells[r]);
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::string FormatSummaryTable(const RunReport& report) {
+  std::vector<Row> rows = BuildRows(report);
+  size_t label_width = 0;
+  for (const Row& r : rows) label_width = std::max(label_width, r.label.size());
+  std::vector<size_t> widths;
+  for (size_t c = 0; c < report.variants.size(); ++c) {
+    size_t w = report.variants[c].name.size();
+    for (const Row& r : rows) w = std::max(w, r.cells[c].size());
+    widths.push_back(w);
+  }
+  auto line = [&](const std::string& label, auto cell) {
+    std::string out = label + std::string(label_width - label.size(), ' ');
+    for (size_t c = 0; c < widths.size(); ++c) {
+      std::string text = cell(c);
+      out += "  " + std::string(widths[c] - text.size(), ' ') + text;
+    }
+    return out + "\n";
+  };
+  std::string out = report.file->name + "\n";
+  out += line("", [&](size_t c) { return report.variants[c].name; });
+  for (const Row& r : rows) out += line(r.label, [&](size_t c) { return r.cells[c]; });
+  bool unfinished = std::any_of(report.variants.begin(), report.variants.end(), [](const auto& v) {
+    return v.metrics.pods.running + v.metrics.pods.pending > 0;
+  });
+  if (unfinished) {
+    out += "(pods running or pending at the end of the run are not in the makespan)\n";
+  }
+  return out;
+}
+
+}  // namespace migsim

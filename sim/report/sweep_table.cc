@@ -1,0 +1,121 @@
+#include "sim/report/sweep_table.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/core/text.h"
+
+namespace migsim {
+namespace {
+
+// Longer axis values (whole objects, say) are cut: the CSV has them in full.
+constexpr size_t kMaxValueWidth = 32;
+
+std::string Shortened(const std::string& value) {
+  if (value.size() <= kMaxValueWidth) return value;
+  return value.substr(0, kMaxValueWidth - 3) + "...";
+}
+
+std::vector<std::string> Tokens(const std::string& pointer) {
+  std::vector<std::string> tokens;
+  for (size_t start = 1; start <= pointer.size();) {
+    const size_t slash = std::min(pointer.find('/', start), pointer.size());
+    tokens.push_back(pointer.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return tokens;
+}
+
+// The last `k` tokens of a pointer, "/"-joined, or "" when it has fewer.
+std::string Suffix(const std::vector<std::string>& tokens, size_t k) {
+  if (k > tokens.size()) return "";
+  std::string out;
+  for (size_t i = tokens.size() - k; i < tokens.size(); ++i)
+    out += (out.empty() ? "" : "/") + tokens[i];
+  return out;
+}
+
+// Pointers shortened for a column title to their last two tokens, or more when that is
+// ambiguous ("/cluster/nodes/p4d/count" -> "p4d/count", "/seed" -> "seed"). The CSV
+// keeps the whole pointers.
+std::vector<std::string> Titles(const std::vector<std::string>& pointers) {
+  std::vector<std::vector<std::string>> tokens;
+  for (const std::string& pointer : pointers) tokens.push_back(Tokens(pointer));
+  std::vector<std::string> titles;
+  for (size_t c = 0; c < pointers.size(); ++c) {
+    size_t k = std::min<size_t>(2, tokens[c].size());
+    auto clashes = [&](size_t length) {
+      for (size_t d = 0; d < pointers.size(); ++d) {
+        if (d != c && Suffix(tokens[d], length) == Suffix(tokens[c], length)) return true;
+      }
+      return false;
+    };
+    while (k < tokens[c].size() && clashes(k)) ++k;
+    const std::string title = Suffix(tokens[c], k);
+    titles.push_back(title.empty() || clashes(k) ? pointers[c] : title);
+  }
+  return titles;
+}
+
+struct Column {
+  std::string title;
+  bool left_aligned = false;
+  std::vector<std::string> cells;
+};
+
+std::vector<Column> BuildColumns(const SweepResults& results) {
+  std::vector<Column> columns = {{"point", false, {}}};
+  for (std::string& title : Titles(results.columns)) columns.push_back({title, true, {}});
+  for (const char* title : {"variant", "makespan (s)", "p95 queueing (s)", "GPU allocation",
+                            "GPU utilization", "completed", "failed", "pending", "cost ($/h)"}) {
+    columns.push_back({title, std::string_view(title) == "variant", {}});
+  }
+  for (const SweepRow& r : results.rows) {
+    std::vector<std::string> cells = {std::to_string(r.point)};
+    for (const std::string& value : r.values) cells.push_back(Shortened(value));
+    for (std::string cell :
+         {r.variant, r.makespan_s ? FormatFixed(*r.makespan_s, 1) : "-", FormatFixed(r.p95_s, 1),
+          FormatFixed(r.gpu_allocation_ratio, 3), FormatFixed(r.gpu_compute_utilization, 3),
+          std::to_string(r.completed), std::to_string(r.failed), std::to_string(r.pending),
+          FormatFixed(r.cost_per_hour, 2)}) {
+      cells.push_back(std::move(cell));
+    }
+    for (size_t c = 0; c < columns.size(); ++c) columns[c].cells.push_back(std::move(cells[c]));
+  }
+  return columns;
+}
+
+}  // namespace
+
+std::string FormatSweepTable(const SweepResults& results) {
+  const std::vector<Column> columns = BuildColumns(results);
+  std::vector<size_t> widths;
+  for (const Column& column : columns) {
+    size_t width = column.title.size();
+    for (const std::string& cell : column.cells) width = std::max(width, cell.size());
+    widths.push_back(width);
+  }
+  auto line = [&](auto text_of) {
+    std::string out;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const std::string text = text_of(c);
+      const std::string pad(widths[c] - text.size(), ' ');
+      if (c > 0) out += "  ";
+      out += columns[c].left_aligned ? text + pad : pad + text;
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::string out = line([&](size_t c) { return columns[c].title; });
+  for (size_t r = 0; r < results.rows.size(); ++r) {
+    out += line([&](size_t c) { return columns[c].cells[r]; });
+  }
+  const bool unfinished = std::any_of(results.rows.begin(), results.rows.end(),
+                                      [](const auto& r) { return r.running + r.pending > 0; });
+  if (unfinished) {
+    out += "(pods running or pending at the end of a run are not in its makespan)\n";
+  }
+  return out;
+}
+
+}  // namespace migsim

@@ -1,0 +1,258 @@
+#include "sim/study/openb/fill_experiment.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "sim/core/rng.h"
+#include "sim/policy/gpu_fragmentation.h"
+
+namespace migsim {
+namespace {
+
+constexpr int kMaxPodsPerNode = 1001;  // the openb node YAML's pod capacity
+
+struct NodeState {
+  GpuShareNode gpu;
+  int64_t memory_left_mib = 0;
+  int pods = 0;
+  int64_t rank = 0;      // tie-break: the lowest rank wins equal scores
+  uint32_t version = 1;  // bumped whenever a pod lands: invalidates cached scores
+  double frag = 0;
+};
+
+void SortByName(std::vector<const FillPod*>& pods) {
+  std::stable_sort(pods.begin(), pods.end(),
+                   [](const FillPod* a, const FillPod* b) { return a->name < b->name; });
+}
+
+void Shuffle(std::vector<const FillPod*>& v, Rng& rng) {
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.Below(i)]);
+}
+
+// The originals sorted by name then shuffled, followed by clones drawn with replacement
+// until the GPU request would pass tune_ratio x capacity (§2.2 step 6, including the Go
+// quirk: the stop test adds the clone's per-GPU milli, not its total); a trace already
+// above the target loses random pods instead.
+std::vector<const FillPod*> TopUp(const std::vector<const FillPod*>& pool, double target,
+                                  Rng& rng) {
+  std::vector<const FillPod*> order = pool;
+  Shuffle(order, rng);
+  int64_t total = 0;
+  for (const FillPod* p : pool) total += int64_t{p->shape.gpu_milli} * p->shape.num_gpu;
+  const bool any_gpu_pod = std::any_of(pool.begin(), pool.end(),
+                                       [](const FillPod* p) { return p->shape.gpu_milli > 0; });
+  if (static_cast<double>(total) <= target) {
+    // Only a clone that would overflow stops the top-up (CPU-only clones never do, so a
+    // trace without GPU pods is left as it is rather than grown forever).
+    while (any_gpu_pod) {
+      const FillPod* clone = pool[rng.Below(pool.size())];
+      if (static_cast<double>(total + clone->shape.gpu_milli) > target) break;
+      total += int64_t{clone->shape.gpu_milli} * clone->shape.num_gpu;
+      order.push_back(clone);
+    }
+    return order;
+  }
+  // Above the target (tuneDownPods): remove uniformly random pods until at or below it.
+  while (static_cast<double>(total) > target && !order.empty()) {
+    const size_t victim = rng.Below(order.size());
+    total -= int64_t{order[victim]->shape.gpu_milli} * order[victim]->shape.num_gpu;
+    order.erase(order.begin() + static_cast<std::ptrdiff_t>(victim));
+  }
+  return order;
+}
+
+class Fill {
+ public:
+  Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
+       const FillConfig& config);
+  Status Init(const GpuSharePolicyFactory& make_policy);
+  FillResult Run();
+
+ private:
+  bool Feasible(const NodeState& n, const FillPod& pod) const;
+  int Choose(const FillPod& pod, int shape_id);
+  void Place(NodeState& n, const FillPod& pod);
+  int ShapeId(const PodShape& shape) const { return shape_ids_.at(shape); }
+  FillFinalState FinalState() const;
+
+  const std::vector<FillNode>& nodes_;
+  const std::vector<FillPod>& pods_;
+  FillConfig config_;
+  Rng rng_;
+  std::vector<const FillPod*> pool_;  // originals sorted by name
+  std::vector<TypicalPod> typical_;
+  GpuShareContext context_;
+  std::unique_ptr<GpuSharePolicy> policy_;
+  std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
+  std::vector<NodeState> state_;
+  std::map<PodShape, int> shape_ids_;
+  // Score cache: per node and pod shape, valid while the node's version matches.
+  std::vector<int64_t> cached_score_;
+  std::vector<uint32_t> cached_version_;
+  std::vector<size_t> feasible_;
+  double frag_total_ = 0;
+  int64_t used_milli_ = 0, idle_milli_ = 0;
+};
+
+Fill::Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
+           const FillConfig& config)
+    : nodes_(nodes), pods_(pods), config_(config), rng_(config.seed) {}
+
+Status Fill::Init(const GpuSharePolicyFactory& make_policy) {
+  if (nodes_.empty()) return Status::InvalidArgument("the cluster has no nodes");
+  for (const FillPod& p : pods_) pool_.push_back(&p);
+  SortByName(pool_);
+  std::vector<PodShape> shapes;
+  for (const FillPod* p : pool_) {
+    shapes.push_back(p->shape);
+    shape_ids_.emplace(p->shape, static_cast<int>(shape_ids_.size()));
+  }
+  typical_ = TypicalPods(shapes);
+  context_ = GpuShareContext{&rng_, typical_};
+  policy_ = make_policy(config_.policy, context_);
+  if (!policy_) return Status::InvalidArgument("unknown policy '" + config_.policy + "'");
+  return Status::Ok();
+}
+
+bool Fill::Feasible(const NodeState& n, const FillPod& pod) const {
+  return n.pods + 1 <= kMaxPodsPerNode && n.gpu.cpu_left_milli >= pod.shape.cpu_milli &&
+         n.memory_left_mib >= pod.memory_mib && FitsGpuShare(n.gpu, pod.shape);
+}
+
+// The node the pod goes to, or -1: the filter over every node, then the policy's pick or
+// its highest score with ties to the lowest rank (one feasible node is taken unscored).
+int Fill::Choose(const FillPod& pod, int shape_id) {
+  feasible_.clear();
+  for (size_t i = 0; i < state_.size(); ++i) {
+    if (Feasible(state_[i], pod)) feasible_.push_back(i);
+  }
+  if (feasible_.empty()) return -1;
+  if (feasible_.size() == 1) return static_cast<int>(feasible_[0]);
+  if (std::optional<size_t> pick = policy_->PickNode(feasible_.size())) {
+    return static_cast<int>(feasible_[*pick]);
+  }
+  const size_t shapes = shape_ids_.size();
+  int best = -1;
+  int64_t best_score = 0;
+  for (size_t i : feasible_) {
+    NodeState& n = state_[i];
+    const size_t slot = i * shapes + static_cast<size_t>(shape_id);
+    if (cached_version_[slot] != n.version) {
+      cached_score_[slot] = policy_->Score(n.gpu, pod.shape);
+      cached_version_[slot] = n.version;
+    }
+    const int64_t score = cached_score_[slot];
+    if (best < 0 || score > best_score || (score == best_score && n.rank < state_[best].rank)) {
+      best = static_cast<int>(i);
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+void Fill::Place(NodeState& n, const FillPod& pod) {
+  const std::vector<int> gpus = policy_->SelectGpus(n.gpu, pod.shape);
+  n.gpu = WithPod(std::move(n.gpu), pod.shape, gpus);
+  n.gpu.pod_tags |= AffinityTag(pod.shape);
+  n.memory_left_mib -= pod.memory_mib;
+  ++n.pods;
+  ++n.version;
+  const int64_t milli = static_cast<int64_t>(gpus.size()) * pod.shape.gpu_milli;
+  used_milli_ += milli;
+  idle_milli_ -= milli;
+  const double frag = NodeFragmentation(n.gpu, typical_);
+  frag_total_ += frag - n.frag;
+  n.frag = frag;
+}
+
+FillFinalState Fill::FinalState() const {
+  FillFinalState f;
+  for (size_t i = 0; i < state_.size(); ++i) {
+    const NodeState& n = state_[i];
+    const FillNode& spec = *by_name_[i];
+    f.cpu_milli_total += spec.cpu_milli;
+    f.cpu_milli_used += spec.cpu_milli - n.gpu.cpu_left_milli;
+    f.memory_mib_total += spec.memory_mib;
+    f.memory_mib_used += spec.memory_mib - n.memory_left_mib;
+    for (int32_t free : n.gpu.gpu_free_milli) f.gpus_allocated += free < kMilliPerGpu ? 1 : 0;
+    const FragBreakdown b = NodeFragmentationBreakdown(n.gpu, typical_);
+    f.idle.q1 += b.q1, f.idle.q2 += b.q2, f.idle.q3 += b.q3, f.idle.q4 += b.q4;
+    f.idle.xl += b.xl, f.idle.xr += b.xr, f.idle.na += b.na;
+  }
+  f.milli_gpu_used = used_milli_;
+  return f;
+}
+
+FillResult Fill::Run() {
+  FillResult result;
+  // The RNG's uses, in the protocol's order: shuffle and top-up, then node ranks.
+  int64_t capacity = 0;
+  for (const FillNode& n : nodes_) capacity += int64_t{n.gpus} * kMilliPerGpu;
+  result.total_gpus = capacity / kMilliPerGpu;
+  const std::vector<const FillPod*> order =
+      PlanSubmissions(pods_, config_.tune_ratio * static_cast<double>(capacity), rng_).order;
+  for (const FillNode& n : nodes_) by_name_.push_back(&n);
+  std::stable_sort(by_name_.begin(), by_name_.end(),
+                   [](const FillNode* a, const FillNode* b) { return a->name < b->name; });
+  const std::vector<int64_t> ranks = RandomRanks(by_name_.size(), rng_);
+  for (size_t i = 0; i < by_name_.size(); ++i) {
+    NodeState s;
+    s.gpu.cpu_left_milli = by_name_[i]->cpu_milli;
+    s.gpu.gpu_free_milli.assign(static_cast<size_t>(by_name_[i]->gpus), kMilliPerGpu);
+    s.gpu.model = by_name_[i]->model;
+    s.memory_left_mib = by_name_[i]->memory_mib;
+    s.rank = ranks[i];
+    s.frag = NodeFragmentation(s.gpu, typical_);
+    frag_total_ += s.frag;
+    idle_milli_ += s.gpu.idle_milli();
+    state_.push_back(std::move(s));
+  }
+  cached_score_.assign(state_.size() * shape_ids_.size(), 0);
+  cached_version_.assign(state_.size() * shape_ids_.size(), 0);
+  std::map<PodShape, int64_t> failed;
+  int64_t arrived = 0;
+  for (const FillPod* pod : order) {
+    arrived += int64_t{pod->shape.gpu_milli} * pod->shape.num_gpu;
+    const int node = Choose(*pod, ShapeId(pod->shape));
+    if (node < 0) {
+      ++failed[pod->shape];
+      ++result.pods_failed;
+    } else {
+      Place(state_[static_cast<size_t>(node)], *pod);
+    }
+    result.events.push_back({arrived, used_milli_, frag_total_, static_cast<double>(idle_milli_)});
+  }
+  result.pods_submitted = static_cast<int64_t>(order.size());
+  for (const auto& [shape, count] : failed) result.failed.push_back({shape, count});
+  std::stable_sort(result.failed.begin(), result.failed.end(),
+                   [](const FailedShape& a, const FailedShape& b) { return a.count > b.count; });
+  result.final_state = FinalState();
+  return result;
+}
+
+}  // namespace
+
+FillPlan PlanSubmissions(const std::vector<FillPod>& pods, double target_milli, Rng& rng) {
+  FillPlan plan;
+  for (const FillPod& p : pods) plan.pool.push_back(&p);
+  SortByName(plan.pool);
+  plan.order = TopUp(plan.pool, target_milli, rng);
+  return plan;
+}
+
+std::vector<int64_t> RandomRanks(size_t n, Rng& rng) {
+  std::vector<int64_t> ranks(n);
+  for (size_t i = 0; i < n; ++i) ranks[i] = static_cast<int64_t>(i);
+  for (size_t i = n; i > 1; --i) std::swap(ranks[i - 1], ranks[rng.Below(i)]);
+  return ranks;
+}
+
+Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
+                           const FillConfig& config, const GpuSharePolicyFactory& make_policy) {
+  Fill fill(nodes, pods, config);
+  if (Status s = fill.Init(make_policy); !s.ok()) return s;
+  return fill.Run();
+}
+
+}  // namespace migsim

@@ -1,0 +1,136 @@
+#include "sim/study/run.h"
+
+#include "policies/registry.h"
+#include "sim/core/check.h"
+#include "sim/engine/engine.h"
+#include "workloads/controller_factory.h"
+
+namespace migsim {
+namespace {
+
+EngineInputs MakeInputs(const Scenario& scenario) {
+  EngineInputs in;
+  in.cluster = &scenario.cluster;
+  in.resources = scenario.resources;
+  in.job_classes = scenario.job_classes;
+  in.templates = scenario.templates;
+  for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
+  return in;
+}
+
+NodeRecord RecordNode(const Engine& engine, const NodeInfo& info) {
+  const NodeRuntime& runtime = engine.node_runtime(info.id);
+  NodeRecord r;
+  r.name = info.name;
+  r.type = runtime.spec().type->name;
+  r.labels = info.labels;
+  r.cpu_milli = info.cpu_milli_allocatable;
+  r.memory_mib = info.memory_mib_allocatable;
+  for (const auto& [name, count] : runtime.plugin_view().advertised) {
+    ResourceId id = engine.resources().Find(name);
+    r.allocatable.emplace_back(name, info.Allocatable(id));
+    r.allocated.emplace_back(name, info.Requested(id));
+  }
+  return r;
+}
+
+std::optional<SimTime> If(bool happened, SimTime t) {
+  return happened ? std::optional<SimTime>(t) : std::nullopt;
+}
+
+// Throughput and slowdown of a completed pod (PodRecord).
+void RecordSpeed(const Engine& engine, const Scenario& scenario, const Pod& pod, PodRecord& r) {
+  const PodTemplate& t = engine.pod_template(pod.tmpl);
+  if (pod.phase != PodPhase::kSucceeded || !t.job_class.valid()) return;
+  const double run_s = (pod.ended - pod.started).seconds();
+  if (run_s <= 0) return;
+  const JobClass& jc = scenario.job_classes[t.job_class.value()];
+  r.throughput_per_s = jc.work / run_s;
+  const GpuModel* model = engine.node_runtime(pod.node).spec().type->gpu;
+  if (model == nullptr) return;
+  if (std::optional<SimTime> alone = RunTimeOnDevice(jc, model, "gpu");
+      alone && alone->micros() > 0) {
+    r.slowdown = run_s / alone->seconds();
+  }
+}
+
+PodRecord RecordPod(const Engine& engine, const Pod& pod) {
+  PodRecord r;
+  r.name = engine.PodName(pod);
+  r.owner = engine.OwnerName(pod);
+  const bool bound = pod.node.valid();
+  if (bound) {
+    r.node = engine.nodes()[pod.node.value()].name;
+    r.device = engine.DeviceName(pod);
+  }
+  r.created = pod.created;
+  r.bound = If(bound, pod.bound);
+  r.started = If(pod.has_started, pod.started);
+  r.ended = If(pod.ended_already(), pod.ended);
+  r.state = std::string(PhaseName(pod.phase));
+  r.reason = std::string(EndReasonName(pod.reason));
+  r.restarts = pod.restarts;
+  return r;
+}
+
+std::vector<TemplateWork> WorkPerTemplate(const Scenario& scenario) {
+  std::vector<TemplateWork> work;
+  for (const PodTemplate& t : scenario.templates) {
+    if (!t.job_class.valid()) {
+      work.emplace_back();
+      continue;
+    }
+    const JobClass& jc = scenario.job_classes[t.job_class.value()];
+    work.push_back({jc.work, jc.work_unit});
+  }
+  return work;
+}
+
+}  // namespace
+
+std::unique_ptr<Policy> MakeScenarioPolicy(const Scenario& scenario) {
+  std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
+  MIGSIM_CHECK(policy != nullptr, ("unknown policy " + scenario.policy.label()).c_str());
+  return policy;
+}
+
+VariantResult RunVariant(const std::string& name, const Scenario& scenario,
+                         const RunOptions& options) {
+  std::unique_ptr<Policy> policy = MakeScenarioPolicy(scenario);
+  return RunVariant(name, scenario, *policy, options);
+}
+
+VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
+                         const RunOptions& options) {
+  Engine engine(MakeInputs(scenario), policy, EngineConfig{scenario.seed, scenario.horizon});
+  AllocationRecorder allocation;
+  engine.AddObserver(&allocation);
+  TimelineRecorder timeline;
+  if (options.collect_timeline) engine.AddObserver(&timeline);
+  for (EngineObserver* o : options.observers) engine.AddObserver(o);
+  engine.Run();
+
+  VariantResult result;
+  result.name = name;
+  result.policy = std::string(policy.name());
+  result.metrics =
+      ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
+  for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
+  if (options.collect_timeline) result.timeline = timeline.points();
+  if (options.collect_pods) {
+    result.pods.reserve(engine.pods().size());
+    for (const Pod& pod : engine.pods()) {
+      result.pods.push_back(RecordPod(engine, pod));
+      RecordSpeed(engine, scenario, pod, result.pods.back());
+    }
+  }
+  return result;
+}
+
+double ClusterCostPerHour(const ClusterSpec& cluster) {
+  double cost = 0;
+  for (const NodeSpec& node : cluster.nodes) cost += node.type->price_per_hour;
+  return cost;
+}
+
+}  // namespace migsim

@@ -1,0 +1,80 @@
+#pragma once
+// Runs one variant of a scenario and collects what the outputs report: the one owner of
+// "make the policy, run the engine, collect the results" for every study.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/metrics/run_metrics.h"
+#include "sim/metrics/timeline_recorder.h"
+#include "sim/policy/policy.h"
+#include "workloads/scenario.h"
+
+namespace migsim {
+
+struct PodRecord {
+  std::string name, owner, node, device;
+  SimTime created;
+  std::optional<SimTime> bound, started, ended;
+  std::string state;   // pending, starting, running, completed, failed, deleted
+  std::string reason;  // why it ended (Completed, Error, DeviceLost, ...), or empty
+  uint32_t restarts = 0;
+  // Completed pods: work per second of run time, and run time / the job class's run
+  // time alone on a whole GPU of the node's model (1 = as fast as that).
+  std::optional<double> throughput_per_s, slowdown;
+};
+
+struct NodeRecord {
+  std::string name, type;
+  Labels labels;
+  int64_t cpu_milli = 0, memory_mib = 0;
+  // Extended resources as the device plugin advertises them at the end: allocatable,
+  // and how many of each are requested by pods bound there.
+  std::vector<std::pair<std::string, int>> allocatable, allocated;
+};
+
+struct VariantResult {
+  std::string name;
+  std::string policy;
+  RunMetrics metrics;
+  std::vector<NodeRecord> nodes;
+  std::vector<PodRecord> pods;  // empty unless asked for
+  std::vector<TimelinePoint> timeline;  // empty unless asked for
+};
+
+// A scenario file's variants, run.
+struct RunReport {
+  const ScenarioFile* file = nullptr;
+  std::vector<VariantResult> variants;  // in the order they ran
+};
+
+struct RunOptions {
+  bool collect_pods = false;      // VariantResult::pods
+  bool collect_timeline = false;  // VariantResult::timeline
+  // Extra observers (e.g. a progress display); they must outlive the call.
+  std::vector<EngineObserver*> observers{};
+};
+
+// A fresh policy of the kind the scenario names: the one place a study makes a policy
+// from a scenario. REQUIRES: the scenario's policy is valid (the loaders check it).
+std::unique_ptr<Policy> MakeScenarioPolicy(const Scenario& scenario);
+
+// Runs `scenario` under a fresh MakeScenarioPolicy(scenario): policies may learn from what
+// they placed (fgd), so no two runs share one. Deterministic: the same scenario gives the
+// same result.
+VariantResult RunVariant(const std::string& name, const Scenario& scenario,
+                         const RunOptions& options = {});
+
+// Runs `scenario` under `policy` instead of the one it names: for tests with a scripted
+// policy, or to compare policies on one scenario. `policy` must not have run before if
+// results are to be reproducible.
+VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
+                         const RunOptions& options = {});
+
+// What the cluster's nodes cost per hour: the sum of their types' price_per_hour.
+double ClusterCostPerHour(const ClusterSpec& cluster);
+
+}  // namespace migsim

@@ -1,0 +1,39 @@
+#pragma once
+// The results of a sweep: one row per run (point x variant). sim/report/sweep_csv.h
+// writes and reads them as CSV, sim/report/sweep_table.h shows them; columns are
+// documented in scenarios/README.md ("Sweep files").
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace migsim {
+
+// Times in seconds and ratios are rounded to the microsecond (six decimals), the
+// precision the CSV keeps, so a row read back from its CSV equals the row written.
+struct SweepRow {
+  size_t point = 0;
+  std::vector<std::string> values;  // per column: JSON text, "" when the point leaves it
+  std::string variant;
+  std::optional<double> makespan_s;                   // nullopt when no pod completed
+  double p50_s = 0, p95_s = 0, p99_s = 0, max_s = 0;  // queueing latency
+  double gpu_allocation_ratio = 0, gpu_compute_utilization = 0;
+  int64_t completed = 0, failed = 0, running = 0, pending = 0, deleted = 0;
+  double cost_per_hour = 0;  // the cluster's nodes' price per hour, summed
+};
+
+struct SweepResults {
+  std::vector<std::string> columns;  // the pointers the points set
+  std::vector<SweepRow> rows;        // by point, then variant in the scenario's order
+};
+
+// x rounded to the microsecond, the precision the CSV keeps; -0 becomes 0.
+inline double RoundToMicro(double x) {
+  const double rounded = std::round(x * 1e6) / 1e6;
+  return rounded == 0 ? 0 : rounded;
+}
+
+}  // namespace migsim

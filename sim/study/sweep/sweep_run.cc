@@ -1,0 +1,62 @@
+#include "sim/study/sweep/sweep_run.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "sim/study/parallel_for.h"
+#include "sim/study/run.h"
+
+namespace migsim {
+namespace {
+
+struct Run {
+  const SweepPoint* point;
+  size_t variant;  // index into point->scenario.variants
+};
+
+SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scenario& scenario,
+                 const RunMetrics& m) {
+  SweepRow row;
+  row.point = point.index;
+  row.values = point.values;
+  row.variant = variant;
+  if (m.makespan_s) row.makespan_s = RoundToMicro(*m.makespan_s);
+  row.p50_s = RoundToMicro(m.queueing.p50_s);
+  row.p95_s = RoundToMicro(m.queueing.p95_s);
+  row.p99_s = RoundToMicro(m.queueing.p99_s);
+  row.max_s = RoundToMicro(m.queueing.max_s);
+  row.gpu_allocation_ratio = RoundToMicro(m.gpu_allocation_ratio);
+  row.gpu_compute_utilization = RoundToMicro(m.gpu_compute_utilization);
+  row.completed = m.pods.completed;
+  row.failed = m.pods.failed;
+  row.running = m.pods.running;
+  row.pending = m.pods.pending;
+  row.deleted = m.pods.deleted;
+  row.cost_per_hour = RoundToMicro(ClusterCostPerHour(scenario.cluster));
+  return row;
+}
+
+SweepRow Execute(const Run& run) {
+  const auto& [name, scenario] = run.point->scenario.variants[run.variant];
+  const VariantResult result = RunVariant(name, scenario);
+  return MakeRow(*run.point, name, scenario, result.metrics);
+}
+
+}  // namespace
+
+SweepResults RunSweep(const SweepFile& sweep, const SweepRunOptions& options) {
+  std::vector<Run> runs;
+  for (const SweepPoint& point : sweep.points) {
+    if (!InShard(point.index, options.shard)) continue;
+    for (size_t v = 0; v < point.scenario.variants.size(); ++v) runs.push_back({&point, v});
+  }
+  // Each run writes its own row, found by its index: the output order does not depend on
+  // which worker ran what.
+  std::vector<SweepRow> rows(runs.size());
+  ParallelFor(
+      runs.size(), static_cast<size_t>(std::max(options.threads, 1)),
+      [&](size_t i) { rows[i] = Execute(runs[i]); }, options.on_run_done);
+  return SweepResults{.columns = sweep.columns, .rows = std::move(rows)};
+}
+
+}  // namespace migsim

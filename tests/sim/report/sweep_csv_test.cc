@@ -1,0 +1,147 @@
+// Sweep results as CSV and as a table, and merging the shards' CSVs back into what an
+// unsharded run writes.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sim/report/output_dir.h"
+#include "sim/report/sweep_csv.h"
+#include "sim/report/sweep_merge.h"
+#include "sim/report/sweep_table.h"
+#include "sim/study/sweep/sweep_run.h"
+#include "tests/support/sweep_files.h"
+
+namespace migsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::kSmallSweep;
+using test::LoadSweep;
+using test::SweepTempDir;
+using test::SweepThreads;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[sweep]") {
+  SweepResults results{.columns = {"/a,b", "/p"}, .rows = {}};
+  SweepRow row;
+  row.point = 3;
+  row.values = {"\"x,y\"", ""};
+  row.variant = "v";
+  row.p95_s = 1.25;
+  row.cost_per_hour = RoundToMicro(21.9576 * 3);
+  results.rows.push_back(row);
+  const std::string csv = FormatSweepCsv(results);
+  CHECK_THAT(csv, Catch::Contains("\n3,\"\"\"x,y\"\"\",,v,,0.000000,1.250000,"));
+  CHECK_THAT(csv, Catch::StartsWith("point,\"/a,b\",/p,variant,"));
+  Result<SweepCsv> back = ParseSweepCsv(csv, "x.csv");
+  REQUIRE(back.ok());
+  CHECK(back.value().results.columns == results.columns);
+  CHECK(back.value().results.rows[0].values == row.values);
+  CHECK_FALSE(back.value().results.rows[0].makespan_s);
+  CHECK(FormatSweepCsv(back.value().results) == csv);
+  CHECK(FormatSweepTable(back.value().results) == FormatSweepTable(results));
+  CHECK(ParseSweepCsv("point,variant\n", "x.csv").status().ToString() ==
+        "x.csv:line 1: not a sweep CSV: expected the header point,<pointers...>,variant,"
+        "makespan_s,...,cost_per_hour");
+  CHECK(ParseSweepCsv(csv + "4,1\n", "x.csv").status().ToString() ==
+        "x.csv:line 3: expected 17 fields, got 2");
+}
+
+TEST_CASE("the table shortens pointers to their last tokens while they stay distinct", "[sweep]") {
+  const SweepResults results{.columns = {"/a/b/c", "/x/b/c", "/seed", "/a/d~1e"}, .rows = {}};
+  CHECK(FormatSweepTable(results) ==
+        "point  a/b/c  x/b/c  seed  a/d~1e  variant  makespan (s)  p95 queueing (s)  "
+        "GPU allocation  GPU utilization  completed  failed  pending  cost ($/h)\n");
+}
+
+TEST_CASE("three shards merged are byte-identical to the unsharded sweep.csv", "[sweep]") {
+  const SweepFile sweep = LoadSweep(kSmallSweep);
+  const fs::path whole = SweepTempDir("whole"), shards = SweepTempDir("shards");
+  REQUIRE(WriteFiles(whole.string(),
+                     {{SweepCsvName(std::nullopt), FormatSweepCsv(RunSweep(sweep, SweepThreads(2)))}})
+              .ok());
+  for (int i = 0; i < 3; ++i) {
+    const Shard shard{i, 3};
+    const SweepResults part = RunSweep(sweep, SweepThreads(2, shard));
+    for (const SweepRow& row : part.rows) CHECK(row.point % 3 == static_cast<size_t>(i));
+    REQUIRE(WriteFiles(shards.string(), {{SweepCsvName(shard), FormatSweepCsv(part)}}).ok());
+  }
+  Result<MergedSweep> merged = MergeSweepShardFiles({shards.string()});
+  REQUIRE(merged.ok());
+  const std::string expected = ReadFile(whole / "sweep.csv");
+  CHECK(merged.value().csv == expected);
+  CHECK(FormatSweepTable(merged.value().results) == FormatSweepTable(RunSweep(sweep, SweepThreads(1))));
+  SECTION("a shard edited to CRLF or without its last newline merges the same") {
+    const fs::path shard0 = shards / "sweep-shard-0-of-3.csv";
+    std::string text = ReadFile(shard0), crlf;
+    for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    std::ofstream(shard0, std::ios::binary) << crlf;
+    const fs::path shard1 = shards / "sweep-shard-1-of-3.csv";
+    text = ReadFile(shard1);
+    std::ofstream(shard1, std::ios::binary) << text.substr(0, text.size() - 1);
+    Result<MergedSweep> edited = MergeSweepShardFiles({shards.string()});
+    REQUIRE(edited.ok());
+    CHECK(edited.value().csv == expected);
+  }
+  SECTION("the shard files may be listed instead of their directory") {
+    Result<MergedSweep> listed = MergeSweepShardFiles(
+        {(shards / "sweep-shard-2-of-3.csv").string(), (shards / "sweep-shard-0-of-3.csv").string(),
+         (shards / "sweep-shard-1-of-3.csv").string()});
+    REQUIRE(listed.ok());
+    CHECK(listed.value().csv == expected);
+  }
+  fs::remove_all(whole);
+  fs::remove_all(shards);
+}
+
+TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[sweep]") {
+  const SweepResults results = RunSweep(LoadSweep(kSmallSweep), SweepThreads(2, Shard{0, 2}));
+  const std::string shard0 = FormatSweepCsv(results);
+  const std::string shard1 = FormatSweepCsv(SweepResults{.columns = results.columns, .rows = {}});
+  auto error = [](const std::vector<std::pair<std::string, std::string>>& files) {
+    Result<MergedSweep> merged = MergeSweepShards(files);
+    REQUIRE_FALSE(merged.ok());
+    return merged.status().ToString();
+  };
+  CHECK(
+      MergeSweepShards({{"d/sweep-shard-0-of-2.csv", shard0}, {"d/sweep-shard-1-of-2.csv", shard1}})
+          .ok());
+  CHECK(error({{"d/sweep-shard-0-of-2.csv", shard0}}) ==
+        "d: missing sweep-shard-1-of-2.csv: a merge needs all 2 shards (found 1: "
+        "sweep-shard-0-of-2.csv)");
+  CHECK(error({{"d/sweep-shard-0-of-2.csv", shard0}, {"d/sweep-shard-1-of-3.csv", shard1}}) ==
+        "d/sweep-shard-1-of-3.csv: is one of 3 shards, but d/sweep-shard-0-of-2.csv is one of 2: "
+        "merge the shards of one sweep at a time");
+  CHECK(error({{"a/sweep-shard-0-of-2.csv", shard0}, {"b/sweep-shard-0-of-2.csv", shard0}}) ==
+        "a/sweep-shard-0-of-2.csv: shard 0 of 2 is given twice (also b/sweep-shard-0-of-2.csv)");
+  CHECK(error({{"d/sweep-shard-0-of-2.csv", shard0},
+               {"d/sweep-shard-1-of-2.csv",
+                "point,/x,variant,makespan_s,p50_s,p95_s,"
+                "p99_s,max_s,gpu_allocation_ratio,gpu_"
+                "compute_utilization,completed,failed,"
+                "running,pending,deleted,cost_per_hour\n"}}) ==
+        "d/sweep-shard-1-of-2.csv:line 1: header differs from the one of "
+        "d/sweep-shard-0-of-2.csv (shards of another sweep?)");
+  CHECK(error({{"d/sweep-shard-1-of-2.csv", shard0}, {"d/sweep-shard-0-of-2.csv", shard1}}) ==
+        "d/sweep-shard-1-of-2.csv:row 1: point 0 does not belong to shard 1 of 2");
+  CHECK(error({{"d/results.csv", shard0}}) ==
+        "d/results.csv: not a shard file name (expected sweep-shard-<i>-of-<N>.csv)");
+  const fs::path empty = SweepTempDir("empty");
+  CHECK(MergeSweepShardFiles({empty.string()}).status().ToString() ==
+        empty.string() + ": no sweep-shard-<i>-of-<N>.csv files in this directory");
+  fs::remove_all(empty);
+}
+
+}  // namespace migsim

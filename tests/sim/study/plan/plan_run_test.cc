@@ -1,0 +1,110 @@
+// Whole plans: the search over simulations on a tiny scenario whose answer is known, and
+// on README's worked example.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "sim/report/plan_report.h"
+#include "sim/study/plan/plan_run.h"
+#include "tests/support/plan_files.h"
+
+namespace migsim {
+namespace {
+
+using test::LoadPlan;
+using test::PlanText;
+
+}  // namespace
+
+TEST_CASE("ten one-GPU pods at once need ten g4dn.xlarge, or five time-sliced two ways",
+          "[plan]") {
+  Result<PlanFile> loaded = LoadPlan(PlanText(R"(, "seeds": [1, 2])"));
+  REQUIRE(loaded.ok());
+  const PlanResult result = RunPlan(loaded.value(), {.jobs = 2, .on_evaluation = nullptr});
+  REQUIRE(result.configurations.size() == 2);
+  const PlanAnswer& whole = result.configurations[0].answer;
+  const PlanAnswer& ts2 = result.configurations[1].answer;
+  CHECK(whole.nodes == 10);
+  CHECK(ts2.nodes == 5);
+  CHECK(whole.warning.empty());
+  CHECK(whole.chosen().cost_per_hour == Approx(10 * 0.526));
+  CHECK(whole.chosen().runs.size() == 2);  // both seeds met
+  CHECK(whole.chosen().metrics.pods.running == 10);
+  CHECK(ts2.chosen().cost_per_hour == Approx(5 * 0.526));
+  // 1 2 4 8 16, then 12 10 9, then 11: a missed size stops at its first seed.
+  std::vector<int> sizes;
+  for (const auto& [nodes, e] : whole.evidence) sizes.push_back(nodes);
+  CHECK(sizes == std::vector<int>{1, 2, 4, 8, 16, 12, 10, 9, 11});
+  CHECK(whole.evidence[0].second.runs.size() == 1);
+  CHECK(whole.evidence[0].second.why_not == "seed 1: 9 pods pending > 0");
+  CHECK(RankConfigurations(result) == std::vector<size_t>{1, 0});
+
+  SECTION("the result does not depend on the number of threads") {
+    const PlanResult serial = RunPlan(loaded.value(), {.jobs = 1, .on_evaluation = nullptr});
+    CHECK(FormatEvidenceCsv(serial) == FormatEvidenceCsv(result));
+  }
+  SECTION("the table ranks by cost and recommends the cheapest") {
+    CHECK(FormatPlanTable(result) ==
+          "plan p: the fewest 'gpu' nodes (at most 16) meeting pending pods <= 0, on seeds 1, 2\n"
+          "\n"
+          "configuration  nodes  node type    cost ($/h)  p95 latency (s)  makespan (s)  "
+          "allocation  utilization  evaluations\n"
+          "ts2                5  g4dn.xlarge        2.63              0.0             -       "
+          "1.000        1.000            6\n"
+          "whole             10  g4dn.xlarge        5.26              0.0             -       "
+          "1.000        1.000            9\n"
+          "\n"
+          "recommendation: ts2 with 5 × g4dn.xlarge at $2.63/h\n");
+  }
+  SECTION("plan.csv has the table's rows, evidence.csv a row per simulation") {
+    CHECK(FormatPlanCsv(result) ==
+          "configuration,nodes,node_type,cost_per_hour,p95_queueing_latency_s,makespan_s,"
+          "gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n"
+          "ts2,5,g4dn.xlarge,2.6300,0.000000,,1,1,6,\n"
+          "whole,10,g4dn.xlarge,5.2600,0.000000,,1,1,9,\n");
+    const std::string evidence = FormatEvidenceCsv(result);
+    CHECK_THAT(evidence, Catch::StartsWith(
+                             "configuration,nodes,seed,meets,why_not,cost_per_hour,makespan_s,"
+                             "queueing_p95_s,queueing_mean_s,queueing_max_s,gpu_allocation_ratio,"
+                             "gpu_compute_utilization,pods_submitted,pods_completed,pods_failed,"
+                             "pods_running,pods_pending,pods_deleted,restarts\n"
+                             "whole,1,1,false,9 pods pending > 0,0.5260,,0.000000,0.000000,0.000000,1,1,10,0,0,1,9,0,0\n"));
+  }
+}
+
+TEST_CASE("a plan that no size meets recommends nothing and says why", "[plan]") {
+  Result<PlanFile> loaded = LoadPlan(PlanText("", 3));
+  REQUIRE(loaded.ok());
+  const PlanResult result = RunPlan(loaded.value());
+  CHECK_FALSE(result.configurations[0].answer.nodes.has_value());
+  CHECK_THAT(FormatPlanTable(result),
+             Catch::Contains("\nwhole            > 3  g4dn.xlarge           -") &&
+                 Catch::Contains("whole: 3 nodes miss: 7 pods pending > 0\n") &&
+                 Catch::EndsWith("recommendation: none: no configuration meets the objectives "
+                                 "with at most 3 nodes\n"));
+}
+
+// The worked example of README "Capacity planning": its answers are the README's.
+TEST_CASE("the capacity-inference-mix plan recommends four time-sliced p4d nodes", "[plan]") {
+  const std::string path =
+      std::string(MIGSIM_SOURCE_DIR) + "/scenarios/plans/capacity-inference-mix.plan.json";
+  Result<PlanFile> loaded = LoadPlanFile(path);
+  REQUIRE(loaded.ok());
+  CHECK(loaded.value().scenario_path ==
+        std::filesystem::path(std::string(MIGSIM_SOURCE_DIR) + "/scenarios/capacity-inference-mix.json")
+            .lexically_normal()
+            .string());
+  const PlanResult result = RunPlan(loaded.value());
+  std::vector<std::pair<std::string, std::optional<int>>> answers;
+  for (const ConfigurationAnswer& c : result.configurations) {
+    answers.emplace_back(c.configuration->name, c.answer.nodes);
+    CHECK(c.answer.warning.empty());
+  }
+  CHECK(answers == std::vector<std::pair<std::string, std::optional<int>>>{
+                       {"p4d-whole", 12}, {"p4d-balanced", 5}, {"p4d-split-1g-7g", 6},
+                       {"p4d-timeslice4", 4}});
+  CHECK_THAT(FormatPlanTable(result),
+             Catch::EndsWith("recommendation: p4d-timeslice4 with 4 × p4d.24xlarge at $87.83/h\n"));
+}
+
+}  // namespace migsim

@@ -1,0 +1,92 @@
+// Running a sweep: sharding its points and running every point and variant.
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+
+#include "sim/report/sweep_csv.h"
+#include "sim/report/sweep_table.h"
+#include "sim/study/sweep/sweep_run.h"
+#include "sim/study/sweep/sweep_shard.h"
+#include "tests/support/sweep_files.h"
+
+namespace migsim {
+namespace {
+
+using test::kSmallSweep;
+using test::LoadSweep;
+using test::SweepThreads;
+
+ShardEnvironment Env(const char* job, const char* slurm, const char* shards) {
+  ShardEnvironment env;
+  if (job) env.job_completion_index = job;
+  if (slurm) env.slurm_array_task_id = slurm;
+  if (shards) env.migsim_shards = shards;
+  return env;
+}
+
+}  // namespace
+
+TEST_CASE("shards split the points stably, disjointly and completely", "[sweep]") {
+  for (int count : {1, 2, 3, 7}) {
+    std::vector<int> owners(20, 0);
+    for (int i = 0; i < count; ++i) {
+      for (size_t p = 0; p < owners.size(); ++p) owners[p] += InShard(p, Shard{i, count}) ? 1 : 0;
+    }
+    CHECK(owners == std::vector<int>(20, 1));  // each point in exactly one shard
+  }
+  CHECK(InShard(4, Shard{1, 3}));  // 4 % 3 == 1, whatever else the sweep holds
+  CHECK(InShard(5, std::nullopt));
+  CHECK(ParseShard("2/3").value().index == 2);
+  CHECK(ParseShard("3/3").status().ToString() ==
+        "--shard: expected i/N with 0 <= i < N <= 100000, got '3/3'");
+  CHECK_FALSE(ParseShard("1").ok());
+  CHECK_FALSE(ParseShard("-1/3").ok());
+  CHECK(SweepCsvName(Shard{2, 3}) == "sweep-shard-2-of-3.csv");
+  CHECK(SweepCsvName(std::nullopt) == "sweep.csv");
+  CHECK(ShardOfCsvName("sweep-shard-2-of-3.csv").value().index == 2);
+  CHECK_FALSE(ShardOfCsvName("sweep-shard-02-of-3.csv"));
+  CHECK_FALSE(ShardOfCsvName("sweep.csv"));
+}
+
+TEST_CASE("the shard comes from a batch system's environment", "[sweep]") {
+  CHECK_FALSE(ShardFromEnvironment(Env(nullptr, nullptr, nullptr)).value());
+  CHECK_FALSE(ShardFromEnvironment(Env(nullptr, nullptr, "4")).value());
+  const auto job = ShardFromEnvironment(Env("2", nullptr, "4"));
+  CHECK(job.value()->index == 2);
+  CHECK(job.value()->count == 4);
+  CHECK(ShardFromEnvironment(Env(nullptr, "3", "4")).value()->index == 3);
+  CHECK(ShardFromEnvironment(Env(nullptr, "1", nullptr)).status().ToString() ==
+        "SLURM_ARRAY_TASK_ID is set (1) but MIGSIM_SHARDS is not: set MIGSIM_SHARDS to the "
+        "number of shards (the Job's completions, the array's size), or pass --shard i/N");
+  CHECK(ShardFromEnvironment(Env("4", nullptr, "4")).status().ToString() ==
+        "JOB_COMPLETION_INDEX/MIGSIM_SHARDS: expected i/N with 0 <= i < N <= 100000, got '4/4'");
+}
+
+TEST_CASE("a sweep runs every point and variant, rows by point then variant", "[sweep]") {
+  const SweepFile sweep = LoadSweep(kSmallSweep);
+  const SweepResults results = RunSweep(sweep, SweepThreads(2));
+  REQUIRE(results.rows.size() == 10);
+  CHECK(results.rows[0].variant == "one");
+  CHECK(results.rows[1].variant == "spread");
+  CHECK(results.rows[0].makespan_s == 30.0);  // three 10 s pods on one GPU
+  CHECK(results.rows[2].makespan_s == 30.0);  // /seed=2, still one node
+  CHECK(results.rows[4].makespan_s == 20.0);  // two nodes
+  CHECK(results.rows[8].makespan_s == 10.0);  // the listed point: three nodes
+  CHECK(results.rows[8].cost_per_hour == 1.5);
+  CHECK(results.rows[9].completed == 3);
+  CHECK(FormatSweepCsv(RunSweep(sweep, SweepThreads(1))) == FormatSweepCsv(results));
+  const std::string csv = FormatSweepCsv(results);
+  CHECK_THAT(csv, Catch::StartsWith(
+                      "point,/cluster/nodes/a/count,/seed,variant,makespan_s,p50_s,p95_s,p99_s,"
+                      "max_s,gpu_allocation_ratio,gpu_compute_utilization,completed,failed,"
+                      "running,pending,deleted,cost_per_hour\n"
+                      "0,1,1,one,30.000000,10.000000,20.000000,20.000000,20.000000,1.000000,"
+                      "1.000000,3,0,0,0,0,0.500000\n"));
+  CHECK_THAT(csv, Catch::EndsWith("\n4,3,,spread,10.000000,0.000000,0.000000,0.000000,0.000000,"
+                                  "1.000000,1.000000,3,0,0,0,0,1.500000\n"));
+  CHECK_THAT(FormatSweepTable(results),
+             Catch::StartsWith("point  a/count  seed  variant  makespan (s)  p95 queueing (s)"));
+}
+
+}  // namespace migsim
