@@ -29,13 +29,13 @@ struct DeviceShares {
 
 // One device the node's device plugin hands out.
 struct DeviceInfo {
-  int gpu = 0;                   // index of the physical GPU (NodeInfo::gpus)
-  std::optional<MigPlacement> mig;  // the GPU instance, or none for a whole GPU
-  ResourceId resource;           // the extended resource it serves
-  int32_t capacity = 1;          // replicas (time-slicing, MPS), units (fractional), or 1
-  int32_t used = 0;              // replicas or units taken by bound pods
-  bool shared = false;           // time-sliced or MPS: pods share its time
-  bool fractional = false;       // a pod takes `count` units of it (milli-GPU and alike)
+  int gpu = 0;                        // index of the physical GPU (NodeInfo::gpus)
+  std::optional<MigPlacement> mig{};  // the GPU instance, or none for a whole GPU
+  ResourceId resource;                // the extended resource it serves
+  int32_t capacity = 1;               // replicas (time-slicing, MPS), units (fractional), or 1
+  int32_t used = 0;                   // replicas or units taken by bound pods
+  bool shared = false;                // time-sliced or MPS: pods share its time
+  bool fractional = false;            // a pod takes `count` units of it (milli-GPU and alike)
   int32_t free() const { return capacity - used; }
 };
 
@@ -48,14 +48,14 @@ struct BoundPod {
 struct NodeInfo {
   NodeId id;
   std::string name;
-  Labels labels;             // sorted by key
-  bool schedulable = true;   // false while cordoned
+  Labels labels;            // sorted by key
+  bool schedulable = true;  // false while cordoned
   int64_t cpu_milli_allocatable = 0;
   int64_t cpu_milli_requested = 0;
   int64_t memory_mib_allocatable = 0;
   int64_t memory_mib_requested = 0;
-  std::vector<int32_t> allocatable;  // by ResourceId; shorter vectors mean 0
-  std::vector<int32_t> requested;    // by ResourceId, same length as allocatable
+  std::vector<int32_t> allocatable;         // by ResourceId; shorter vectors mean 0
+  std::vector<int32_t> requested;           // by ResourceId, same length as allocatable
   std::vector<DeviceShares> device_shares;  // by ResourceId; shorter vectors mean none
   // Free units of each fractional-share GPU, in GPU order (empty on nodes without them;
   // zeros while the node is withdrawn). Placement::shares indexes it.
@@ -92,7 +92,7 @@ struct PodView {
   const PodRequests* requests = nullptr;
   const Labels* node_selector = nullptr;        // nullptr or empty: no selector
   const NodeAffinity* node_affinity = nullptr;  // nullptr or empty: no affinity
-  SimTime created;
+  SimTime created{};
   // Pods alike to this one (same requests, selector, affinity) pending behind it, this one
   // included, when the engine offers it; 1 elsewhere. A post-filter can make room for all.
   uint32_t pending_alike = 1;

@@ -48,7 +48,7 @@ struct Placement {
 // A new MIG layout for one GPU of a node (NodeInfo::gpus index).
 struct GpuLayoutChange {
   int gpu = 0;
-  MigLayout layout;
+  MigLayout layout{};
 };
 
 // Asks the MIG manager to repartition GPUs of a node: the node's GPU resources are
@@ -58,7 +58,7 @@ struct GpuLayoutChange {
 // that holds a pod keeps its placement (no pod loses its device to a policy's decision).
 struct MigReconfiguration {
   NodeId node;
-  std::vector<GpuLayoutChange> gpus;
+  std::vector<GpuLayoutChange> gpus{};
 };
 
 class Policy {

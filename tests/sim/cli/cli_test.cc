@@ -177,6 +177,15 @@ TEST_CASE("migsim job-classes lists the built-ins with their sources", "[cli]") 
                            Catch::Contains("migperf-resnet50-training"));
 }
 
+TEST_CASE("migsim policies lists every policy with its params and defaults", "[cli]") {
+  Outcome r = RunMigsim("policies");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("mig-best-fit") &&
+                           Catch::Contains("dynamic        boolean, default false") &&
+                           Catch::Contains("plugins        score plugins, required") &&
+                           Catch::Contains("seed           integer, default 1"));
+}
+
 }  // namespace
 }  // namespace migsim
 
@@ -236,7 +245,7 @@ namespace {
 
 TEST_CASE("every subcommand explains itself with --help and an example", "[cli]") {
   for (const char* sub : {"run", "calibrate", "openb", "plan", "sweep", "merge", "job-classes",
-                          "gpus", "profiles", "layouts", "nodes", "validate"}) {
+                          "gpus", "profiles", "layouts", "nodes", "validate", "policies"}) {
     INFO(sub);
     Outcome r = RunMigsim(std::string(sub) + " --help");
     CHECK(r.exit_code == 0);
