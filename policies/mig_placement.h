@@ -6,8 +6,9 @@
 // that profile; each one is scored as the fill study scores it (the GPU before and after
 // it is occupied), greedily for a pod asking for several; a node's score is the mean of
 // its picks' scores on a 0-100 scale (mig-best-fit: the share of maximal layouts kept, in
-// per cent — on a static layout always 100, so it packs — plus used slices / 100; mig-fgd: 50 + 50 × fragmentation removed / 7 slices,
-// plus used slices / 100; mig-first-fit: 0). Ties go to the lowest node id, device index.
+// per cent — always 100 on a static layout, so there it packs — plus used slices / 100;
+// mig-fgd: 50 + 50 × fragmentation removed / the model's compute slices, plus used slices
+// / 100; mig-first-fit: 0). Ties go to the lowest node id, then device index.
 //
 // Dynamic partitioning (param "dynamic": true): when a MIG pod fits nowhere, the
 // post-filter asks the MIG manager for new GPU instances on MIG-enabled GPUs (an
