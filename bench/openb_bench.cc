@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 #include "sim/io/openb_csv.h"
 #include "sim/policy/gpu_fragmentation.h"
 #include "sim/study/openb/fill_experiment.h"
@@ -42,7 +42,7 @@ void BM_FgdPlacementDecision(benchmark::State& state) {
   for (const OpenbPod& p : d.pods) shapes.push_back(p.shape);
   const std::vector<TypicalPod> typical = TypicalPods(shapes);
   Rng rng(42);
-  std::unique_ptr<GpuSharePolicy> fgd = MakeGpuSharePolicy("fgd", {&rng, typical});
+  std::unique_ptr<GpuShareScorer> fgd = MakeGpuShareScorer("fgd", {&rng, typical});
   std::vector<GpuShareNode> cluster;
   for (const OpenbNode& n : d.nodes) {
     cluster.push_back({n.cpu_milli, std::vector<int32_t>(n.gpus, kMilliPerGpu), n.model, 0});
@@ -70,9 +70,9 @@ void BM_FillDefaultTrace(benchmark::State& state) {
   for (const OpenbNode& n : d.nodes) nodes.push_back({n.name, n.cpu_milli, n.memory_mib, n.gpus, n.model});
   std::vector<FillPod> pods;
   for (const OpenbPod& p : d.pods) pods.push_back({p.name, p.memory_mib, p.shape});
-  const std::string policy = GpuSharePolicyNames()[static_cast<size_t>(state.range(0))];
+  const std::string policy = GpuShareScorerNames()[static_cast<size_t>(state.range(0))];
   for (auto _ : state) {
-    auto r = RunFill(nodes, pods, FillConfig{policy, 42, 1.3}, &MakeGpuSharePolicy);
+    auto r = RunFill(nodes, pods, FillConfig{policy, 42, 1.3}, &MakeGpuShareScorer);
     benchmark::DoNotOptimize(r);
   }
   state.SetLabel(policy);

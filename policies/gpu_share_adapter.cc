@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 namespace migsim {
 namespace {
@@ -64,7 +64,7 @@ std::vector<DeviceChoice> ToChoices(const NodeInfo& node, const PodView& pod,
 }  // namespace
 
 GpuShareAdapter::GpuShareAdapter(const std::string& name, uint64_t seed) : name_(name), rng_(seed) {
-  policy_ = MakeGpuSharePolicy(name, GpuShareContext{&rng_, typical_});
+  policy_ = MakeGpuShareScorer(name, GpuShareContext{&rng_, typical_});
 }
 
 PodShape GpuShareAdapter::ShapeOf(const ClusterView& view, const PodView& pod) {
@@ -140,7 +140,7 @@ void GpuShareAdapter::Learn(PodId pod, const PodShape& shape) {
   if (seen_.size() < 2 * typical_from_) return;
   typical_ = TypicalPods(seen_);
   typical_from_ = seen_.size();
-  policy_ = MakeGpuSharePolicy(name_, GpuShareContext{&rng_, typical_});
+  policy_ = MakeGpuShareScorer(name_, GpuShareContext{&rng_, typical_});
   for (std::vector<CachedScore>& row : scores_) row.clear();
 }
 

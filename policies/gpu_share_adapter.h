@@ -27,14 +27,14 @@
 
 #include "sim/core/rng.h"
 #include "sim/policy/gpu_fragmentation.h"
-#include "sim/policy/gpu_share_policy.h"
+#include "sim/policy/gpu_share_scorer.h"
 #include "sim/policy/policy.h"
 
 namespace migsim {
 
 class GpuShareAdapter final : public Policy {
  public:
-  // REQUIRES: `name` is a GpuSharePolicyNames() entry.
+  // REQUIRES: `name` is a GpuShareScorerNames() entry.
   // `seed` seeds the random stream (the random policy's node choice).
   explicit GpuShareAdapter(const std::string& name, uint64_t seed = 1);
   std::string_view name() const override { return name_; }
@@ -72,7 +72,7 @@ class GpuShareAdapter final : public Policy {
   std::vector<bool> learned_;  // by PodId: the pod's shape is in seen_
   std::vector<TypicalPod> typical_;
   size_t typical_from_ = 0;  // seen_.size() when typical_ was last computed
-  std::unique_ptr<GpuSharePolicy> policy_;
+  std::unique_ptr<GpuShareScorer> policy_;
   std::string model_key_;  // empty until a pod with node affinity is placed
 
   std::vector<SeenNode> nodes_;  // by NodeId

@@ -1,12 +1,12 @@
 // BestFit (openb-protocol.md §4.5): the node with the least CPU and GPU left after the
 // pod, equally weighted. (Its NormalizeScore is monotone and does not change the argmax
 // or the ties, so it is left out.)
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 namespace migsim {
 namespace {
 
-class BestFitSharePolicy final : public GpuSharePolicy {
+class BestFitSharePolicy final : public GpuShareScorer {
  public:
   std::string_view name() const override { return "best-fit-share"; }
   int64_t Score(const GpuShareNode& node, const PodShape& pod) override {
@@ -22,7 +22,7 @@ class BestFitSharePolicy final : public GpuSharePolicy {
 
 }  // namespace
 
-std::unique_ptr<GpuSharePolicy> MakeBestFitSharePolicy() {
+std::unique_ptr<GpuShareScorer> MakeBestFitSharePolicy() {
   return std::make_unique<BestFitSharePolicy>();
 }
 

@@ -1,11 +1,11 @@
 // GpuClustering (openb-protocol.md §4.3): keep pods of one kind together — a node whose
 // GPU pods all share the pod's affinity tag scores highest.
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 namespace migsim {
 namespace {
 
-class GpuClusteringPolicy final : public GpuSharePolicy {
+class GpuClusteringPolicy final : public GpuShareScorer {
  public:
   std::string_view name() const override { return "gpu-clustering"; }
   int64_t Score(const GpuShareNode& node, const PodShape& pod) override {
@@ -24,7 +24,7 @@ class GpuClusteringPolicy final : public GpuSharePolicy {
 
 }  // namespace
 
-std::unique_ptr<GpuSharePolicy> MakeGpuClusteringPolicy() {
+std::unique_ptr<GpuShareScorer> MakeGpuClusteringPolicy() {
   return std::make_unique<GpuClusteringPolicy>();
 }
 

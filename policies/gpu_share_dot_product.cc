@@ -1,6 +1,6 @@
 // DotProd (openb-protocol.md §4.2, dimext "merge", norm "max"): the smaller the dot
 // product of the node's free [cpu, gpu] and the pod's request, the higher the score.
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 namespace migsim {
 namespace {
@@ -8,7 +8,7 @@ namespace {
 constexpr double kMaxSpecCpu = 128000;  // open-gpu-share utils/const.go
 constexpr double kMaxSpecGpu = 8000;
 
-class DotProductPolicy final : public GpuSharePolicy {
+class DotProductPolicy final : public GpuShareScorer {
  public:
   std::string_view name() const override { return "dot-product"; }
   int64_t Score(const GpuShareNode& node, const PodShape& pod) override {
@@ -26,7 +26,7 @@ class DotProductPolicy final : public GpuSharePolicy {
 
 }  // namespace
 
-std::unique_ptr<GpuSharePolicy> MakeDotProductPolicy() {
+std::unique_ptr<GpuShareScorer> MakeDotProductPolicy() {
   return std::make_unique<DotProductPolicy>();
 }
 

@@ -1,13 +1,13 @@
 // FGD, fragmentation gradient descent (openb-protocol.md §4.6): place the pod where it
 // increases the node's expected fragmentation (§5) the least; a sharing pod also takes
 // the GPU that does so.
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 #include "sim/policy/gpu_fragmentation.h"
 
 namespace migsim {
 namespace {
 
-class FgdPolicy final : public GpuSharePolicy {
+class FgdPolicy final : public GpuShareScorer {
  public:
   explicit FgdPolicy(std::span<const TypicalPod> typical) : typical_(typical) {}
   std::string_view name() const override { return "fgd"; }
@@ -59,7 +59,7 @@ class FgdPolicy final : public GpuSharePolicy {
 
 }  // namespace
 
-std::unique_ptr<GpuSharePolicy> MakeFgdPolicy(const GpuShareContext& context) {
+std::unique_ptr<GpuShareScorer> MakeFgdPolicy(const GpuShareContext& context) {
   return std::make_unique<FgdPolicy>(context.typical);
 }
 

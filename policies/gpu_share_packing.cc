@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 namespace migsim {
 namespace {
@@ -30,7 +30,7 @@ int64_t PackingScore(const GpuShareNode& node, const PodShape& pod) {
   return std::max<int64_t>(100 - rounded / 10, 50);                     // case 1
 }
 
-class GpuPackingPolicy final : public GpuSharePolicy {
+class GpuPackingPolicy final : public GpuShareScorer {
  public:
   std::string_view name() const override { return "gpu-packing"; }
   int64_t Score(const GpuShareNode& node, const PodShape& pod) override {
@@ -43,7 +43,7 @@ class GpuPackingPolicy final : public GpuSharePolicy {
 
 }  // namespace
 
-std::unique_ptr<GpuSharePolicy> MakeGpuPackingPolicy() {
+std::unique_ptr<GpuShareScorer> MakeGpuPackingPolicy() {
   return std::make_unique<GpuPackingPolicy>();
 }
 

@@ -1,11 +1,11 @@
 // Random (openb-protocol.md §4.1): a uniformly random feasible node; a sharing pod goes to
 // a uniformly random GPU that fits, whole-GPU pods to the lowest-index free GPUs.
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 namespace migsim {
 namespace {
 
-class RandomSharePolicy final : public GpuSharePolicy {
+class RandomSharePolicy final : public GpuShareScorer {
  public:
   explicit RandomSharePolicy(Rng* rng) : rng_(rng) {}
   std::string_view name() const override { return "random"; }
@@ -33,7 +33,7 @@ class RandomSharePolicy final : public GpuSharePolicy {
 
 }  // namespace
 
-std::unique_ptr<GpuSharePolicy> MakeRandomSharePolicy(const GpuShareContext& context) {
+std::unique_ptr<GpuShareScorer> MakeRandomSharePolicy(const GpuShareContext& context) {
   return std::make_unique<RandomSharePolicy>(context.rng);
 }
 

@@ -1,8 +1,8 @@
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 namespace migsim {
 
-std::unique_ptr<GpuSharePolicy> MakeGpuSharePolicy(std::string_view name,
+std::unique_ptr<GpuShareScorer> MakeGpuShareScorer(std::string_view name,
                                                    const GpuShareContext& context) {
   if (name == "random") return MakeRandomSharePolicy(context);
   if (name == "dot-product") return MakeDotProductPolicy();
@@ -13,7 +13,7 @@ std::unique_ptr<GpuSharePolicy> MakeGpuSharePolicy(std::string_view name,
   return nullptr;
 }
 
-std::vector<std::string> GpuSharePolicyNames() {
+std::vector<std::string> GpuShareScorerNames() {
   return {"random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit-share", "fgd"};
 }
 

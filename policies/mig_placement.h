@@ -1,6 +1,6 @@
 #pragma once
 // mig-first-fit, mig-best-fit and mig-fgd as scheduling policies for scenarios: the MIG
-// edition's scorers (mig_share_policies.h) choosing which GPU instance a pod takes.
+// edition's scorers (mig_scorers.h) choosing which GPU instance a pod takes.
 //
 // Static layouts: a pod asking for nvidia.com/mig-<profile> takes free GPU instances of
 // that profile; each one is scored as the fill study scores it (the GPU before and after
@@ -27,14 +27,14 @@
 #include <string>
 #include <vector>
 
-#include "sim/policy/mig_share_policy.h"
+#include "sim/policy/mig_scorer.h"
 #include "sim/policy/policy.h"
 
 namespace migsim {
 
 class MigPlacementPolicy final : public Policy {
  public:
-  // REQUIRES: `name` is a MigSharePolicyNames() entry.
+  // REQUIRES: `name` is a MigScorerNames() entry.
   MigPlacementPolicy(std::string name, bool dynamic);
   std::string_view name() const override { return name_; }
   std::optional<Placement> Place(const ClusterView& view, const PodView& pod) override;
@@ -48,7 +48,7 @@ class MigPlacementPolicy final : public Policy {
   // The scorer for one GPU model, with its context (layouts, typical profiles).
   struct Scorer {
     MigPolicyContext context;
-    std::unique_ptr<MigSharePolicy> policy;
+    std::unique_ptr<MigScorer> policy;
     size_t typical_from = 0;  // seen_.size() when the typical profiles were computed
   };
   struct Pick {

@@ -12,7 +12,7 @@ struct OpenbOptions {
   std::string data_dir;                // holds openb_node_list_gpu_node.csv and the traces
   std::string nodes;                   // node CSV; default <data_dir>/openb_node_list_gpu_node.csv
   std::vector<std::string> traces;     // "default", "gpushare40", ..., "all", or CSV paths
-  std::vector<std::string> policies;   // GpuSharePolicyNames() entries, or "all"
+  std::vector<std::string> policies;   // GpuShareScorerNames() entries, or "all"
   std::string seeds = "42-51";         // "42-51" or "1,2,3"
   double tune = 1.3;
   std::string out_dir;                 // alloc_discrete.csv, frag_discrete.csv, ...

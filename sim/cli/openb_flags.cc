@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 #include "sim/core/text.h"
 
 namespace migsim {
@@ -70,7 +70,7 @@ Result<std::vector<uint64_t>> ParseSeeds(const std::string& text) {
 }
 
 Result<std::vector<std::string>> CheckPolicies(const std::vector<std::string>& given) {
-  const std::vector<std::string> known = GpuSharePolicyNames();
+  const std::vector<std::string> known = GpuShareScorerNames();
   const bool all = std::find(given.begin(), given.end(), "all") != given.end();
   if (all && given.size() > 1) {
     return Status::InvalidArgument("--policy: 'all' already names every policy; give it "

@@ -14,7 +14,7 @@ namespace migsim {
 // inclusive range lo-hi with lo <= hi. No seed twice, at most 10,000. In the given order.
 Result<std::vector<uint64_t>> ParseSeeds(const std::string& text);
 
-// --policy: GpuSharePolicyNames() entries, no name twice, or "all" alone; empty or "all"
+// --policy: GpuShareScorerNames() entries, no name twice, or "all" alone; empty or "all"
 // gives every policy.
 Result<std::vector<std::string>> CheckPolicies(const std::vector<std::string>& given);
 

@@ -66,7 +66,7 @@ class Fill {
  public:
   Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
        const FillConfig& config);
-  Status Init(const GpuSharePolicyFactory& make_policy);
+  Status Init(const GpuShareScorerFactory& make_policy);
   FillResult Run();
 
  private:
@@ -83,7 +83,7 @@ class Fill {
   std::vector<const FillPod*> pool_;  // originals sorted by name
   std::vector<TypicalPod> typical_;
   GpuShareContext context_;
-  std::unique_ptr<GpuSharePolicy> policy_;
+  std::unique_ptr<GpuShareScorer> policy_;
   std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
   std::vector<NodeState> state_;
   std::map<PodShape, int> shape_ids_;
@@ -99,7 +99,7 @@ Fill::Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
            const FillConfig& config)
     : nodes_(nodes), pods_(pods), config_(config), rng_(config.seed) {}
 
-Status Fill::Init(const GpuSharePolicyFactory& make_policy) {
+Status Fill::Init(const GpuShareScorerFactory& make_policy) {
   if (nodes_.empty()) return Status::InvalidArgument("the cluster has no nodes");
   for (const FillPod& p : pods_) pool_.push_back(&p);
   SortByName(pool_);
@@ -249,7 +249,7 @@ std::vector<int64_t> RandomRanks(size_t n, Rng& rng) {
 }
 
 Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
-                           const FillConfig& config, const GpuSharePolicyFactory& make_policy) {
+                           const FillConfig& config, const GpuShareScorerFactory& make_policy) {
   Fill fill(nodes, pods, config);
   if (Status s = fill.Init(make_policy); !s.ok()) return s;
   return fill.Run();

@@ -16,7 +16,7 @@
 #include "sim/core/status.h"
 #include "sim/policy/gpu_fragmentation.h"
 #include "sim/policy/gpu_share.h"
-#include "sim/policy/gpu_share_policy.h"
+#include "sim/policy/gpu_share_scorer.h"
 
 namespace migsim {
 
@@ -35,7 +35,7 @@ struct FillPod {
 };
 
 struct FillConfig {
-  std::string policy = "fgd";  // a GpuSharePolicyNames() entry
+  std::string policy = "fgd";  // a GpuShareScorerNames() entry
   uint64_t seed = 42;
   double tune_ratio = 1.3;
 };
@@ -85,12 +85,12 @@ FillPlan PlanSubmissions(const std::vector<FillPod>& pods, double target_milli, 
 std::vector<int64_t> RandomRanks(size_t n, Rng& rng);
 
 // Makes the policy a run uses, from the run's random stream and typical pods (which
-// outlive it); nullptr for an unknown name. policies/ provides MakeGpuSharePolicy.
-using GpuSharePolicyFactory = std::function<std::unique_ptr<GpuSharePolicy>(
+// outlive it); nullptr for an unknown name. policies/ provides MakeGpuShareScorer.
+using GpuShareScorerFactory = std::function<std::unique_ptr<GpuShareScorer>(
     std::string_view name, const GpuShareContext& context)>;
 
 // InvalidArgument for an unknown policy or an empty cluster.
 Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
-                           const FillConfig& config, const GpuSharePolicyFactory& make_policy);
+                           const FillConfig& config, const GpuShareScorerFactory& make_policy);
 
 }  // namespace migsim

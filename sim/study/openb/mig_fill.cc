@@ -48,7 +48,7 @@ class MigFill {
   MigFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
           const MigFillConfig& config)
       : nodes_(nodes), pods_(pods), config_(config), rng_(config.seed) {}
-  Status Init(const MigSharePolicyFactory& make_policy);
+  Status Init(const MigScorerFactory& make_policy);
   MigFillResult Run();
 
  private:
@@ -68,7 +68,7 @@ class MigFill {
   const GpuModel* model_ = nullptr;
   std::vector<TypicalPod> typical_;
   MigPolicyContext context_;
-  std::unique_ptr<MigSharePolicy> policy_;
+  std::unique_ptr<MigScorer> policy_;
   MigGpu fresh_gpu_;  // a GPU as the layout (or dynamic partitioning) starts it
   FillPlan plan_;
   std::vector<MigNodeState> state_;
@@ -81,7 +81,7 @@ class MigFill {
   double frag_total_ = 0;
 };
 
-Status MigFill::Init(const MigSharePolicyFactory& make_policy) {
+Status MigFill::Init(const MigScorerFactory& make_policy) {
   model_ = FindGpuModel("A100-SXM4-40GB");
   const bool dynamic = config_.layout.empty();
   if (!dynamic) {
@@ -226,7 +226,7 @@ MigFillResult MigFill::Run() {
 
 Result<MigFillResult> RunMigFill(const std::vector<FillNode>& nodes,
                                  const std::vector<FillPod>& pods, const MigFillConfig& config,
-                                 const MigSharePolicyFactory& make_policy) {
+                                 const MigScorerFactory& make_policy) {
   MigFill fill(nodes, pods, config);
   if (Status s = fill.Init(make_policy); !s.ok()) return s;
   return fill.Run();

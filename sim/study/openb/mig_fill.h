@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "sim/core/status.h"
-#include "sim/policy/mig_share_policy.h"
+#include "sim/policy/mig_scorer.h"
 #include "sim/study/openb/fill_experiment.h"
 
 namespace migsim {
 
 struct MigFillConfig {
-  std::string policy = "mig-best-fit";  // a MigSharePolicyNames() entry
+  std::string policy = "mig-best-fit";  // a MigScorerNames() entry
   std::string layout;                   // a static mig-parted config, or "" for dynamic
   uint64_t seed = 42;
   double tune_ratio = 1.3;
@@ -44,7 +44,7 @@ struct MigFillResult {
 // policy or layout.
 Result<MigFillResult> RunMigFill(const std::vector<FillNode>& nodes,
                                  const std::vector<FillPod>& pods, const MigFillConfig& config,
-                                 const MigSharePolicyFactory& make_policy);
+                                 const MigScorerFactory& make_policy);
 
 // The cluster the MIG edition uses: enough p4d.24xlarge nodes for `gpus` GPUs.
 std::vector<FillNode> P4dCluster(int64_t gpus);

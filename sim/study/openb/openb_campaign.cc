@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "policies/gpu_share_policies.h"
-#include "policies/mig_share_policies.h"
+#include "policies/gpu_share_scorers.h"
+#include "policies/mig_scorers.h"
 #include "sim/core/check.h"
 #include "sim/core/text.h"
 #include "sim/io/openb_csv.h"
@@ -138,7 +138,7 @@ std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
       runs.size(), static_cast<size_t>(std::max(options.threads, 1)),
       [&](size_t i) {
         Result<FillResult> r =
-            RunFill(inputs.nodes, inputs.traces[i / per_trace], runs[i].config, &MakeGpuSharePolicy);
+            RunFill(inputs.nodes, inputs.traces[i / per_trace], runs[i].config, &MakeGpuShareScorer);
         // LoadOpenbInputs checked nodes and traces; REQUIRES covers the policies.
         MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());
         runs[i].result = std::move(r).value();
@@ -153,7 +153,7 @@ std::vector<MigVariant> MigVariants() {
        {"all-1g.5gb", "all-2g.10gb", "all-3g.20gb", "all-balanced", "all-7g.40gb"}) {
     v.push_back({std::string("static:") + layout, layout, "mig-best-fit"});
   }
-  for (const std::string& policy : MigSharePolicyNames())
+  for (const std::string& policy : MigScorerNames())
     v.push_back({"dynamic:" + policy, "", policy});
   return v;
 }
@@ -177,7 +177,7 @@ std::vector<MigFillRun> RunMigCampaign(const OpenbInputs& inputs, int64_t openb_
         const size_t trace = i / (seeds.size() * variants.size());
         MigFillConfig config{v.policy, v.layout, run.seed, options.tune, openb_gpus};
         Result<MigFillResult> r =
-            RunMigFill(cluster, inputs.traces[trace], config, &MakeMigSharePolicy);
+            RunMigFill(cluster, inputs.traces[trace], config, &MakeMigScorer);
         MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());  // built-in variants only
         run.result = std::move(r).value();
       },

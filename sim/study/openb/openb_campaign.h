@@ -61,7 +61,7 @@ struct CampaignOptions {
 };
 
 // One run per trace x policy x seed, in that order (trace outermost), whatever the
-// threads did. REQUIRES: every policy is a GpuSharePolicyNames() entry.
+// threads did. REQUIRES: every policy is a GpuShareScorerNames() entry.
 std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
                                      const std::vector<std::string>& policies,
                                      const CampaignOptions& options);
@@ -71,7 +71,7 @@ std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
 struct MigVariant {
   std::string name;    // "static:<layout>" or "dynamic:<policy>"
   std::string layout;  // a mig-parted config name; "" for dynamic
-  std::string policy;  // a MigSharePolicyNames() entry
+  std::string policy;  // a MigScorerNames() entry
 };
 
 // The study's variants: five static layouts, then every MIG policy dynamically.

@@ -13,10 +13,10 @@
 #include <string_view>
 #include <vector>
 
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 #include "sim/io/openb_csv.h"
 #include "sim/policy/gpu_share.h"
-#include "sim/policy/gpu_share_policy.h"
+#include "sim/policy/gpu_share_scorer.h"
 #include "sim/study/parallel_for.h"
 #include "tests/support/openb_data.h"
 
@@ -52,7 +52,7 @@ constexpr int64_t kTinyCapacity = 6000;
 FillResult Run(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
                const std::string& policy, uint64_t seed, double tune_ratio = 1.3) {
   Result<FillResult> r = RunFill(nodes, pods, FillConfig{policy, seed, tune_ratio},
-                                 &MakeGpuSharePolicy);
+                                 &MakeGpuShareScorer);
   if (!r.ok()) FAIL(r.status().ToString());
   return std::move(r).value();
 }
@@ -91,7 +91,7 @@ bool SameEvents(const FillResult& a, const FillResult& b) {
 
 TEST_CASE("a fill run is the same for the same seed and differs between seeds",
           "[openb][workloads]") {
-  for (const std::string& policy : GpuSharePolicyNames()) {
+  for (const std::string& policy : GpuShareScorerNames()) {
     INFO(policy);
     const FillResult a = Run(TinyCluster(), TinyTrace(), policy, 5);
     const FillResult b = Run(TinyCluster(), TinyTrace(), policy, 5);
@@ -111,7 +111,7 @@ TEST_CASE("a fill run is the same for the same seed and differs between seeds",
 
 TEST_CASE("the pod order does not depend on the policy, only on the seed", "[openb][workloads]") {
   const std::vector<int64_t> fgd = Arrived(Run(TinyCluster(), TinyTrace(), "fgd", 9));
-  for (const std::string& policy : GpuSharePolicyNames()) {
+  for (const std::string& policy : GpuShareScorerNames()) {
     INFO(policy);
     CHECK(Arrived(Run(TinyCluster(), TinyTrace(), policy, 9)) == fgd);
   }
@@ -222,7 +222,7 @@ TEST_CASE("a trace above the target is tuned down to at most the target",
 
 TEST_CASE("a fill run records one event per submitted pod with arrival never decreasing",
           "[openb][workloads]") {
-  for (const std::string& policy : GpuSharePolicyNames()) {
+  for (const std::string& policy : GpuShareScorerNames()) {
     for (uint64_t seed : {1, 2}) {
       INFO(policy << " seed " << seed);
       const FillResult r = Run(TinyCluster(), TinyTrace(), policy, seed);
@@ -261,7 +261,7 @@ TEST_CASE("pods that fit on no node are dropped and counted by shape", "[openb][
       Pod("f1", 200000, 100, 1),                       // more CPU than any node has
       Pod("f2", 1000, 300, 1, "", 1'000'000'000),      // more memory than any node has
       Pod("f3", 1000, 500, 1), Pod("f4", 1000, 0, 0)};
-  for (const std::string& policy : GpuSharePolicyNames()) {
+  for (const std::string& policy : GpuShareScorerNames()) {
     for (uint64_t seed : {1, 2, 3}) {
       INFO(policy << " seed " << seed);
       const FillResult r = Run(TinyCluster(), trace, policy, seed, 1.4917);
@@ -306,7 +306,7 @@ TEST_CASE("pods that fit on no node are dropped and counted by shape", "[openb][
 }
 
 // Counts the calls a run makes; scores every node 0 and uses "best" GPU selection.
-class CountingPolicy final : public GpuSharePolicy {
+class CountingPolicy final : public GpuShareScorer {
  public:
   explicit CountingPolicy(int* scores) : scores_(scores) {}
   std::string_view name() const override { return "counting"; }
@@ -324,7 +324,7 @@ class CountingPolicy final : public GpuSharePolicy {
 
 TEST_CASE("a pod with a single feasible node goes there without scoring", "[openb][workloads]") {
   int scores = 0;
-  const GpuSharePolicyFactory counting = [&scores](std::string_view, const GpuShareContext&) {
+  const GpuShareScorerFactory counting = [&scores](std::string_view, const GpuShareContext&) {
     return std::make_unique<CountingPolicy>(&scores);
   };
   // Only n1 is a V100M16: every pod has exactly one feasible node.
@@ -356,12 +356,12 @@ TEST_CASE("a pod with a single feasible node goes there without scoring", "[open
 
 TEST_CASE("a fill run rejects an unknown policy and an empty cluster", "[openb][workloads]") {
   Result<FillResult> unknown =
-      RunFill(TinyCluster(), TinyTrace(), FillConfig{"no-such-policy", 1, 1.3}, &MakeGpuSharePolicy);
+      RunFill(TinyCluster(), TinyTrace(), FillConfig{"no-such-policy", 1, 1.3}, &MakeGpuShareScorer);
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.status().code() == StatusCode::kInvalidArgument);
   CHECK_THAT(unknown.status().message(), Catch::Contains("no-such-policy"));
 
-  Result<FillResult> empty = RunFill({}, TinyTrace(), FillConfig{"fgd", 1, 1.3}, &MakeGpuSharePolicy);
+  Result<FillResult> empty = RunFill({}, TinyTrace(), FillConfig{"fgd", 1, 1.3}, &MakeGpuShareScorer);
   REQUIRE_FALSE(empty.ok());
   CHECK(empty.status().code() == StatusCode::kInvalidArgument);
 }
@@ -463,7 +463,7 @@ TEST_CASE("fgd's final state on the default trace matches the reference run with
   std::vector<FillResult> runs(kSeeds);
   ParallelFor(kSeeds, WorkerCount(0), [&](size_t i) {
     Result<FillResult> r = RunFill(data.nodes, data.pods, FillConfig{"fgd", 42 + i, 1.3},
-                                   &MakeGpuSharePolicy);
+                                   &MakeGpuShareScorer);
     if (r.ok()) runs[i] = std::move(r).value();
   });
   struct Field {

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "policies/mig_share_policies.h"
+#include "policies/mig_scorers.h"
 
 namespace migsim {
 namespace {
@@ -25,7 +25,7 @@ std::vector<FillPod> Trace() {
 MigFillResult Run(const std::string& policy, const std::string& layout, uint64_t seed,
                   int64_t gpus = 16) {
   MigFillConfig config{policy, layout, seed, 1.3, 16};
-  Result<MigFillResult> r = RunMigFill(P4dCluster(gpus), Trace(), config, &MakeMigSharePolicy);
+  Result<MigFillResult> r = RunMigFill(P4dCluster(gpus), Trace(), config, &MakeMigScorer);
   REQUIRE(r.ok());
   return std::move(r).value();
 }
@@ -76,9 +76,9 @@ TEST_CASE("a static 7g layout takes only pods that map to 7g; dynamic partitioni
 
 TEST_CASE("an unknown MIG policy or layout is an error", "[workloads][mig_fill]") {
   CHECK_FALSE(
-      RunMigFill(P4dCluster(8), Trace(), {"nope", "", 1, 1.3, 8}, &MakeMigSharePolicy).ok());
+      RunMigFill(P4dCluster(8), Trace(), {"nope", "", 1, 1.3, 8}, &MakeMigScorer).ok());
   CHECK_FALSE(
-      RunMigFill(P4dCluster(8), Trace(), {"mig-fgd", "all-9g", 1, 1.3, 8}, &MakeMigSharePolicy)
+      RunMigFill(P4dCluster(8), Trace(), {"mig-fgd", "all-9g", 1, 1.3, 8}, &MakeMigScorer)
           .ok());
   CHECK(P4dCluster(6212).size() == 777);
 }

@@ -1,4 +1,4 @@
-#include "sim/policy/gpu_share_policy.h"
+#include "sim/policy/gpu_share_scorer.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // The GPU-sharing filter, the "best" GPU selection and the six openb policies
 // (docs: openb-protocol.md §3, §4, §4.7), on small hand-built nodes.
-#include "policies/gpu_share_policies.h"
+#include "policies/gpu_share_scorers.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -14,7 +14,7 @@
 #include "sim/io/openb_csv.h"
 #include "sim/policy/gpu_fragmentation.h"
 #include "sim/policy/gpu_share.h"
-#include "sim/policy/gpu_share_policy.h"
+#include "sim/policy/gpu_share_scorer.h"
 #include "tests/support/openb_data.h"
 
 namespace migsim {
@@ -29,9 +29,9 @@ GpuShareNode Node(int64_t cpu_left_milli, std::vector<int32_t> free, std::string
   return GpuShareNode{cpu_left_milli, std::move(free), std::move(model), tags};
 }
 
-std::unique_ptr<GpuSharePolicy> Make(const std::string& name,
+std::unique_ptr<GpuShareScorer> Make(const std::string& name,
                                      const GpuShareContext& context = {}) {
-  std::unique_ptr<GpuSharePolicy> policy = MakeGpuSharePolicy(name, context);
+  std::unique_ptr<GpuShareScorer> policy = MakeGpuShareScorer(name, context);
   REQUIRE(policy != nullptr);
   return policy;
 }
@@ -120,7 +120,7 @@ TEST_CASE("placing a pod takes its CPU and its milli from each chosen GPU", "[op
 
 TEST_CASE("gpu-packing reproduces the reference simulator's unit-test scores",
           "[openb][policies]") {
-  std::unique_ptr<GpuSharePolicy> packing = Make("gpu-packing");
+  std::unique_ptr<GpuShareScorer> packing = Make("gpu-packing");
   CHECK(packing->Score(Node(64000, {200, 1000, 1000, 500}), Pod(1000, 1000, 2)) == 48);
   CHECK(packing->Score(Node(64000, std::vector<int32_t>(4, 1000)), Pod(1000, 1000, 2)) == 29);
   CHECK(packing->Score(Node(64000, std::vector<int32_t>(8, 1000)), Pod(1000, 1000, 2)) == 25);
@@ -130,7 +130,7 @@ TEST_CASE("gpu-packing reproduces the reference simulator's unit-test scores",
 TEST_CASE("gpu-packing prefers partly used GPUs, then partly used nodes, then small empty "
           "nodes",
           "[openb][policies]") {
-  std::unique_ptr<GpuSharePolicy> packing = Make("gpu-packing");
+  std::unique_ptr<GpuShareScorer> packing = Make("gpu-packing");
   // Case 1: the pod lands on a partly used GPU: 100 − floor(floor(600×100/1000)/10) = 94.
   CHECK(packing->Score(Node(64000, {1000, 600}), Pod(1000, 500, 1)) == 94);
   // Case 2: one fully free GPU picked on a partly used node: 50 − 1.
@@ -149,7 +149,7 @@ TEST_CASE("gpu-packing prefers partly used GPUs, then partly used nodes, then sm
 TEST_CASE("gpu-clustering adds 75 for the pod's tag alone, 50 beside others, 25 on an untagged "
           "node",
           "[openb][policies]") {
-  std::unique_ptr<GpuSharePolicy> clustering = Make("gpu-clustering");
+  std::unique_ptr<GpuShareScorer> clustering = Make("gpu-clustering");
   const PodShape share = Pod(1000, 500, 1);    // tag share-gpu
   const PodShape whole = Pod(1000, 1000, 1);   // tag 1-gpu
   const PodShape two = Pod(1000, 1000, 2);     // tag 2-gpu
@@ -191,7 +191,7 @@ TEST_CASE("affinity tags tell apart CPU-only, sharing and k-GPU pods", "[openb][
 TEST_CASE("dot-product scores 100 × (1 − the halved dot product of free and requested "
           "resources)",
           "[openb][policies]") {
-  std::unique_ptr<GpuSharePolicy> dot = Make("dot-product");
+  std::unique_ptr<GpuShareScorer> dot = Make("dot-product");
   // d = (64000/128000 × 8000/128000 + 1500/8000 × 500/8000) / 2 = 0.021484375 → 97.85 → 97.
   CHECK(dot->Score(Node(64000, {1000, 500}), Pod(8000, 500, 1)) == 97);
   // d = (1 × 1 + 1 × 1) / 2 = 1 → 0.
@@ -205,7 +205,7 @@ TEST_CASE("dot-product scores 100 × (1 − the halved dot product of free and r
 
 TEST_CASE("best-fit-share scores 100 × (1 − the mean of the CPU and GPU fractions left)",
           "[openb][policies]") {
-  std::unique_ptr<GpuSharePolicy> best = Make("best-fit-share");
+  std::unique_ptr<GpuShareScorer> best = Make("best-fit-share");
   // s = 0.5 × 56000/128000 + 0.5 × 1000/8000 = 0.28125 → 71.875 → 71.
   CHECK(best->Score(Node(64000, {1000, 500}), Pod(8000, 500, 1)) == 71);
   // A full fit leaves nothing: 100.
@@ -226,7 +226,7 @@ TEST_CASE("fgd gives a sharing pod the GPU that adds the least fragmentation, th
   // One typical pod of 600 milli on 1 GPU: a GPU with less than 600 free is fragment.
   const std::vector<TypicalPod> typical{TypicalPod(Pod(1000, 600, 1), 1.0)};
   Rng rng(1);
-  std::unique_ptr<GpuSharePolicy> fgd = Make("fgd", {&rng, typical});
+  std::unique_ptr<GpuShareScorer> fgd = Make("fgd", {&rng, typical});
   // On GPU 0, 500 would be left (ΔF = −500: trunc(100 × sigmoid(−0.5)) = 37); on GPU 1
   // 900 is left and F stays 0 (50).
   const GpuShareNode node = Node(64000, {600, 1000}, "T4");
@@ -256,7 +256,7 @@ TEST_CASE("fgd reproduces the protocol's scores on a partly used G2 node",
   const std::vector<TypicalPod> typical = TypicalPods(shapes);
   REQUIRE(typical.size() == 35);
   Rng rng(42);
-  std::unique_ptr<GpuSharePolicy> fgd = Make("fgd", {&rng, typical});
+  std::unique_ptr<GpuShareScorer> fgd = Make("fgd", {&rng, typical});
 
   const GpuShareNode node = Node(60000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 190}, "G2");
   CHECK(NodeFragmentation(node, typical) == Approx(1140.52).margin(0.01));
@@ -288,7 +288,7 @@ TEST_CASE("fgd reproduces the protocol's scores on a partly used G2 node",
 
 TEST_CASE("random picks each feasible node about equally often", "[openb][policies]") {
   Rng rng(2024);
-  std::unique_ptr<GpuSharePolicy> random = Make("random", {&rng, {}});
+  std::unique_ptr<GpuShareScorer> random = Make("random", {&rng, {}});
   std::map<size_t, int> picks;
   for (int i = 0; i < 1000; ++i) {
     const std::optional<size_t> pick = random->PickNode(4);
@@ -307,7 +307,7 @@ TEST_CASE("random picks each feasible node about equally often", "[openb][polici
 TEST_CASE("random gives a sharing pod only GPUs that fit, and each of them sometimes",
           "[openb][policies]") {
   Rng rng(7);
-  std::unique_ptr<GpuSharePolicy> random = Make("random", {&rng, {}});
+  std::unique_ptr<GpuShareScorer> random = Make("random", {&rng, {}});
   const GpuShareNode node = Node(64000, {400, 600, 1000, 499, 500});
   std::map<int, int> chosen;
   for (int i = 0; i < 300; ++i) {
@@ -328,9 +328,9 @@ TEST_CASE("random gives a sharing pod only GPUs that fit, and each of them somet
 
 TEST_CASE("only the random policy picks the node itself", "[openb][policies]") {
   Rng rng(1);
-  for (const std::string& name : GpuSharePolicyNames()) {
+  for (const std::string& name : GpuShareScorerNames()) {
     INFO(name);
-    std::unique_ptr<GpuSharePolicy> policy = Make(name, {&rng, {}});
+    std::unique_ptr<GpuShareScorer> policy = Make(name, {&rng, {}});
     CHECK(policy->PickNode(3).has_value() == (name == "random"));
   }
 }
@@ -339,22 +339,22 @@ TEST_CASE("only the random policy picks the node itself", "[openb][policies]") {
 // The registry.
 
 TEST_CASE("the registry knows exactly the six policies of the FGD study", "[openb][policies]") {
-  CHECK(GpuSharePolicyNames() == std::vector<std::string>{"random", "dot-product",
+  CHECK(GpuShareScorerNames() == std::vector<std::string>{"random", "dot-product",
                                                           "gpu-clustering", "gpu-packing",
                                                           "best-fit-share", "fgd"});
   Rng rng(1);
-  for (const std::string& name : GpuSharePolicyNames()) {
-    std::unique_ptr<GpuSharePolicy> policy = MakeGpuSharePolicy(name, {&rng, {}});
+  for (const std::string& name : GpuShareScorerNames()) {
+    std::unique_ptr<GpuShareScorer> policy = MakeGpuShareScorer(name, {&rng, {}});
     REQUIRE(policy != nullptr);
     CHECK(policy->name() == name);
   }
 }
 
 TEST_CASE("the registry returns nullptr for unknown policy names", "[openb][policies]") {
-  CHECK(MakeGpuSharePolicy("", {}) == nullptr);
-  CHECK(MakeGpuSharePolicy("FGD", {}) == nullptr);
-  CHECK(MakeGpuSharePolicy("best-fit", {}) == nullptr);
-  CHECK(MakeGpuSharePolicy("fgd ", {}) == nullptr);
+  CHECK(MakeGpuShareScorer("", {}) == nullptr);
+  CHECK(MakeGpuShareScorer("FGD", {}) == nullptr);
+  CHECK(MakeGpuShareScorer("best-fit", {}) == nullptr);
+  CHECK(MakeGpuShareScorer("fgd ", {}) == nullptr);
 }
 
 }  // namespace

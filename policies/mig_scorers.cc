@@ -1,17 +1,17 @@
-#include "policies/mig_share_policies.h"
+#include "policies/mig_scorers.h"
 
 #include <cmath>
 
 namespace migsim {
 namespace {
 
-class MigFirstFit final : public MigSharePolicy {
+class MigFirstFit final : public MigScorer {
  public:
   std::string_view name() const override { return "mig-first-fit"; }
   int64_t Score(const MigGpu&, const MigGpu&) override { return 0; }
 };
 
-class MigBestFit final : public MigSharePolicy {
+class MigBestFit final : public MigScorer {
  public:
   explicit MigBestFit(const MigPolicyContext& c) : c_(c) {}
   std::string_view name() const override { return "mig-best-fit"; }
@@ -27,7 +27,7 @@ class MigBestFit final : public MigSharePolicy {
   const MigPolicyContext& c_;
 };
 
-class MigFgd final : public MigSharePolicy {
+class MigFgd final : public MigScorer {
  public:
   explicit MigFgd(const MigPolicyContext& c) : c_(c) {}
   std::string_view name() const override { return "mig-fgd"; }
@@ -44,7 +44,7 @@ class MigFgd final : public MigSharePolicy {
 
 }  // namespace
 
-std::unique_ptr<MigSharePolicy> MakeMigSharePolicy(std::string_view name,
+std::unique_ptr<MigScorer> MakeMigScorer(std::string_view name,
                                                    const MigPolicyContext& context) {
   if (name == "mig-first-fit") return std::make_unique<MigFirstFit>();
   if (name == "mig-best-fit") return std::make_unique<MigBestFit>(context);
@@ -52,7 +52,7 @@ std::unique_ptr<MigSharePolicy> MakeMigSharePolicy(std::string_view name,
   return nullptr;
 }
 
-std::vector<std::string> MigSharePolicyNames() {
+std::vector<std::string> MigScorerNames() {
   return {"mig-first-fit", "mig-best-fit", "mig-fgd"};
 }
 

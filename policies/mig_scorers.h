@@ -13,13 +13,13 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/policy/mig_share_policy.h"
+#include "sim/policy/mig_scorer.h"
 
 namespace migsim {
 
 // nullptr for an unknown name. `context` must outlive the policy.
-std::unique_ptr<MigSharePolicy> MakeMigSharePolicy(std::string_view name,
+std::unique_ptr<MigScorer> MakeMigScorer(std::string_view name,
                                                    const MigPolicyContext& context);
-std::vector<std::string> MigSharePolicyNames();
+std::vector<std::string> MigScorerNames();
 
 }  // namespace migsim

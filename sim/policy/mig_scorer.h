@@ -1,6 +1,8 @@
 #pragma once
-// The interface of the MIG edition's placement policies (policies/mig_share_policies.h
-// has the three built in): a score for placing a GI on a GPU; higher wins.
+// The scoring functions of the MIG edition of the packing study (policies/mig_scorers.h
+// has the three built in): a score for placing a GI on a GPU; higher wins. Not a policy
+// API: the MIG fill experiment calls them directly, and MigPlacementPolicy (policies/)
+// makes the same measures scenario policies.
 
 #include <cstdint>
 #include <functional>
@@ -12,9 +14,9 @@
 
 namespace migsim {
 
-class MigSharePolicy {
+class MigScorer {
  public:
-  virtual ~MigSharePolicy() = default;
+  virtual ~MigScorer() = default;
   virtual std::string_view name() const = 0;
   // `before` and `after` are the GPU without and with the candidate GI.
   virtual int64_t Score(const MigGpu& before, const MigGpu& after) = 0;
@@ -27,7 +29,7 @@ struct MigPolicyContext {
   std::vector<TypicalProfile> typical;    // for mig-fgd
 };
 
-using MigSharePolicyFactory = std::function<std::unique_ptr<MigSharePolicy>(
+using MigScorerFactory = std::function<std::unique_ptr<MigScorer>(
     std::string_view name, const MigPolicyContext& context)>;
 
 }  // namespace migsim

@@ -1,8 +1,10 @@
 #pragma once
-// GPU-sharing placement policies (the six of the ATC'23 FGD study; openb-protocol.md §4):
-// they score a pod on a node's milli-GPU state and choose the GPUs it takes there. The
-// fill experiment calls them directly; GpuShareAdapter (policies/) makes any of them a
-// Policy for scenarios with fractional GPU shares.
+// The scoring functions of the six GPU-sharing policies of the ATC'23 FGD study
+// (openb-protocol.md §4), on the study's own node model (milli-GPU per GPU): a score for a
+// pod on a node and the GPUs it takes there. They are not a policy API — a policy is a
+// Policy (policy.h). GpuShareAdapter (policies/) makes each of them a Policy for
+// scenarios; the fill experiment, which reproduces the study's simulator loop exactly
+// (random node ranks, typical pods from the trace, its score cache), calls them directly.
 
 #include <cstdint>
 #include <optional>
@@ -24,9 +26,9 @@ struct GpuShareContext {
   std::span<const TypicalPod> typical;
 };
 
-class GpuSharePolicy {
+class GpuShareScorer {
  public:
-  virtual ~GpuSharePolicy() = default;
+  virtual ~GpuShareScorer() = default;
   virtual std::string_view name() const = 0;
   // The node's score for the pod, an integer in [0, 100]; higher wins, ties go to the
   // node with the lowest rank. REQUIRES: FitsGpuShare(node, pod) and the CPU fits.
