@@ -4,6 +4,7 @@
 #include "policies/first_fit.h"
 #include "policies/gpu_share_adapter.h"
 #include "policies/mig_placement.h"
+#include "policies/plugin/plugin_policy.h"
 #include "policies/scored.h"
 #include "policies/spread.h"
 
@@ -126,9 +127,12 @@ PolicySpec WithDefaults(PolicySpec spec) {
 }
 
 std::unique_ptr<Policy> MakePolicy(const PolicySpec& spec) {
+  if (!spec.library.empty()) {
+    Result<std::unique_ptr<Policy>> loaded = LoadPluginPolicy(spec.library, spec.params_json);
+    return loaded.ok() ? std::move(loaded).value() : nullptr;
+  }
   const PolicyInfo* info = FindPolicy(spec.name);
-  if (info == nullptr || !spec.library.empty()) return nullptr;
-  return info->make(spec);
+  return info == nullptr ? nullptr : info->make(spec);
 }
 
 std::unique_ptr<Policy> MakePolicy(std::string_view name) {

@@ -30,7 +30,8 @@ std::vector<std::string> PolicyNames();
 
 // A new policy for `spec`. REQUIRES: spec.name is in the catalog and spec.params hold every
 // declared parameter with its kind (the loader fills in defaults: see WithDefaults).
-// nullptr for an unknown name; a library policy is made by the plugin loader instead.
+// nullptr for an unknown name; a library policy (spec.library) is loaded through the
+// plugin ABI (plugin/plugin_policy.h), nullptr when it does not load.
 std::unique_ptr<Policy> MakePolicy(const PolicySpec& spec);
 // A new policy called `name` with default parameters, or nullptr.
 std::unique_ptr<Policy> MakePolicy(std::string_view name);

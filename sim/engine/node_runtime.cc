@@ -63,6 +63,7 @@ void NodeRuntime::BuildDevices(const PluginView& view, ResourceTable& resources)
 }
 
 void NodeRuntime::RefreshInfo(const ResourceTable& resources, NodeInfo& info) const {
+  ++info.generation;
   info.allocatable.assign(resources.size(), 0);
   info.requested.resize(resources.size(), 0);
   if (!reconfiguring_) {
@@ -222,6 +223,7 @@ bool NodeRuntime::ValidChoices(const PodRequests& req, std::span<const DeviceCho
 int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out, NodeInfo& info,
                               std::span<const DeviceChoice> choices) {
   const size_t first = out.size();
+  ++info.generation;
   info.cpu_milli_requested += req.cpu_milli;
   info.memory_mib_requested += req.memory_mib;
   for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] += r.count;
@@ -253,6 +255,7 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out, No
 
 int64_t NodeRuntime::Release(const PodRequests& req, std::span<const Held> held,
                              NodeInfo& info) {
+  ++info.generation;
   int64_t delta = 0;
   info.cpu_milli_requested -= req.cpu_milli;
   info.memory_mib_requested -= req.memory_mib;
@@ -276,6 +279,7 @@ void NodeRuntime::Withdraw(const std::string& config, NodeInfo& info) {
   mig_config_ = config;
   mig_state_ = "pending";
   info.mig_pending = true;
+  ++info.generation;
   std::fill(info.allocatable.begin(), info.allocatable.end(), 0);
   RefreshShares(info);
   RefreshLabels(info);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "policies/plugin/plugin_policy.h"
 #include "policies/registry.h"
 
 namespace migsim::io {
@@ -130,6 +131,17 @@ PolicySpec LoadLibrary(LoadContext* ctx, const JsonRef& ref) {
   if (r.Has("params") && ExpectObject(ctx, r.Field("params"))) {
     spec.params_json = r.Field("params").value().dump();
   }
+  if (!ctx->ok()) return spec;
+  // Loaded once now so that a bad library or bad params stop the run before it starts.
+  Result<std::unique_ptr<Policy>> loaded = LoadPluginPolicy(spec.library, spec.params_json);
+  if (!loaded.ok()) {
+    const bool params = loaded.status().code() == StatusCode::kParseError;
+    ctx->Fail(
+        params && r.Has("params") ? r.Field("params").pointer() : r.Field("library").pointer(),
+        loaded.status().message());
+    return spec;
+  }
+  spec.name = std::string(loaded.value()->name());
   return spec;
 }
 

@@ -68,6 +68,9 @@ struct NodeInfo {
   std::vector<DeviceInfo> devices;
   bool mig_pending = false;
   std::vector<BoundPod> pods;  // in no particular order
+  // Changes whenever anything above does (a bind, a release, a MIG change): a key for
+  // policies that cache what they derive from a node.
+  uint64_t generation = 0;
 
   int32_t Allocatable(ResourceId r) const {
     return r.value() < allocatable.size() ? allocatable[r.value()] : 0;

@@ -78,13 +78,31 @@ TEST_CASE("scored reads its plugins with their weights and params", "[io][policy
   CHECK_FALSE(plugins[2].plugin.Bool("dynamic"));  // the plugin's own default
 }
 
-TEST_CASE("a library policy keeps its params as JSON", "[io][policy]") {
+std::string Fixture(const std::string& name) {
+  return std::string(MIGSIM_PLUGIN_FIXTURE_DIR) + "/libplugin_" + name + ".so";
+}
+
+TEST_CASE("a library policy is loaded when the scenario is read and keeps its params as JSON",
+          "[io][policy]") {
   const PolicySpec spec =
-      SpecOf(R"({"library": "plugins/libmine.so", "params": {"alpha": 0.5}})");
-  CHECK(spec.library == "plugins/libmine.so");
-  CHECK(spec.name == "plugins/libmine.so");
+      SpecOf(R"({"library": ")" + Fixture("good") + R"(", "params": {"alpha": 0.5}})");
+  CHECK(spec.library == Fixture("good"));
+  CHECK(spec.name == "fixture");  // the plugin's own name
   CHECK(spec.params_json == R"({"alpha":0.5})");
-  CHECK(SpecOf(R"({"library": "libmine.so"})").params_json == "{}");
+  CHECK(SpecOf(R"({"library": ")" + Fixture("good") + R"("})").params_json == "{}");
+}
+
+TEST_CASE("a library policy that does not load is an error at its pointer", "[io][policy]") {
+  CHECK(MessageOf(R"({"library": "/nonexistent/libmine.so"})") ==
+        "t.json:/policy/library: policy library '/nonexistent/libmine.so' does not exist");
+  CHECK_THAT(
+      MessageOf(R"({"library": ")" + Fixture("wrong_abi") + R"("})"),
+      Catch::StartsWith("t.json:/policy/library: policy library '") &&
+          Catch::EndsWith("' is built for policy ABI version 2; this migsim loads version 1"));
+  CHECK_THAT(
+      MessageOf(R"({"library": ")" + Fixture("refuses_params") + R"(", "params": {"x": 1}})"),
+      Catch::StartsWith("t.json:/policy/params: policy library '") &&
+          Catch::EndsWith("' refused its params: unknown param in {\"x\":1}"));
 }
 
 TEST_CASE("an unknown param names the policy's params", "[io][policy]") {

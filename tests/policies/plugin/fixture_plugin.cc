@@ -1,0 +1,56 @@
+// Test plugins, one shared library per behaviour chosen at compile time
+// (MIGSIM_FIXTURE): a well-behaved first fit, a wrong ABI version, a missing symbol, a
+// plugin that refuses its params, and one that answers a node that does not exist.
+#include <cstdio>
+#include <cstring>
+
+#include "policies/plugin/migsim_policy_plugin.h"
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+int instance = 0;
+}
+
+EXPORT uint32_t migsim_policy_abi_version() {
+#if MIGSIM_FIXTURE == 1
+  return MIGSIM_POLICY_ABI_VERSION + 1;
+#else
+  return MIGSIM_POLICY_ABI_VERSION;
+#endif
+}
+
+EXPORT void* migsim_policy_create(const char* params_json, char* error, size_t error_size) {
+#if MIGSIM_FIXTURE == 3
+  if (std::strcmp(params_json, "{}") != 0) {
+    std::snprintf(error, error_size, "unknown param in %s", params_json);
+    return nullptr;
+  }
+#else
+  (void)params_json, (void)error, (void)error_size;
+#endif
+  return &instance;
+}
+
+EXPORT void migsim_policy_destroy(void*) {}
+
+#if MIGSIM_FIXTURE != 2
+EXPORT const char* migsim_policy_name(void*) { return "fixture"; }
+#endif
+
+EXPORT int migsim_policy_place(void*, const migsim_view* view, const migsim_pod*,
+                               migsim_placement* out) {
+#if MIGSIM_FIXTURE == 4
+  (void)view;
+  out->node = 999;
+  return 1;
+#else
+  for (uint32_t n = 0; n < view->node_count; ++n) {
+    if (view->fits(view->fits_context, n)) {
+      out->node = n;
+      return 1;
+    }
+  }
+  return 0;
+#endif
+}
