@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libboost-graph-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
-          catch2 libbenchmark-dev libyaml-cpp-dev)
+          catch2 libbenchmark-dev libyaml-cpp-dev pybind11-dev python3-dev)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do

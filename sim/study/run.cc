@@ -113,6 +113,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   VariantResult result;
   result.name = name;
   result.policy = std::string(policy.name());
+  result.rejected_decisions = engine.rejected_decisions();
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));

@@ -40,6 +40,8 @@ struct VariantResult {
   std::string name;
   std::string policy;
   RunMetrics metrics;
+  // Policy answers the engine refused (a node that does not fit, a device that is busy...).
+  int64_t rejected_decisions = 0;
   std::vector<NodeRecord> nodes;
   std::vector<PodRecord> pods;  // empty unless asked for
   std::vector<TimelinePoint> timeline;  // empty unless asked for

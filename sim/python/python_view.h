@@ -1,0 +1,37 @@
+#pragma once
+// The read-only views a Python policy receives: thin handles on the engine's ClusterView,
+// NodeInfo and PodView. They are valid only during the call that passed them; a handle
+// kept longer raises RuntimeError instead of reading freed memory.
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "sim/policy/cluster_view.h"
+
+namespace migsim::python {
+
+// Shared by every handle of one call; the caller sets it false when the call returns.
+using Alive = std::shared_ptr<bool>;
+
+struct PyNode {
+  const NodeInfo* node;
+  const ResourceTable* resources;
+  Alive alive;
+};
+
+struct PyPod {
+  const PodView* pod;
+  const ResourceTable* resources;
+  Alive alive;
+};
+
+struct PyView {
+  const ClusterView* view;
+  Alive alive;
+};
+
+// Registers Node, Pod and View in `m`.
+void BindViews(pybind11::module_& m);
+
+}  // namespace migsim::python
