@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/policy/gpu_share.h"
+#include "tests/support/openb_data.h"
 
 namespace migsim {
 namespace {
@@ -51,12 +52,12 @@ std::vector<TypicalPod> DefaultTypicalPods() {
 
 // The default pod CSV read as the openb converter does (gpu_milli clipped to 0..1000 and
 // 0 for CPU-only pods; empty type pieces dropped). Empty when the shared data is absent.
-std::vector<PodShape> ReadDefaultTraceIfPresent() {
-  const std::filesystem::path path =
-      MIGSIM_SOURCE_DIR "/../shared/data/openb/openb_pod_list_default.csv";
+// The default trace's pods; ends the test process as skipped without the data.
+std::vector<PodShape> ReadDefaultTrace() {
+  const std::filesystem::path path = test::OpenbDataDirOrSkip() + "openb_pod_list_default.csv";
   std::vector<PodShape> pods;
   std::ifstream in(path);
-  if (!in) return pods;
+  REQUIRE(in);
   std::string line;
   std::getline(in, line);  // header: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...
   while (std::getline(in, line)) {
@@ -204,12 +205,9 @@ TEST_CASE("typical pods sort by count, then by the shape tuple descending", "[fr
   }
 }
 
-TEST_CASE("the default trace's typical pods match protocol 5.1", "[fragmentation]") {
-  const std::vector<PodShape> pods = ReadDefaultTraceIfPresent();
-  if (pods.empty()) {
-    WARN("shared openb data not found; the in-test copy of its typical list is still checked");
-    return;
-  }
+TEST_CASE("the default trace's typical pods match protocol 5.1",
+          "[fragmentation][.][openb-data]") {
+  const std::vector<PodShape> pods = ReadDefaultTrace();
   REQUIRE(pods.size() == 8152);
   CHECK(TypicalPods(pods, 1.0).size() == 91);
   const std::vector<TypicalPod> typical = TypicalPods(pods);
