@@ -83,7 +83,12 @@ int ValidateCommand(const std::string& path) {
     char horizon[32] = "none";
     if (s.horizon != SimTime::Max())
       std::snprintf(horizon, sizeof horizon, "%g s", s.horizon.seconds());
-    std::printf("\nvariant %s (policy %s, seed %llu, horizon %s)\n", name.c_str(), s.policy.label().c_str(),
+    std::string policy = s.policy.label();
+    if (!s.policy.library.empty()) policy += " from " + s.policy.library;
+    if (!s.policy.params_json.empty() && s.policy.params_json != "{}") {
+      policy += " " + s.policy.params_json;
+    }
+    std::printf("\nvariant %s (policy %s, seed %llu, horizon %s)\n", name.c_str(), policy.c_str(),
                 static_cast<unsigned long long>(s.seed), horizon);
     std::printf("  nodes:\n");
     PrintNodes(s);
