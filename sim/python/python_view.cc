@@ -103,16 +103,23 @@ void BindPod(py::module_& m) {
 void BindViews(py::module_& m) {
   BindNode(m);
   BindPod(m);
+  // __len__ and __getitem__ make it a sequence: `for node in view.nodes` and indexing work.
+  py::class_<PyNodes>(m, "Nodes", "The nodes, by id (read-only, this call only)")
+      .def("__len__", [](const PyNodes& n) { return Check(n.alive), n.view->nodes().size(); })
+      .def("__getitem__", [](const PyNodes& n, int64_t i) {
+        Check(n.alive);
+        const auto size = static_cast<int64_t>(n.view->nodes().size());
+        if (i < 0) i += size;
+        if (i < 0 || i >= size) throw py::index_error("node index out of range");
+        return PyNode{&n.view->nodes()[static_cast<size_t>(i)], &n.view->resources(), n.alive};
+      });
   py::class_<PyView>(m, "View", "The cluster as the scheduler sees it (read-only, this call only)")
       .def_property_readonly(
           "now_s", [](const PyView& v) { return Check(v.alive), v.view->now().seconds(); })
       .def_property_readonly("nodes",
                              [](const PyView& v) {
                                Check(v.alive);
-                               py::list out;
-                               for (const NodeInfo& n : v.view->nodes())
-                                 out.append(PyNode{&n, &v.view->resources(), v.alive});
-                               return out;
+                               return PyNodes{v.view, v.alive};
                              })
       .def(
           "fits",

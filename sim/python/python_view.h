@@ -26,6 +26,13 @@ struct PyPod {
   Alive alive;
 };
 
+// view.nodes: a sequence that makes a node's handle only when it is read, so that a
+// policy stopping at the first node that fits does not pay for the others.
+struct PyNodes {
+  const ClusterView* view;
+  Alive alive;
+};
+
 struct PyView {
   const ClusterView* view;
   Alive alive;
