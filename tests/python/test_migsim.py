@@ -83,6 +83,17 @@ class TestRun(unittest.TestCase):
         with self.assertRaises(RuntimeError):
             kept[0].nodes
 
+    def test_view_nodes_is_a_sequence_by_node_id(self):
+        seen = []
+
+        class Looker:
+            def place(self, view, pod):
+                nodes = view.nodes
+                seen.append((len(nodes), nodes[0].id, nodes[-1].name, [n.id for n in nodes]))
+                return None
+        migsim.run(SUPERRES, variant="whole-gpu", policy=Looker())
+        self.assertEqual(seen[0], (1, 0, "p4d-0", [0]))
+
     def test_a_bad_scenario_raises_value_error_naming_the_pointer(self):
         with self.assertRaises(ValueError) as caught:
             migsim.load(os.path.join(SOURCE, "README.md"))
