@@ -42,7 +42,7 @@ check workloads 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/p
 check sim/io 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|workloads/|policies/'
 check sim/study 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|workloads/|policies/'
 check sim/report 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/study/|sim/report/|workloads/|policies/'
-check sim/python 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|sim/python/|workloads/|policies/'
+check sim/python 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|sim/report/|sim/python/|workloads/|policies/'
 forbid 'nlohmann/' sim/io/ sim/report/
 forbid 'pybind11/' sim/python/
 forbid 'yaml-cpp/' sim/io/

@@ -1,104 +1,95 @@
-// The `migsim` Python module: load a scenario, run it (optionally under a policy written
-// in Python), get the metrics as plain dicts and the pods as a columnar table that
-// pandas.DataFrame takes as it is. See sim/python/README.md.
+// The `migsim` Python module: load a scenario, run it (under its own policy, a built-in
+// one or one written in Python), get the metrics as plain dicts and the pods as a
+// columnar table that pandas.DataFrame takes as it is. See sim/python/README.md.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <stdexcept>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
+#include "policies/registry.h"
 #include "sim/io/scenario_json.h"
 #include "sim/python/python_policy.h"
 #include "sim/python/python_view.h"
+#include "sim/python/results.h"
 #include "sim/study/run.h"
 
 namespace migsim::python {
 namespace py = pybind11;
 namespace {
 
-ScenarioFile Load(const std::string& path) {
-  Result<ScenarioFile> loaded = LoadScenarioFile(path);
+// A path given as a str or an os.PathLike (pathlib.Path), as Python's open() takes it.
+ScenarioFile Load(const py::object& path) {
+  if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__")) {
+    throw py::type_error("a scenario path must be a str or an os.PathLike");
+  }
+  const auto text = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+  Result<ScenarioFile> loaded = LoadScenarioFile(text);
   if (!loaded.ok()) throw py::value_error(loaded.status().ToString());
   return std::move(loaded).value();
 }
 
-py::object Optional(const std::optional<double>& v) {
-  return v ? py::object(py::float_(*v)) : py::object(py::none());
-}
-py::object Seconds(const std::optional<SimTime>& t) {
-  return t ? py::object(py::float_(t->seconds())) : py::object(py::none());
-}
-
-// The metrics under the names of the JSON output (README "JSON").
-py::dict Metrics(const RunMetrics& m) {
-  py::dict latency;
-  latency["mean"] = m.queueing.mean_s, latency["p50"] = m.queueing.p50_s;
-  latency["p95"] = m.queueing.p95_s, latency["p99"] = m.queueing.p99_s;
-  latency["max"] = m.queueing.max_s, latency["count"] = m.queueing.count;
-  py::dict pods;
-  pods["submitted"] = m.pods.submitted, pods["completed"] = m.pods.completed;
-  pods["failed"] = m.pods.failed, pods["running"] = m.pods.running;
-  pods["pending"] = m.pods.pending, pods["deleted"] = m.pods.deleted;
-  pods["restarts"] = m.pods.restarts;
-  py::dict out;
-  out["makespan_s"] = Optional(m.makespan_s);
-  out["queueing_latency_s"] = latency;
-  out["gpu_allocation_ratio"] = m.gpu_allocation_ratio;
-  out["gpu_compute_utilization"] = m.gpu_compute_utilization;
-  out["run_time_s"] = py::dict(py::arg("mean") = m.mean_run_s);
-  out["throughput"] =
-      py::dict(py::arg("per_s") = m.throughput_per_s,
-               py::arg("per_pod_per_s") = m.pod_throughput_per_s, py::arg("unit") = m.work_unit);
-  out["pods"] = pods;
-  out["end_s"] = m.end_s;
-  return out;
+// `scenario` as a loaded file: the Scenario object itself (kept alive by the caller's
+// reference), or read from a path into `storage`.
+const ScenarioFile& File(const py::object& scenario, std::optional<ScenarioFile>& storage) {
+  if (py::isinstance<ScenarioFile>(scenario)) return scenario.cast<const ScenarioFile&>();
+  return storage.emplace(Load(scenario));
 }
 
-// One list per column, in pod order (the pods CSV's columns, times in seconds).
-py::dict PodTable(const std::vector<PodRecord>& pods) {
-  py::list name, owner, node, device, created, bound, started, ended, state, reason, restarts,
-      throughput, slowdown;
-  for (const PodRecord& p : pods) {
-    name.append(p.name), owner.append(p.owner), node.append(p.node), device.append(p.device);
-    created.append(p.created.seconds()), bound.append(Seconds(p.bound));
-    started.append(Seconds(p.started)), ended.append(Seconds(p.ended));
-    state.append(p.state), reason.append(p.reason), restarts.append(p.restarts);
-    throughput.append(Optional(p.throughput_per_s)), slowdown.append(Optional(p.slowdown));
+// A built-in policy by name, with its default parameters.
+std::unique_ptr<Policy> BuiltIn(const std::string& name) {
+  const PolicyInfo* info = FindPolicy(name);
+  if (info == nullptr) {
+    std::string known;
+    for (const std::string& n : PolicyNames()) known += (known.empty() ? "" : ", ") + n;
+    throw py::value_error("unknown policy '" + name + "' (known: " + known + ")");
   }
-  py::dict t;
-  t["name"] = name, t["owner"] = owner, t["node"] = node, t["device"] = device;
-  t["created_s"] = created, t["bound_s"] = bound, t["started_s"] = started;
-  t["ended_s"] = ended, t["state"] = state, t["reason"] = reason, t["restarts"] = restarts;
-  t["throughput_per_s"] = throughput, t["slowdown"] = slowdown;
-  return t;
+  for (const ParamSpec& p : info->params) {
+    if (p.required) {
+      throw py::value_error("policy '" + name + "' needs its parameter '" + p.name +
+                            "': name it in a scenario file");
+    }
+  }
+  return MakePolicy(name);
 }
 
-py::dict RunOne(const std::string& name, const Scenario& scenario, const py::object& policy) {
-  VariantResult r;
+// Runs one variant under `policy`: None (the scenario's), a built-in's name, or a Python
+// object. Built-in policies run without the GIL, so other Python threads go on meanwhile.
+VariantResult RunOne(const std::string& name, const Scenario& scenario, const py::object& policy) {
+  const RunOptions options{.collect_pods = true};
   if (policy.is_none()) {
-    r = RunVariant(name, scenario, {.collect_pods = true});
-  } else {
-    PythonPolicy wrapped(policy);
-    r = RunVariant(name, scenario, wrapped, {.collect_pods = true});
-    if (std::optional<py::error_already_set> e = wrapped.TakeError()) throw *e;
+    py::gil_scoped_release release;
+    return RunVariant(name, scenario, options);
   }
-  py::dict out;
-  out["name"] = r.name, out["policy"] = r.policy, out["metrics"] = Metrics(r.metrics);
-  out["rejected_decisions"] = r.rejected_decisions;
-  out["pods"] = PodTable(r.pods);
-  return out;
+  if (py::isinstance<py::str>(policy)) {
+    std::unique_ptr<Policy> built_in = BuiltIn(policy.cast<std::string>());
+    py::gil_scoped_release release;
+    return RunVariant(name, scenario, *built_in, options);
+  }
+  PythonPolicy wrapped(policy);
+  VariantResult result = RunVariant(name, scenario, wrapped, options);
+  if (std::optional<py::error_already_set> e = wrapped.TakeError()) throw *e;
+  return result;
 }
 
-py::list Run(const py::object& scenario, const std::optional<std::string>& variant,
-             const py::object& policy) {
-  const ScenarioFile file = py::isinstance<py::str>(scenario) ? Load(scenario.cast<std::string>())
-                                                              : scenario.cast<ScenarioFile>();
+// One dict for a named variant, else a list of them, one per variant in file order.
+py::object Run(const py::object& scenario, const std::optional<std::string>& variant,
+               const py::object& policy, std::optional<uint64_t> seed) {
+  std::optional<ScenarioFile> storage;
+  const ScenarioFile& file = File(scenario, storage);
   py::list results;
   for (const auto& [name, s] : file.variants) {
-    if (!variant || *variant == name) results.append(RunOne(name, s, policy));
+    if (variant && *variant != name) continue;
+    std::optional<Scenario> reseeded;
+    if (seed) reseeded.emplace(s).seed = *seed;
+    const Scenario& run = reseeded ? *reseeded : s;
+    results.append(ResultDict(RunOne(name, run, policy), run.seed));
   }
-  if (variant && results.empty()) throw py::value_error("no variant '" + *variant + "'");
-  return results;
+  if (!variant) return results;
+  if (results.empty()) throw py::value_error("no variant '" + *variant + "' in " + file.path);
+  return results[0];
 }
 
 }  // namespace
@@ -117,10 +108,12 @@ PYBIND11_MODULE(migsim, m) {
   BindViews(m);
   m.def("load", &Load, py::arg("path"),
         "Loads and validates a scenario file; ValueError names the file and JSON pointer.");
+  m.def("policies", &PolicyNames, "The built-in policies' names (for run's `policy`).");
   m.def("run", &Run, py::arg("scenario"), py::arg("variant") = py::none(),
-        py::arg("policy") = py::none(),
-        "Runs every variant (or the one named) of a scenario (a path or a loaded Scenario), "
-        "under its own policy or `policy`, a Python object; returns one dict per variant.");
+        py::arg("policy") = py::none(), py::arg("seed") = py::none(),
+        "Runs a scenario (a path or a loaded Scenario) under its own policy, a built-in one "
+        "(its name) or `policy`, a Python object; `seed` replaces the scenario's. Returns "
+        "a dict for the named `variant`, else a list of dicts, one per variant.");
 }
 
 }  // namespace migsim::python

@@ -2,6 +2,11 @@
 
 #include <pybind11/stl.h>
 
+#include <cmath>
+#include <memory>
+#include <utility>
+#include <vector>
+
 #include "sim/python/python_view.h"
 
 namespace migsim::python {
@@ -25,68 +30,140 @@ class CallScope {
   Alive alive_;
 };
 
-}  // namespace
-
-PythonPolicy::PythonPolicy(py::object policy) : policy_(std::move(policy)) {
-  name_ = py::hasattr(policy_, "name") ? py::str(policy_.attr("name")).cast<std::string>()
-                                       : std::string("python");
-  has_place_ = py::hasattr(policy_, "place");
-  has_filter_ = py::hasattr(policy_, "filter");
-  has_score_ = py::hasattr(policy_, "score");
+// Runs `call`, one call into the Python object. Whatever goes wrong — an exception the
+// object raised, or an answer that is not what `contract` says (a TypeError naming it) —
+// is kept in `error` and `fallback` returned: no exception crosses the engine, which is
+// not written to unwind. Once `error` is set, `call` is not run again.
+template <typename T, typename F>
+T Guarded(std::optional<py::error_already_set>& error, const char* contract, F&& call, T fallback) {
+  if (error) return fallback;
+  try {
+    return call();
+  } catch (py::error_already_set& e) {
+    error = std::move(e);
+  } catch (const py::cast_error& e) {
+    const std::string message = std::string(contract) + " (" + e.what() + ")";
+    PyErr_SetString(PyExc_TypeError, message.c_str());
+    error = py::error_already_set();  // takes the error just set
+  }
+  return fallback;
 }
 
-std::optional<Placement> PythonPolicy::Convert(const py::object& answer) const {
+// `answer` as a T, or a cast_error that shows the answer (pybind11's says only that the
+// cast failed).
+template <typename T>
+T As(const py::object& answer) {
+  try {
+    return answer.cast<T>();
+  } catch (const py::cast_error&) {
+    std::string shown = py::repr(answer).cast<std::string>();
+    if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
+    throw py::cast_error("got " + shown);
+  }
+}
+
+// Throws cast_error unless `answer` is None, a node id or (node id, [(device, count)...]).
+std::optional<Placement> Convert(const py::object& answer) {
   if (answer.is_none()) return std::nullopt;
-  if (py::isinstance<py::int_>(answer)) return Placement{NodeId(answer.cast<uint32_t>())};
-  const auto pair = answer.cast<std::pair<uint32_t, std::vector<std::pair<uint32_t, int32_t>>>>();
+  // A bool is an int to Python; as a node id it is surely a mistake (a filter's answer).
+  if (py::isinstance<py::bool_>(answer))
+    throw py::cast_error("got " + py::repr(answer).cast<std::string>());
+  if (py::isinstance<py::int_>(answer)) return Placement{NodeId(As<uint32_t>(answer))};
+  using Answer = std::pair<uint32_t, std::vector<std::pair<uint32_t, int32_t>>>;
+  const auto pair = As<Answer>(answer);
   Placement placement{NodeId(pair.first)};
   for (const auto& [device, count] : pair.second) placement.devices.push_back({device, count});
   return placement;
 }
 
+}  // namespace
+
+// The handles of the pod being placed: made once per Place and shared by the filter and
+// score calls it makes, so that a scoring policy pays a Python call per node, not three
+// new objects as well. They die (and refuse to be read) when Place returns.
+struct PythonPolicy::PodCall {
+  PodCall(const ClusterView& v, const PodView& p)
+      : view(&v), pod(&p), py_view(py::cast(scope.View(v))), py_pod(py::cast(scope.Pod(v, p))) {}
+  const ClusterView* view;
+  const PodView* pod;
+  CallScope scope;
+  py::object py_view, py_pod;
+};
+
+namespace {
+
+// The bound method, or None: looked up once, not per call.
+py::object Method(const py::object& policy, const char* name) {
+  return py::hasattr(policy, name) ? py::object(policy.attr(name)) : py::object(py::none());
+}
+
+}  // namespace
+
+PythonPolicy::PythonPolicy(py::object policy)
+    : policy_(std::move(policy)),
+      place_(Method(policy_, "place")),
+      filter_(Method(policy_, "filter")),
+      score_(Method(policy_, "score")) {
+  name_ = py::hasattr(policy_, "name") ? py::str(policy_.attr("name")).cast<std::string>()
+                                       : std::string("python");
+}
+
+PythonPolicy::~PythonPolicy() = default;
+
+template <typename F>
+auto PythonPolicy::WithPodCall(const ClusterView& view, const PodView& pod, F&& f) {
+  if (current_ != nullptr && current_->view == &view && current_->pod == &pod) return f(*current_);
+  PodCall fresh(view, pod);
+  return f(fresh);
+}
+
 std::optional<Placement> PythonPolicy::Place(const ClusterView& view, const PodView& pod) {
   if (error_) return std::nullopt;
-  if (!has_place_) return Policy::Place(view, pod);
-  try {
-    CallScope scope;
-    return Convert(policy_.attr("place")(scope.View(view), scope.Pod(view, pod)));
-  } catch (py::error_already_set& e) {
-    error_ = std::move(e);
-  } catch (const py::cast_error& e) {
-    const std::string message =
-        "place() must return None, a node id or (node id, [(device, count), ...]): " +
-        std::string(e.what());
-    PyErr_SetString(PyExc_TypeError, message.c_str());
-    error_ = py::error_already_set();  // takes the error just set
+  PodCall call(view, pod);
+  if (place_.is_none()) {
+    current_ = &call;
+    std::optional<Placement> placement = Policy::Place(view, pod);
+    current_ = nullptr;
+    // A score that raised reads as "no score", which the default takes for the first
+    // feasible node: the pod stays pending instead.
+    return error_ ? std::nullopt : placement;
   }
-  return std::nullopt;
+  const char* contract = "place() must return None, a node id or (node id, [(device, count), ...])";
+  return Guarded<std::optional<Placement>>(
+      error_, contract, [&] { return Convert(place_(call.py_view, call.py_pod)); }, std::nullopt);
 }
 
 bool PythonPolicy::Filter(const ClusterView& view, const PodView& pod, const NodeInfo& node) {
-  if (error_ || !has_filter_) return !error_;
-  try {
-    CallScope scope;
-    return policy_.attr("filter")(scope.View(view), scope.Pod(view, pod), scope.Node(view, node))
-        .cast<bool>();
-  } catch (py::error_already_set& e) {
-    error_ = std::move(e);
-  }
-  return false;
+  if (filter_.is_none()) return !error_;
+  return Guarded(
+      error_, "filter() must return a bool",
+      [&] {
+        py::object answer = WithPodCall(view, pod, [&](const PodCall& c) {
+          return filter_(c.py_view, c.py_pod, c.scope.Node(view, node));
+        });
+        // pybind11 reads None as false: here it is a forgotten return, not an answer.
+        if (answer.is_none()) throw py::cast_error("got None");
+        return As<bool>(answer);
+      },
+      false);
 }
 
 std::optional<double> PythonPolicy::Score(const ClusterView& view, const PodView& pod,
                                           const NodeInfo& node) {
-  if (error_ || !has_score_) return std::nullopt;
-  try {
-    CallScope scope;
-    py::object s =
-        policy_.attr("score")(scope.View(view), scope.Pod(view, pod), scope.Node(view, node));
-    if (s.is_none()) return std::nullopt;
-    return s.cast<double>();
-  } catch (py::error_already_set& e) {
-    error_ = std::move(e);
-  }
-  return std::nullopt;
+  if (score_.is_none()) return std::nullopt;
+  return Guarded<std::optional<double>>(
+      error_, "score() must return a number or None",
+      [&]() -> std::optional<double> {
+        py::object s = WithPodCall(view, pod, [&](const PodCall& c) {
+          return score_(c.py_view, c.py_pod, c.scope.Node(view, node));
+        });
+        if (s.is_none()) return std::nullopt;
+        const auto score = As<double>(s);
+        // NaN compares false with everything: the highest score would depend on node order.
+        if (std::isnan(score)) throw py::cast_error("got NaN");
+        return score;
+      },
+      std::nullopt);
 }
 
 std::optional<py::error_already_set> PythonPolicy::TakeError() {

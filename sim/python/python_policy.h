@@ -2,12 +2,15 @@
 // A Policy whose decisions come from a Python object. Every method is optional:
 //   place(view, pod)        -> None | node_id | (node_id, [(device_index, count), ...])
 //   filter(view, pod, node) -> bool        (with the default place)
-//   score(view, pod, node)  -> float|None  (with the default place; None: no score)
+//   score(view, pod, node)  -> float|None  (with the default place; None: this policy
+//                                           does not score, so this node wins at once)
 //   name                    -> str         (default "python")
-// Without place, the API's default runs filter -> score -> highest -> the device plugin.
+// Without place, the API's default runs filter -> score -> highest -> the device plugin;
+// the view and pod handles are then made once per pod, not per call.
 // The engine validates every answer, as for any policy. An exception raised by the
-// object stops its decisions (every later pod is left pending) and is kept for the caller
-// to raise once the run returns (TakeError).
+// object, or an answer of the wrong type (a TypeError), stops its decisions — no method
+// is called again and every later pod is left pending — and is kept for the caller to
+// raise once the run returns (TakeError): the engine never sees a Python exception.
 //
 // REQUIRES: the GIL is held while the engine runs (the run is called from Python).
 
@@ -23,6 +26,7 @@ namespace migsim::python {
 class PythonPolicy final : public Policy {
  public:
   explicit PythonPolicy(pybind11::object policy);
+  ~PythonPolicy() override;
   std::string_view name() const override { return name_; }
   std::optional<Placement> Place(const ClusterView& view, const PodView& pod) override;
   bool Filter(const ClusterView& view, const PodView& pod, const NodeInfo& node) override;
@@ -32,11 +36,15 @@ class PythonPolicy final : public Policy {
   std::optional<pybind11::error_already_set> TakeError();
 
  private:
-  std::optional<Placement> Convert(const pybind11::object& answer) const;
+  struct PodCall;
+  // Calls f(PodCall&): Place's when (view, pod) are the ones it places, else fresh ones.
+  template <typename F>
+  auto WithPodCall(const ClusterView& view, const PodView& pod, F&& f);
 
   pybind11::object policy_;
+  pybind11::object place_, filter_, score_;  // bound methods, or None when absent
   std::string name_;
-  bool has_place_, has_filter_, has_score_;
+  PodCall* current_ = nullptr;  // set during the default Place only
   std::optional<pybind11::error_already_set> error_;
 };
 

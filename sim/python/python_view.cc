@@ -33,7 +33,7 @@ py::list Devices(const PyNode& n) {
     dev["gpu"] = d.gpu;
     dev["mig_profile"] = d.mig ? py::object(py::str(node.gpu_model->profiles[d.mig->profile].name))
                                : py::object(py::none());
-    dev["mig_start"] = d.mig ? d.mig->start : 0;
+    dev["mig_start"] = d.mig ? py::object(py::int_(d.mig->start)) : py::object(py::none());
     dev["resource"] = n.resources->name(d.resource);
     dev["capacity"] = d.capacity;
     dev["used"] = d.used;
@@ -45,7 +45,8 @@ py::list Devices(const PyNode& n) {
 }
 
 void BindNode(py::module_& m) {
-  py::class_<PyNode>(m, "Node", "A node as a scheduler plugin sees it (read-only, this call only)")
+  py::class_<PyNode>(m, "Node",
+                     "A node as a scheduler plugin sees it (read-only, until the pod is placed)")
       .def_property_readonly("id", [](const PyNode& n) { return N(n).id.value(); })
       .def_property_readonly("name", [](const PyNode& n) { return N(n).name; })
       .def_property_readonly("labels",
@@ -82,7 +83,8 @@ void BindNode(py::module_& m) {
 }
 
 void BindPod(py::module_& m) {
-  py::class_<PyPod>(m, "Pod", "A pending pod as the scheduler sees it (read-only, this call only)")
+  py::class_<PyPod>(m, "Pod",
+                    "A pending pod as the scheduler sees it (read-only, until the pod is placed)")
       .def_property_readonly("id", [](const PyPod& p) { return P(p).id.value(); })
       .def_property_readonly("created_s", [](const PyPod& p) { return P(p).created.seconds(); })
       .def_property_readonly("cpu_milli", [](const PyPod& p) { return P(p).requests->cpu_milli; })
@@ -104,7 +106,7 @@ void BindViews(py::module_& m) {
   BindNode(m);
   BindPod(m);
   // __len__ and __getitem__ make it a sequence: `for node in view.nodes` and indexing work.
-  py::class_<PyNodes>(m, "Nodes", "The nodes, by id (read-only, this call only)")
+  py::class_<PyNodes>(m, "Nodes", "The nodes, by id (read-only, until the pod is placed)")
       .def("__len__", [](const PyNodes& n) { return Check(n.alive), n.view->nodes().size(); })
       .def("__getitem__", [](const PyNodes& n, int64_t i) {
         Check(n.alive);
@@ -113,7 +115,8 @@ void BindViews(py::module_& m) {
         if (i < 0 || i >= size) throw py::index_error("node index out of range");
         return PyNode{&n.view->nodes()[static_cast<size_t>(i)], &n.view->resources(), n.alive};
       });
-  py::class_<PyView>(m, "View", "The cluster as the scheduler sees it (read-only, this call only)")
+  py::class_<PyView>(m, "View",
+                     "The cluster as the scheduler sees it (read-only, until the pod is placed)")
       .def_property_readonly(
           "now_s", [](const PyView& v) { return Check(v.alive), v.view->now().seconds(); })
       .def_property_readonly("nodes",

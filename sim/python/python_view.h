@@ -1,7 +1,8 @@
 #pragma once
 // The read-only views a Python policy receives: thin handles on the engine's ClusterView,
-// NodeInfo and PodView. They are valid only during the call that passed them; a handle
-// kept longer raises RuntimeError instead of reading freed memory.
+// NodeInfo and PodView. They are valid until the placement of the pod they were made for
+// is decided (PythonPolicy::Place returns); a handle kept longer raises RuntimeError
+// instead of reading freed memory.
 
 #include <pybind11/pybind11.h>
 
@@ -11,7 +12,7 @@
 
 namespace migsim::python {
 
-// Shared by every handle of one call; the caller sets it false when the call returns.
+// Shared by every handle made for one pod; set false once its placement is decided.
 using Alive = std::shared_ptr<bool>;
 
 struct PyNode {

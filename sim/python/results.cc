@@ -1,0 +1,73 @@
+#include "sim/python/results.h"
+
+#include <optional>
+#include <vector>
+
+namespace migsim::python {
+namespace py = pybind11;
+namespace {
+
+py::object Optional(const std::optional<double>& v) {
+  return v ? py::object(py::float_(*v)) : py::object(py::none());
+}
+py::object Seconds(const std::optional<SimTime>& t) {
+  return t ? py::object(py::float_(t->seconds())) : py::object(py::none());
+}
+
+py::dict Metrics(const RunMetrics& m) {
+  py::dict latency;
+  latency["mean"] = m.queueing.mean_s, latency["p50"] = m.queueing.p50_s;
+  latency["p95"] = m.queueing.p95_s, latency["p99"] = m.queueing.p99_s;
+  latency["max"] = m.queueing.max_s, latency["count"] = m.queueing.count;
+  py::dict pods;
+  pods["submitted"] = m.pods.submitted, pods["completed"] = m.pods.completed;
+  pods["failed"] = m.pods.failed, pods["running"] = m.pods.running;
+  pods["pending"] = m.pods.pending, pods["deleted"] = m.pods.deleted;
+  pods["restarts"] = m.pods.restarts;
+  // As in the JSON output: no unit is null.
+  const py::object unit = m.work_unit.empty() ? py::object(py::none()) : py::str(m.work_unit);
+  py::dict out;
+  out["makespan_s"] = Optional(m.makespan_s);
+  out["queueing_latency_s"] = latency;
+  out["gpu_allocation_ratio"] = m.gpu_allocation_ratio;
+  out["gpu_compute_utilization"] = m.gpu_compute_utilization;
+  out["run_time_s"] = py::dict(py::arg("mean") = m.mean_run_s);
+  out["throughput"] =
+      py::dict(py::arg("per_s") = m.throughput_per_s,
+               py::arg("per_pod_per_s") = m.pod_throughput_per_s, py::arg("unit") = unit);
+  out["pods"] = pods;
+  out["end_s"] = m.end_s;
+  return out;
+}
+
+// One list per column, in pod order; times in seconds.
+py::dict PodTable(const std::vector<PodRecord>& pods) {
+  py::list name, owner, node, device, created, bound, started, ended, state, reason, restarts,
+      throughput, slowdown;
+  for (const PodRecord& p : pods) {
+    name.append(p.name), owner.append(p.owner), node.append(p.node), device.append(p.device);
+    created.append(p.created.seconds()), bound.append(Seconds(p.bound));
+    started.append(Seconds(p.started)), ended.append(Seconds(p.ended));
+    state.append(p.state), reason.append(p.reason), restarts.append(p.restarts);
+    throughput.append(Optional(p.throughput_per_s)), slowdown.append(Optional(p.slowdown));
+  }
+  py::dict t;
+  t["name"] = name, t["owner"] = owner, t["node"] = node, t["device"] = device;
+  t["created_s"] = created, t["bound_s"] = bound, t["started_s"] = started;
+  t["ended_s"] = ended, t["state"] = state, t["reason"] = reason, t["restarts"] = restarts;
+  t["throughput_per_s"] = throughput, t["slowdown"] = slowdown;
+  return t;
+}
+
+}  // namespace
+
+py::dict ResultDict(const VariantResult& r, uint64_t seed) {
+  py::dict out;
+  out["name"] = r.name, out["policy"] = r.policy, out["seed"] = seed;
+  out["metrics"] = Metrics(r.metrics);
+  out["rejected_decisions"] = r.rejected_decisions;
+  out["pods"] = PodTable(r.pods);
+  return out;
+}
+
+}  // namespace migsim::python
