@@ -9,6 +9,8 @@
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/pod.h"
+#include "sim/engine/priority_class.h"
+#include "sim/engine/scheduler_config.h"
 #include "sim/policy/policy_spec.h"
 #include "sim/policy/resources.h"
 #include "workloads/workload_spec.h"
@@ -24,6 +26,10 @@ struct Scenario {
   std::vector<PodTemplate> templates;
   std::vector<WorkloadSpec> workloads;
   PolicySpec policy;  // the loader fills in the parameters' defaults
+  // The system's two classes, then the scenario's; PodTemplate::priority_class indexes it.
+  std::vector<PriorityClass> priority_classes;
+  SchedulerConfig scheduler;
+  std::string queue_order = "priority";  // a name in QueueOrderNames()
 };
 
 struct ScenarioFile {

@@ -15,6 +15,8 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       templates_(std::move(inputs.templates)),
       controllers_(std::move(inputs.controllers)),
       policy_(&policy),
+      scheduler_(inputs.scheduler),
+      queue_order_(std::move(inputs.queue_order)),
       config_(config),
       rng_(config.seed),
       submitted_by_owner_(controllers_.size(), 0) {
@@ -34,11 +36,12 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
 namespace {
 
 // What makes two templates' pods interchangeable to the scheduler, as one string: their
-// requests, node selector and node affinity. Strings are length-prefixed, so keys are
-// equal exactly when those are.
+// requests, node selector, node affinity and priority. Strings are length-prefixed, so
+// keys are equal exactly when those are.
 std::string SchedulingKey(const PodTemplate& t) {
   std::string key = std::to_string(t.requests.cpu_milli) + ' ' +
-                    std::to_string(t.requests.memory_mib);
+                    std::to_string(t.requests.memory_mib) + ' ' + std::to_string(t.priority) +
+                    (t.preempts ? "p" : "n");
   for (const ResourceRequest& r : t.requests.extended) {
     key += ' ' + std::to_string(r.resource.value()) + ':' + std::to_string(r.count);
   }
@@ -54,21 +57,41 @@ std::string SchedulingKey(const PodTemplate& t) {
   return key;
 }
 
+// What the scheduler is told of a job-class pod's run time: its run time on a whole GPU
+// (or its default), else the first one its class lists.
+std::optional<SimTime> RunEstimate(const PodTemplate& t, const std::vector<JobClass>& classes) {
+  if (t.runs_forever || !t.job_class.valid()) return std::nullopt;
+  const JobClass& job_class = classes[t.job_class.value()];
+  if (std::optional<SimTime> run = job_class.RunTimeOn("", "gpu")) return run;
+  if (!job_class.run_time.empty()) return job_class.run_time.front().second;
+  return std::nullopt;
+}
+
 }  // namespace
 
 void Engine::AssignSchedulingClasses() {
-  // Pods of templates with equal requests, selectors and affinity are interchangeable to
-  // the scheduler: one class, one blocked flag.
+  // Pods of templates with equal requests, selectors, affinity and priority are
+  // interchangeable to the scheduler: one class, one blocked flag.
   std::unordered_map<std::string, size_t> classes;
+  std::vector<int32_t> class_priority;
   for (const PodTemplate& t : templates_) {
-    const size_t klass = classes.try_emplace(SchedulingKey(t), classes.size()).first->second;
-    template_class_.emplace_back(static_cast<SchedulingClassId::Rep>(klass));
+    const auto [it, added] = classes.try_emplace(SchedulingKey(t), classes.size());
+    if (added) class_priority.push_back(t.priority);
+    template_class_.emplace_back(static_cast<SchedulingClassId::Rep>(it->second));
+    template_estimate_.push_back(RunEstimate(t, job_classes_));
   }
-  queue_ = SchedulingQueue(classes.size());
+  queue_ = SchedulingQueue(std::move(class_priority));
+  queue_.set_unschedulable_timeout(scheduler_.pod_max_in_unschedulable);
   if (policy_->OrdersQueue()) {
     queue_.set_order([this](PodId a, PodId b) {
       return policy_->Less(ViewOf(pods_[a.value()]), ViewOf(pods_[b.value()]));
     });
+  } else if (queue_order_) {
+    queue_.set_order(
+        [this](PodId a, PodId b) {
+          return queue_order_->Less(ViewOf(pods_[a.value()]), ViewOf(pods_[b.value()]));
+        },
+        queue_order_->OrdersWithinClass());
   }
 }
 
@@ -86,6 +109,7 @@ void Engine::Run() {
       events_.Pop();
       continue;
     }
+    if (OnlyFlushesLeft()) break;
     // Max() is "never" (a saturated duration): such events do not run.
     if (*next > config_.horizon || *next == SimTime::Max()) break;
     MIGSIM_CHECK(*next >= now_, "time never goes backwards");

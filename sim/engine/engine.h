@@ -21,8 +21,10 @@
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
+#include "sim/engine/scheduler_config.h"
 #include "sim/engine/scheduling_queue.h"
 #include "sim/policy/policy.h"
+#include "sim/policy/queue_order.h"
 
 namespace migsim {
 
@@ -39,6 +41,10 @@ struct EngineInputs {
   std::vector<JobClass> job_classes;
   std::vector<PodTemplate> templates;
   std::vector<std::unique_ptr<Controller>> controllers;
+  SchedulerConfig scheduler{};
+  // The queue discipline; null: PrioritySort. A policy that orders the queue itself
+  // (Policy::OrdersQueue) takes precedence.
+  std::unique_ptr<QueueOrder> queue_order{};
 };
 
 class Engine final : private ControllerContext {
@@ -102,9 +108,13 @@ class Engine final : private ControllerContext {
     uint32_t device;
     uint64_t tick;
   };
-  using Event =
-      std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
-                   PolicyReconfigureEnd>;
+  // A class's back-off ends: it may be offered again.
+  struct BackoffWake {};
+  // kube-scheduler's unschedulable timeout: blocked classes are retried. When only these
+  // are left, the run is over (a retry with nothing changed cannot bind anything).
+  struct UnschedulableFlush {};
+  using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd,
+                             DeviceTick, PolicyReconfigureEnd, BackoffWake, UnschedulableFlush>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -122,6 +132,12 @@ class Engine final : private ControllerContext {
   void Handle(const ReconfigureEnd& e);
   void Handle(const DeviceTick& e);
   void Handle(const PolicyReconfigureEnd& e);
+  void Handle(const BackoffWake& e);
+  void Handle(const UnschedulableFlush& e);
+  // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
+  void ScheduleWakes();
+  // True when every queued event is an UnschedulableFlush.
+  bool OnlyFlushesLeft() const { return events_.size() == pending_flushes_; }
   // True for an event made obsolete since it was queued; it is dropped unseen, so it
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
@@ -176,6 +192,10 @@ class Engine final : private ControllerContext {
   std::vector<SchedulingClassId> template_class_;
   std::vector<std::unique_ptr<Controller>> controllers_;
   Policy* policy_;
+  SchedulerConfig scheduler_;
+  std::unique_ptr<QueueOrder> queue_order_;
+  // By template: what PodView::run_estimate says of a job-class pod.
+  std::vector<std::optional<SimTime>> template_estimate_;
   EngineConfig config_;
 
   SimTime now_;
@@ -190,8 +210,8 @@ class Engine final : private ControllerContext {
     int16_t profile = -1;  // MIG profile index, or -1 for a whole GPU
     int16_t start = 0;
     bool shared = false;
-    int32_t count = 1;   // replicas (or fractional units) held
-    int32_t units = 0;   // a fractional share's units per GPU; 0 otherwise
+    int32_t count = 1;  // replicas (or fractional units) held
+    int32_t units = 0;  // a fractional share's units per GPU; 0 otherwise
   };
   std::vector<NodeRuntime::Held> allocation_pool_;
   std::vector<DeviceDesc> allocation_desc_;
@@ -207,8 +227,11 @@ class Engine final : private ControllerContext {
   std::vector<std::vector<GpuMigSetting>> policy_changes_;
   // By node: when the MIG change under way (scripted or a policy's) ends.
   std::vector<SimTime> reconfiguring_until_;
-  std::vector<double> demands_, caps_;  // Reshare's scratch
-  uint64_t next_tick_ = 0;       // DeviceTick ids, unique in the run
+  std::vector<double> demands_, caps_;      // Reshare's scratch
+  uint64_t next_tick_ = 0;                  // DeviceTick ids, unique in the run
+  SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
+  SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
+  size_t pending_flushes_ = 0;
 };
 
 }  // namespace migsim

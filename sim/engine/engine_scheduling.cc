@@ -10,7 +10,7 @@ namespace migsim {
 
 void Engine::ScheduleCycle() {
   if (!queue_.HasWork()) return;
-  queue_.BeginCycle();
+  queue_.BeginCycle(now_);
   while (std::optional<PodId> front = queue_.Front()) {
     Pod& pod = pods_[front->value()];
     if (pod.phase != PodPhase::kPending) {
@@ -18,15 +18,43 @@ void Engine::ScheduleCycle() {
     } else if (TryBind(pod)) {
       queue_.Accept();
     } else {
-      queue_.Reject();
+      ++pod.attempts;
+      queue_.Reject(now_ + scheduler_.Backoff(static_cast<int>(pod.attempts)), now_);
     }
   }
+  ScheduleWakes();
+}
+
+// One wake of each kind is queued at a time, for the earliest time the queue needs; a
+// later one is queued when that one has run.
+void Engine::ScheduleWakes() {
+  if (const std::optional<SimTime> retry = queue_.NextRetry(now_);
+      retry && (backoff_wake_ <= now_ || *retry < backoff_wake_)) {
+    events_.Push(*retry, BackoffWake{});
+    backoff_wake_ = *retry;
+  }
+  if (const std::optional<SimTime> flush = queue_.NextFlush(now_);
+      flush && (flush_wake_ <= now_ || *flush < flush_wake_)) {
+    events_.Push(*flush, UnschedulableFlush{});
+    flush_wake_ = *flush;
+    ++pending_flushes_;
+  }
+}
+
+void Engine::Handle(const BackoffWake&) { queue_.Wake(now_); }
+
+void Engine::Handle(const UnschedulableFlush&) {
+  --pending_flushes_;
+  queue_.Wake(now_);
 }
 
 PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  return PodView{pod.id,           &t.requests, &t.node_selector,
-                 &t.node_affinity, pod.created, pending_alike};
+  return PodView{
+      pod.id,           &t.requests,
+      &t.node_selector, &t.node_affinity,
+      pod.created,      pending_alike,
+      t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
 }
 
 bool Engine::TryBind(Pod& pod) {
@@ -68,8 +96,9 @@ void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) 
   info.pods.push_back({pod.id, &t.requests});
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {
     const NodeRuntime::Device& dev = runtime.devices()[held.device];
-    DeviceDesc desc{static_cast<int16_t>(dev.plugin.gpu), -1, 0, dev.plugin.shared, held.count,
-                    dev.plugin.fractional ? dev.plugin.replicas : 0};
+    DeviceDesc desc{
+        static_cast<int16_t>(dev.plugin.gpu),           -1, 0, dev.plugin.shared, held.count,
+        dev.plugin.fractional ? dev.plugin.replicas : 0};
     if (dev.plugin.gi >= 0) {
       const MigPlacement& gi = runtime.gpus()[dev.plugin.gpu].layout[dev.plugin.gi];
       desc.profile = static_cast<int16_t>(gi.profile);

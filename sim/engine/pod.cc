@@ -1,31 +1,51 @@
 #include "sim/engine/pod.h"
 
+#include "sim/engine/priority_class.h"
+
 namespace migsim {
 
 std::string_view PhaseName(PodPhase phase) {
   switch (phase) {
-    case PodPhase::kPending: return "pending";
-    case PodPhase::kStarting: return "starting";
-    case PodPhase::kRunning: return "running";
-    case PodPhase::kSucceeded: return "completed";
-    case PodPhase::kFailed: return "failed";
-    case PodPhase::kDeleted: return "deleted";
+    case PodPhase::kPending:
+      return "pending";
+    case PodPhase::kStarting:
+      return "starting";
+    case PodPhase::kRunning:
+      return "running";
+    case PodPhase::kSucceeded:
+      return "completed";
+    case PodPhase::kFailed:
+      return "failed";
+    case PodPhase::kDeleted:
+      return "deleted";
   }
   return "?";
 }
 
 std::string_view EndReasonName(EndReason reason) {
   switch (reason) {
-    case EndReason::kNone: return "";
-    case EndReason::kCompleted: return "Completed";
-    case EndReason::kError: return "Error";
-    case EndReason::kAdmissionError: return "UnexpectedAdmissionError";
-    case EndReason::kDeviceLost: return "DeviceLost";
-    case EndReason::kNoRunTime: return "NoRunTime";
-    case EndReason::kOomKilled: return "OOMKilled";
-    case EndReason::kDeleted: return "Deleted";
+    case EndReason::kNone:
+      return "";
+    case EndReason::kCompleted:
+      return "Completed";
+    case EndReason::kError:
+      return "Error";
+    case EndReason::kAdmissionError:
+      return "UnexpectedAdmissionError";
+    case EndReason::kDeviceLost:
+      return "DeviceLost";
+    case EndReason::kNoRunTime:
+      return "NoRunTime";
+    case EndReason::kOomKilled:
+      return "OOMKilled";
+    case EndReason::kDeleted:
+      return "Deleted";
   }
   return "?";
+}
+
+std::string_view PreemptionPolicyName(PreemptionPolicy policy) {
+  return policy == PreemptionPolicy::kNever ? "Never" : "PreemptLowerPriority";
 }
 
 }  // namespace migsim

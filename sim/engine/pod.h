@@ -18,32 +18,38 @@ using TemplateId = Id<struct TemplateTag>;
 // What a controller stamps pods from.
 struct PodTemplate {
   PodRequests requests;
-  Labels node_selector;     // sorted by key
+  Labels node_selector;        // sorted by key
   NodeAffinity node_affinity;  // required terms (operator In), sorted by key
   // Invalid for pods that run until deleted, and for trace pods, which carry their own
   // recorded run time (Pod::recorded_run).
   JobClassId job_class;
   bool runs_forever = false;  // Deployment pods: never complete on their own
+  // From the template's priorityClassName (or the scenario's globalDefault class):
+  // .spec.priority, the class (an index into Scenario::priority_classes, -1 for none) and
+  // whether the pod may evict lower priorities.
+  int32_t priority = 0;
+  int32_t priority_class = -1;
+  bool preempts = true;
 };
 
 enum class PodPhase : uint8_t {
-  kPending,    // not bound to a node
-  kStarting,   // bound; container starting
+  kPending,   // not bound to a node
+  kStarting,  // bound; container starting
   kRunning,
   kSucceeded,
   kFailed,
-  kDeleted,    // removed by its controller (scale-down, failed Job) before it ended
+  kDeleted,  // removed by its controller (scale-down, failed Job) before it ended
 };
 
 enum class EndReason : uint8_t {
   kNone,
-  kCompleted,          // exit 0
-  kError,              // non-zero exit (job class failure probability)
-  kAdmissionError,     // UnexpectedAdmissionError: >1 shared resource with failRequestsGreaterThanOne
-  kDeviceLost,         // its MIG device was destroyed by a reconfiguration
-  kNoRunTime,          // its job class has no run time for the device it got
-  kOomKilled,          // its GPU memory did not fit next to its neighbours' (or at all)
-  kDeleted,            // deleted by its controller
+  kCompleted,       // exit 0
+  kError,           // non-zero exit (job class failure probability)
+  kAdmissionError,  // UnexpectedAdmissionError: >1 shared resource with failRequestsGreaterThanOne
+  kDeviceLost,      // its MIG device was destroyed by a reconfiguration
+  kNoRunTime,       // its job class has no run time for the device it got
+  kOomKilled,       // its GPU memory did not fit next to its neighbours' (or at all)
+  kDeleted,         // deleted by its controller
 };
 
 std::string_view PhaseName(PodPhase phase);
@@ -67,9 +73,10 @@ struct Pod {
   NodeId node;
   uint32_t device_begin = 0;  // into the engine's allocation pool
   uint32_t device_count = 0;
-  uint32_t node_slot = 0;     // its index in NodeInfo::pods of its node, while bound
+  uint32_t node_slot = 0;    // its index in NodeInfo::pods of its node, while bound
   bool has_started = false;  // `started` is meaningful (the first start)
   uint32_t restarts = 0;     // in-place container restarts (CrashLoopBackOff)
+  uint32_t attempts = 0;     // scheduling cycles that found no node for it (its back-off)
   SimTime created, bound, started, ended;
   // While running (see Engine::Reshare): the fraction of the run done by `progress_at`,
   // the fraction done per second alone on the device and at the current speed, and how

@@ -4,9 +4,28 @@
 
 namespace migsim {
 
+SchedulingQueue::SchedulingQueue(std::vector<int32_t> class_priority)
+    : classes_(class_priority.size()) {
+  for (size_t c = 0; c < classes_.size(); ++c) classes_[c].priority = class_priority[c];
+}
+
+void SchedulingQueue::set_order(std::function<bool(PodId, PodId)> less, bool within_class) {
+  less_ = std::move(less);
+  within_class_ = within_class && less_;
+}
+
+bool SchedulingQueue::PodAfter(PodId a, PodId b) const {
+  if (less_(b, a)) return true;
+  return !less_(a, b) && a > b;
+}
+
 void SchedulingQueue::Push(PodId pod, SchedulingClassId klass) {
   ClassQueue& q = classes_[klass.value()];
   q.pods.push_back(pod);
+  if (within_class_) {
+    std::push_heap(q.pods.begin(), q.pods.end(),
+                   [this](PodId a, PodId b) { return PodAfter(a, b); });
+  }
   ++size_;
   if (!q.blocked) work_ = true;
 }
@@ -18,11 +37,53 @@ void SchedulingQueue::UnblockAll() {
   }
 }
 
+void SchedulingQueue::Wake(SimTime now) {
+  for (ClassQueue& q : classes_) {
+    if (q.blocked && unschedulable_timeout_ != SimTime::Max() &&
+        q.blocked_at + unschedulable_timeout_ <= now) {
+      q.blocked = false;
+    }
+    if (!q.blocked && !q.pods.empty() && q.retry_at <= now) work_ = true;
+  }
+}
+
+namespace {
+
+// The earliest of `times` after `now`.
+template <typename Classes, typename TimeOf>
+std::optional<SimTime> EarliestAfter(const Classes& classes, SimTime now, TimeOf time_of) {
+  std::optional<SimTime> next;
+  for (const auto& q : classes) {
+    const std::optional<SimTime> t = time_of(q);
+    if (t && *t > now && (!next || *t < *next)) next = t;
+  }
+  return next;
+}
+
+}  // namespace
+
+std::optional<SimTime> SchedulingQueue::NextRetry(SimTime now) const {
+  return EarliestAfter(classes_, now, [](const ClassQueue& q) -> std::optional<SimTime> {
+    if (q.blocked || q.pods.empty()) return std::nullopt;
+    return q.retry_at;
+  });
+}
+
+std::optional<SimTime> SchedulingQueue::NextFlush(SimTime now) const {
+  if (unschedulable_timeout_ == SimTime::Max()) return std::nullopt;
+  return EarliestAfter(classes_, now, [this](const ClassQueue& q) -> std::optional<SimTime> {
+    if (!q.blocked || q.pods.empty()) return std::nullopt;
+    return q.blocked_at + unschedulable_timeout_;
+  });
+}
+
 bool SchedulingQueue::After(const HeadEntry& a, const HeadEntry& b) const {
-  if (!less_) return a.first > b.first;
-  const PodId pa(a.first), pb(b.first);
-  if (less_(pb, pa)) return true;
-  return !less_(pa, pb) && a.first > b.first;
+  if (!less_) {
+    const int32_t pa = classes_[a.second].priority, pb = classes_[b.second].priority;
+    if (pa != pb) return pa < pb;
+    return a.first > b.first;
+  }
+  return PodAfter(PodId(a.first), PodId(b.first));
 }
 
 void SchedulingQueue::PushHead(HeadEntry head) {
@@ -37,11 +98,11 @@ void SchedulingQueue::PopHead() {
   heads_.pop_back();
 }
 
-void SchedulingQueue::BeginCycle() {
+void SchedulingQueue::BeginCycle(SimTime now) {
   heads_.clear();
   for (size_t c = 0; c < classes_.size(); ++c) {
     const ClassQueue& q = classes_[c];
-    if (!q.blocked && !q.pods.empty()) {
+    if (!q.blocked && !q.pods.empty() && q.retry_at <= now) {
       PushHead({q.pods.front().value(), static_cast<SchedulingClassId::Rep>(c)});
     }
   }
@@ -57,7 +118,13 @@ void SchedulingQueue::PopFront() {
   const SchedulingClassId::Rep klass = heads_.front().second;
   PopHead();
   ClassQueue& q = classes_[klass];
-  q.pods.pop_front();
+  if (within_class_) {
+    std::pop_heap(q.pods.begin(), q.pods.end(),
+                  [this](PodId a, PodId b) { return PodAfter(a, b); });
+    q.pods.pop_back();
+  } else {
+    q.pods.pop_front();
+  }
   --size_;
   if (!q.pods.empty()) PushHead({q.pods.front().value(), klass});
 }
@@ -65,8 +132,11 @@ void SchedulingQueue::PopFront() {
 void SchedulingQueue::Accept() { PopFront(); }
 void SchedulingQueue::Drop() { PopFront(); }
 
-void SchedulingQueue::Reject() {
-  classes_[heads_.front().second].blocked = true;
+void SchedulingQueue::Reject(SimTime retry_at, SimTime now) {
+  ClassQueue& q = classes_[heads_.front().second];
+  q.blocked = true;
+  q.retry_at = retry_at;
+  q.blocked_at = now;
   PopHead();
 }
 

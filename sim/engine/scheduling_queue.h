@@ -1,12 +1,18 @@
 #pragma once
-// The queue of pending pods, grouped by scheduling class (pods with identical requests
-// and node selector).
+// The queue of pending pods, grouped by scheduling class (pods with identical requests,
+// node selector, affinity and priority).
 //
-// Pods are tried in creation order across classes. When the head of a class does not
-// fit, every pod behind it would not fit either, so the class is blocked until capacity
-// frees somewhere (UnblockAll). This is Kubernetes' "unschedulable pods are retried on
-// cluster events", and it keeps a cycle's cost at O(classes + pods bound) instead of
-// O(pending pods).
+// Class heads are tried in kube-scheduler's PrioritySort order — higher priority first,
+// then older — or in a queue order given with set_order. When the head of a class does
+// not fit, every pod behind it would not fit either, so the class is blocked until
+// capacity frees somewhere (UnblockAll): kube-scheduler's unschedulable pods, moved back
+// on cluster events. This keeps a cycle's cost at O(classes + pods bound · log) instead
+// of O(pending pods).
+//
+// Back-off (kube-scheduler's backoffQ): a rejected head carries a retry time; its class,
+// once unblocked, is not offered before it. A class blocked for longer than the
+// unschedulable timeout is unblocked anyway. NextRetry and NextFlush tell the engine when
+// to call Wake.
 
 #include <deque>
 #include <functional>
@@ -15,30 +21,49 @@
 #include <vector>
 
 #include "sim/core/ids.h"
+#include "sim/core/sim_time.h"
 
 namespace migsim {
 
 class SchedulingQueue {
  public:
-  explicit SchedulingQueue(size_t class_count) : classes_(class_count) {}
+  // `class_priority[c]` is the priority of class c's pods (all alike).
+  explicit SchedulingQueue(std::vector<int32_t> class_priority);
+  explicit SchedulingQueue(size_t class_count)
+      : SchedulingQueue(std::vector<int32_t>(class_count, 0)) {}
 
-  // Orders the class heads by `less` (a policy's queue order) instead of creation order;
-  // ties still go to the older pod. Call before the first cycle.
-  void set_order(std::function<bool(PodId, PodId)> less) { less_ = std::move(less); }
+  // Orders the class heads by `less` (true: a goes first) instead of PrioritySort; ties
+  // go to the older pod. With `within_class`, each class is kept as a heap in that order
+  // too (for orders on something pods of one class differ in, such as a run-time
+  // estimate); otherwise a class keeps creation order. `less` must not change its answer
+  // for two pods while they are queued. Call before the first Push.
+  void set_order(std::function<bool(PodId, PodId)> less, bool within_class = false);
+  // A class blocked since `t` is unblocked at t + `timeout` (Wake).
+  void set_unschedulable_timeout(SimTime timeout) { unschedulable_timeout_ = timeout; }
 
   void Push(PodId pod, SchedulingClassId klass);
-  // Capacity freed: every class may fit again.
+  // Capacity freed: every class may fit again (once its back-off is over).
   void UnblockAll();
+  // Unblocks the classes blocked at or before now - the unschedulable timeout, and makes
+  // work of the unblocked classes whose back-off is over.
+  void Wake(SimTime now);
   // True when some unblocked class has pods.
   bool HasWork() const { return work_; }
+  // After `now`: the next time an unblocked class's back-off ends, and the next time a
+  // blocked class's unschedulable timeout expires; nullopt when there is none.
+  std::optional<SimTime> NextRetry(SimTime now) const;
+  std::optional<SimTime> NextFlush(SimTime now) const;
 
-  // A cycle: BeginCycle, then repeatedly Front() and one of Accept/Reject/Drop.
-  void BeginCycle();
-  // The oldest pod at the head of an unblocked class, or nullopt when the cycle is over.
+  // A cycle: BeginCycle, then repeatedly Front() and one of Accept/Reject/Drop. Classes
+  // whose back-off ends after `now` sit the cycle out.
+  void BeginCycle(SimTime now = SimTime::Max());
+  // The next pod to try, or nullopt when the cycle is over.
   std::optional<PodId> Front() const;
   void Accept();  // the front pod was bound
-  void Reject();  // the front pod does not fit: block its class
-  void Drop();    // the front pod is no longer pending (deleted): remove it
+  // The front pod does not fit: block its class; retry it no earlier than `retry_at`
+  // (its back-off), the block having begun at `now`.
+  void Reject(SimTime retry_at = SimTime::Zero(), SimTime now = SimTime::Zero());
+  void Drop();  // the front pod is no longer pending (deleted): remove it
   // Pods queued in the front pod's class, the front one included.
   size_t FrontClassSize() const { return classes_[heads_.front().second].pods.size(); }
 
@@ -53,8 +78,11 @@ class SchedulingQueue {
 
  private:
   struct ClassQueue {
-    std::deque<PodId> pods;
+    std::deque<PodId> pods;  // front: the class's head (a heap with a within-class order)
+    int32_t priority = 0;
     bool blocked = false;
+    SimTime retry_at = SimTime::Zero();
+    SimTime blocked_at = SimTime::Zero();
   };
   using HeadEntry = std::pair<PodId::Rep, SchedulingClassId::Rep>;  // (pod id, class)
 
@@ -63,11 +91,14 @@ class SchedulingQueue {
   void PopHead();
   // Heap order: true when `a` comes after `b`.
   bool After(const HeadEntry& a, const HeadEntry& b) const;
+  bool PodAfter(PodId a, PodId b) const;
 
   std::vector<ClassQueue> classes_;
   // Heap of class heads for the current cycle, the next to try at the front.
   std::vector<HeadEntry> heads_;
-  std::function<bool(PodId, PodId)> less_;  // empty: creation order
+  std::function<bool(PodId, PodId)> less_;  // empty: PrioritySort
+  bool within_class_ = false;
+  SimTime unschedulable_timeout_ = SimTime::Max();
   bool work_ = false;
   size_t size_ = 0;
 };

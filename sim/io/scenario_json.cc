@@ -32,9 +32,9 @@ using io::JsonRef;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 9> kTopLevelFields = {
-    "name",    "description", "seed",      "horizon_s", "policy",
-    "cluster", "job_classes", "workloads", "variants"};
+constexpr std::array<std::string_view, 11> kTopLevelFields = {
+    "name",    "description", "seed",      "horizon_s", "policy",          "scheduler",
+    "cluster", "job_classes", "workloads", "variants",  "priority_classes"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -115,6 +115,12 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   if (r.Has("job_classes") && ctx.ok()) {
     io::LoadJobClasses(&ctx, r.Field("job_classes"), &scenario.job_classes);
   }
+  if (ctx.ok()) {
+    const std::optional<io::JsonRef> classes =
+        r.Has("priority_classes") ? std::optional(r.Field("priority_classes")) : std::nullopt;
+    io::LoadPriorityClasses(&ctx, classes ? &*classes : nullptr, &scenario.priority_classes);
+  }
+  if (r.Has("scheduler") && ctx.ok()) io::LoadScheduler(&ctx, r.Field("scheduler"), &scenario);
   if (r.Require("workloads") && ctx.ok()) {
     io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
   }

@@ -77,6 +77,16 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
 // invalid id.
 JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref, const std::vector<JobClass>& classes);
 
+// --- priority classes and the scheduler's queue (priority_class_json.cc) ---
+
+// `priority_classes` (null `ref`: none) after the system's two classes, into `out`.
+void LoadPriorityClasses(LoadContext* ctx, const JsonRef* ref, std::vector<PriorityClass>* out);
+// The template's priorityClassName (read from `r`), or the globalDefault class, into `pod`.
+void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario& scenario,
+                        PodTemplate* pod);
+// `scheduler`: back-off settings and the queue order.
+void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
+
 // --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc) ---
 
 // The most pods (or retries) one workload field may ask for: a typo such as "count": 1e9

@@ -99,6 +99,11 @@ struct PodView {
   // Pods alike to this one (same requests, selector, affinity) pending behind it, this one
   // included, when the engine offers it; 1 elsewhere. A post-filter can make room for all.
   uint32_t pending_alike = 1;
+  int32_t priority = 0;  // .spec.priority, from the pod's PriorityClass
+  // What the scheduler is told of the pod's run time: a trace's recorded or a generator's
+  // drawn run time, else its job class's (on a whole GPU); nullopt for pods that run until
+  // deleted. Queue disciplines such as SJF order by it.
+  std::optional<SimTime> run_estimate{};
 };
 
 class ClusterView {

@@ -1,22 +1,26 @@
 #include "sim/study/run.h"
 
+#include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
 #include "workloads/controller_factory.h"
 
 namespace migsim {
-namespace {
 
-EngineInputs MakeInputs(const Scenario& scenario) {
+EngineInputs MakeEngineInputs(const Scenario& scenario) {
   EngineInputs in;
   in.cluster = &scenario.cluster;
   in.resources = scenario.resources;
   in.job_classes = scenario.job_classes;
   in.templates = scenario.templates;
   for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
+  in.scheduler = scenario.scheduler;
+  in.queue_order = MakeQueueOrder(scenario.queue_order);
   return in;
 }
+
+namespace {
 
 NodeRecord RecordNode(const Engine& engine, const NodeInfo& info) {
   const NodeRuntime& runtime = engine.node_runtime(info.id);
@@ -102,7 +106,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario,
 
 VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
                          const RunOptions& options) {
-  Engine engine(MakeInputs(scenario), policy, EngineConfig{scenario.seed, scenario.horizon});
+  Engine engine(MakeEngineInputs(scenario), policy, EngineConfig{scenario.seed, scenario.horizon});
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
   TimelineRecorder timeline;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine/engine.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeline_recorder.h"
 #include "sim/policy/policy.h"
@@ -43,7 +44,7 @@ struct VariantResult {
   // Policy answers the engine refused (a node that does not fit, a device that is busy...).
   int64_t rejected_decisions = 0;
   std::vector<NodeRecord> nodes;
-  std::vector<PodRecord> pods;  // empty unless asked for
+  std::vector<PodRecord> pods;          // empty unless asked for
   std::vector<TimelinePoint> timeline;  // empty unless asked for
 };
 
@@ -59,6 +60,10 @@ struct RunOptions {
   // Extra observers (e.g. a progress display); they must outlive the call.
   std::vector<EngineObserver*> observers{};
 };
+
+// What the engine runs of `scenario`: its cluster (referenced: it must outlive the engine),
+// templates, a controller per workload, the scheduler's settings and queue order.
+EngineInputs MakeEngineInputs(const Scenario& scenario);
 
 // A fresh policy of the kind the scenario names: the one place a study makes a policy
 // from a scenario. REQUIRES: the scenario's policy is valid (the loaders check it).

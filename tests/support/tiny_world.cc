@@ -5,6 +5,7 @@
 
 #include "sim/cluster/mig_config.h"
 #include "sim/cluster/node_type.h"
+#include "sim/study/run.h"
 #include "workloads/controller_factory.h"
 
 namespace migsim::test {
@@ -111,6 +112,8 @@ TemplateId AddTemplate(Scenario& s, const TemplateOptions& options) {
   std::sort(t.node_selector.begin(), t.node_selector.end());
   t.job_class = options.job_class;
   t.runs_forever = options.runs_forever;
+  t.priority = options.priority;
+  t.preempts = options.preempts;
   s.templates.push_back(std::move(t));
   return TemplateId(static_cast<TemplateId::Rep>(s.templates.size() - 1));
 }
@@ -140,15 +143,7 @@ WorkflowStepSpec MakeStep(std::string name, TemplateId tmpl, std::vector<int> de
   return step;
 }
 
-EngineInputs MakeInputs(const Scenario& s) {
-  EngineInputs in;
-  in.cluster = &s.cluster;
-  in.resources = s.resources;
-  in.job_classes = s.job_classes;
-  in.templates = s.templates;
-  for (const WorkloadSpec& w : s.workloads) in.controllers.push_back(MakeController(w));
-  return in;
-}
+EngineInputs MakeInputs(const Scenario& s) { return MakeEngineInputs(s); }
 
 EngineConfig MakeConfig(const Scenario& s) { return EngineConfig{s.seed, s.horizon}; }
 

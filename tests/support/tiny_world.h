@@ -66,6 +66,8 @@ struct TemplateOptions {
   Labels node_selector{};                                   // any order
   JobClassId job_class{};
   bool runs_forever = false;
+  int32_t priority = 0;
+  bool preempts = true;
 };
 
 // Interns the resource names and sorts requests and selector as the engine expects.
