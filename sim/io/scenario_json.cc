@@ -20,15 +20,12 @@
 namespace migsim {
 namespace {
 
-// Far more pods than any scenario we know (the largest benchmark has 100,000), and few
-// enough for a run's pod records to fit in a few GB.
-constexpr int64_t kMaxPodsPerScenario = 5'000'000;
-
 // Variant names become file names (pods-<variant>.csv): well under a file system's 255.
 constexpr size_t kMaxVariantName = 100;
 
 using io::Json;
 using io::JsonRef;
+using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 

@@ -87,19 +87,23 @@ void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario&
 // `scheduler`: back-off settings and the queue order.
 void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
 
-// --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc) ---
+// --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc, arrivals_json.cc) ---
 
 // The most pods (or retries) one workload field may ask for: a typo such as "count": 1e9
-// is an error, not a run that exhausts memory. Traces are bounded by their rows.
+// is an error, not a run that exhausts memory. Traces are bounded by their rows, Arrivals by
+// kMaxPodsPerScenario.
 constexpr int64_t kMaxPodsPerField = 1000000;
+// The most pods one scenario may create before retries (scenario_json.cc checks the sum over
+// the workloads). Far more than any scenario we know (the largest benchmark has 100,000),
+// and few enough for a run's pod records to fit in a few GB.
+constexpr int64_t kMaxPodsPerScenario = 5'000'000;
 
 // `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);
 
 // One workload of kind "Trace" called `name`: an openb pod CSV (`openb_pods`) or a pod
 // list (`pods`, pod_list_trace_json.cc) replayed in time.
-void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& trace,
-               Scenario* scenario);
+void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& trace, Scenario* scenario);
 void LoadPodListTrace(LoadContext* ctx, const std::string& name, const JsonRef& trace,
                       Scenario* scenario);
 
@@ -125,6 +129,12 @@ struct TraceTiming {
 TraceTiming ReadTraceTiming(LoadContext* ctx, ObjectReader& r);
 // The error for a row whose Arrival or Run is nullopt.
 std::string TraceSpanMessage();
+
+// One workload of kind "Arrivals" called `name` (arrivals_json.cc): a Poisson stream of pods
+// generated into a TraceSpec, its draws seeded from scenario->seed and the name.
+// REQUIRES: scenario->seed is loaded.
+void LoadArrivals(LoadContext* ctx, const std::string& name, const JsonRef& arrivals,
+                  Scenario* scenario);
 
 // One workload of kind "Workflow" called `name`.
 void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& workflow,

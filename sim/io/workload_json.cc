@@ -1,4 +1,5 @@
-// `workloads`: bare pods, Deployments and Jobs (Workflows are in workflow_json.cc).
+// `workloads`: bare pods, Deployments and Jobs (Workflows are in workflow_json.cc, Traces in
+// trace_json.cc, Arrivals in arrivals_json.cc).
 
 #include <algorithm>
 
@@ -90,10 +91,12 @@ void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
     LoadWorkflow(ctx, name, ref, scenario);
   } else if (*kind == "Trace") {
     LoadTrace(ctx, name, ref, scenario);
+  } else if (*kind == "Arrivals") {
+    LoadArrivals(ctx, name, ref, scenario);
   } else {
-    ctx->Fail(kind_ref.pointer(), UnknownNameMessage("workload kind", *kind,
-                                                     {"Pod", "Deployment", "Job", "Workflow",
-                                                      "Trace"}));
+    ctx->Fail(kind_ref.pointer(),
+              UnknownNameMessage("workload kind", *kind,
+                                 {"Pod", "Deployment", "Job", "Workflow", "Trace", "Arrivals"}));
   }
 }
 
