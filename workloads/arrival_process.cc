@@ -70,6 +70,29 @@ RunTimeDistribution RunTimeDistribution::Empirical(std::vector<double> values_s)
   return d;
 }
 
+double RunTimeDistribution::Mean() const {
+  if (kind_ != Kind::kEmpirical) return mean_s_;
+  double sum = 0;
+  for (double v : values_s_) sum += v;
+  return sum / static_cast<double>(values_s_.size());
+}
+
+double RunTimeDistribution::SecondMoment() const {
+  switch (kind_) {
+    case Kind::kConstant:
+      return mean_s_ * mean_s_;
+    case Kind::kExponential:
+      return 2 * mean_s_ * mean_s_;
+    case Kind::kLognormal:  // E[S²] = exp(2 mu + 2 sigma²) = mean² exp(sigma²)
+      return mean_s_ * mean_s_ * std::exp(sigma_ * sigma_);
+    case Kind::kEmpirical:
+      break;
+  }
+  double sum = 0;
+  for (double v : values_s_) sum += v * v;
+  return sum / static_cast<double>(values_s_.size());
+}
+
 double RunTimeDistribution::Sample(Rng* rng) const {
   switch (kind_) {
     case Kind::kConstant:

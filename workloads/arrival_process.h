@@ -51,6 +51,10 @@ class RunTimeDistribution {
   static RunTimeDistribution Empirical(std::vector<double> values_s);
 
   double Sample(Rng* rng) const;
+  bool exponential() const { return kind_ == Kind::kExponential; }
+  // E[S] and E[S²] of the distribution (of the sample, for an empirical one).
+  double Mean() const;
+  double SecondMoment() const;
 
  private:
   enum class Kind { kConstant, kExponential, kLognormal, kEmpirical };

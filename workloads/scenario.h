@@ -2,6 +2,7 @@
 // A scenario as the engine runs it: one variant of a scenario file, fully validated.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "sim/engine/scheduler_config.h"
 #include "sim/policy/policy_spec.h"
 #include "sim/policy/resources.h"
+#include "workloads/queueing_theory_spec.h"
 #include "workloads/workload_spec.h"
 
 namespace migsim {
@@ -30,6 +32,7 @@ struct Scenario {
   std::vector<PriorityClass> priority_classes;
   SchedulerConfig scheduler;
   std::string queue_order = "priority";  // a name in QueueOrderNames()
+  std::optional<QueueingTheorySpec> queueing_theory;  // compare the run with this formula
 };
 
 struct ScenarioFile {

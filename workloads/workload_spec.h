@@ -8,6 +8,7 @@
 
 #include "sim/core/sim_time.h"
 #include "sim/engine/pod.h"
+#include "workloads/arrival_process.h"
 
 namespace migsim {
 
@@ -48,15 +49,15 @@ struct JobSpec {
 enum class RetryPolicy { kAlways, kOnFailure, kOnError };
 
 struct RetryStrategy {
-  int limit = 0;  // retries after the first attempt
+  int limit = 0;                                 // retries after the first attempt
   RetryPolicy policy = RetryPolicy::kOnFailure;  // Argo's default
 };
 
 struct WorkflowStepSpec {
   std::string name{};
   TemplateId tmpl{};
-  std::vector<int> depends;           // indices of earlier-or-later steps in the workflow
-  std::vector<std::string> items;     // fan-out: one pod per item; empty = one pod
+  std::vector<int> depends;        // indices of earlier-or-later steps in the workflow
+  std::vector<std::string> items;  // fan-out: one pod per item; empty = one pod
   RetryStrategy retry{};
 };
 
@@ -79,14 +80,26 @@ struct TraceEntry {
   std::string name{};  // the pod's name in the trace
 };
 
-// A trace replay (an openb pod CSV): each entry becomes one bare pod at its time
-// (restartPolicy Never: a failed pod stays failed).
-struct TraceSpec {
-  std::string name{};
-  std::vector<TraceEntry> entries{};  // sorted by `at` (stable)
+// What an Arrivals workload was generated from, for comparisons with queueing theory.
+struct ArrivalsModel {
+  struct Class {
+    std::string name{};
+    TemplateId tmpl{};
+    double fraction = 1;                       // of the arrivals (normalised weight)
+    std::optional<RunTimeDistribution> run{};  // none: the template's job class decides
+  };
+  std::optional<double> rate_per_s{};  // none: a piecewise rate
+  std::vector<Class> classes{};
 };
 
-using WorkloadSpec =
-    std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec, TraceSpec>;
+// A trace replay (an openb pod CSV, a pod list, or generated arrivals): each entry becomes
+// one bare pod at its time (restartPolicy Never: a failed pod stays failed).
+struct TraceSpec {
+  std::string name{};
+  std::vector<TraceEntry> entries{};        // sorted by `at` (stable)
+  std::optional<ArrivalsModel> arrivals{};  // for a generated trace (kind Arrivals)
+};
+
+using WorkloadSpec = std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec, TraceSpec>;
 
 }  // namespace migsim

@@ -239,6 +239,19 @@ ArrivalPlan PlanOf(const std::vector<RatePiece>& rate, std::optional<int64_t> co
   return plan;
 }
 
+ArrivalsModel ModelOf(const std::vector<RatePiece>& rate,
+                      const std::vector<ArrivalClass>& classes) {
+  ArrivalsModel model;
+  if (rate.size() == 1) model.rate_per_s = rate.front().per_s;
+  double total = 0;
+  for (const ArrivalClass& c : classes) total += c.weight;
+  for (const ArrivalClass& c : classes) {
+    model.classes.push_back(
+        {.name = c.name, .tmpl = c.tmpl, .fraction = c.weight / total, .run = c.run});
+  }
+  return model;
+}
+
 // The message for an arrival or run time past what a run can span.
 std::string SpanMessage(std::string_view what, int64_t index, double s) {
   return std::string(what) + " of arrival " + std::to_string(index) + " (" + FormatNumber(s) +
@@ -311,6 +324,7 @@ void LoadArrivals(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   spec.name = name;
   const std::string rate_pointer = r.Field(r.Has("rate") ? "rate" : "rate_per_s").pointer();
   spec.entries = Entries(ctx, name, *arrivals, at, rate_pointer, classes);
+  spec.arrivals = ModelOf(rate, classes);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
 

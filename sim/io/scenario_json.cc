@@ -29,9 +29,9 @@ using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 11> kTopLevelFields = {
+constexpr std::array<std::string_view, 12> kTopLevelFields = {
     "name",    "description", "seed",      "horizon_s", "policy",          "scheduler",
-    "cluster", "job_classes", "workloads", "variants",  "priority_classes"};
+    "cluster", "job_classes", "workloads", "variants",  "priority_classes", "queueing_theory"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -120,6 +120,9 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   if (r.Has("scheduler") && ctx.ok()) io::LoadScheduler(&ctx, r.Field("scheduler"), &scenario);
   if (r.Require("workloads") && ctx.ok()) {
     io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
+  }
+  if (r.Has("queueing_theory") && ctx.ok()) {
+    io::LoadQueueingTheory(&ctx, r.Field("queueing_theory"), &scenario);
   }
   if (ctx.ok()) RequireHorizonForDeployments(&ctx, scenario);
   if (ctx.ok()) LimitTotalPods(&ctx, scenario);

@@ -87,6 +87,12 @@ void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario&
 // `scheduler`: back-off settings and the queue order.
 void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
 
+// --- queueing_theory (queueing_theory_json.cc) ---
+
+// The formula the run is compared with and its inputs, into scenario->queueing_theory.
+// REQUIRES: the workloads are loaded.
+void LoadQueueingTheory(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
+
 // --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc, arrivals_json.cc) ---
 
 // The most pods (or retries) one workload field may ask for: a typo such as "count": 1e9

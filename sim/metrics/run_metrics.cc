@@ -43,14 +43,6 @@ PodCounts CountPods(std::span<const Pod> pods) {
   return c;
 }
 
-namespace {
-
-bool WasBound(const Pod& pod) {
-  return pod.phase != PodPhase::kPending && pod.node.valid();
-}
-
-}  // namespace
-
 // Mean run time and throughput of the completed pods.
 void ComputeWork(std::span<const Pod> pods, std::span<const TemplateWork> work, RunMetrics& m) {
   double run_s = 0, done = 0, speeds = 0;

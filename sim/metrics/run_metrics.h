@@ -18,6 +18,13 @@ struct LatencyStats {
   double mean_s = 0, p50_s = 0, p95_s = 0, p99_s = 0, max_s = 0;
 };
 
+struct PriorityClassLatency {
+  std::string name;  // the class's, or "(none)" for pods without one
+  int32_t priority = 0;
+  int64_t pods = 0;  // pods of the class the run created (bound or not)
+  LatencyStats queueing;
+};
+
 // Every pod the run created, by its state at the end: submitted = completed + failed +
 // running + pending + deleted. CountPods cannot break that sum (it puts each of the run's
 // pods in one state); Engine::Run checks it at the end of every run against each
@@ -26,9 +33,9 @@ struct PodCounts {
   int64_t submitted = 0;
   int64_t completed = 0;
   int64_t failed = 0;
-  int64_t running = 0;  // bound to a node at the end (starting or running)
-  int64_t pending = 0;  // never bound, or not yet
-  int64_t deleted = 0;  // removed by their controller (scale-down, failed Job)
+  int64_t running = 0;   // bound to a node at the end (starting or running)
+  int64_t pending = 0;   // never bound, or not yet
+  int64_t deleted = 0;   // removed by their controller (scale-down, failed Job)
   int64_t restarts = 0;  // in-place container restarts (not pods: not in the identity)
 };
 
@@ -53,6 +60,8 @@ struct RunMetrics {
   // Mean over completed pods of their work / their run time: the speed one pod saw.
   double pod_throughput_per_s = 0;
   std::string work_unit;
+  // Queueing latency by PriorityClass (priority_latency.h); empty when no pod has one.
+  std::vector<PriorityClassLatency> queueing_by_priority_class;
 };
 
 // What one pod of a template is worth when it completes.
@@ -66,6 +75,8 @@ struct TemplateWork {
 double NearestRank(std::span<const double> sorted, double p);
 
 LatencyStats ComputeLatency(std::vector<double> latencies_s);
+// True for a pod that was bound to a node (its queueing latency is bound - created).
+inline bool WasBound(const Pod& pod) { return pod.phase != PodPhase::kPending && pod.node.valid(); }
 PodCounts CountPods(std::span<const Pod> pods);
 // `work` is indexed by the pods' TemplateId.
 RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& allocation,

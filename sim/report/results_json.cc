@@ -30,6 +30,16 @@ Json MetricsJson(const RunMetrics& m) {
                {"pending", m.pods.pending},     {"deleted", m.pods.deleted},
                {"restarts", m.pods.restarts}};
   j["end_s"] = Micro(m.end_s);
+  if (!m.queueing_by_priority_class.empty()) {
+    Json by_class = Json::object();
+    for (const PriorityClassLatency& c : m.queueing_by_priority_class) {
+      by_class[c.name] = {{"priority", c.priority},           {"pods", c.pods},
+                          {"mean", Micro(c.queueing.mean_s)}, {"p50", Micro(c.queueing.p50_s)},
+                          {"p95", Micro(c.queueing.p95_s)},   {"p99", Micro(c.queueing.p99_s)},
+                          {"max", Micro(c.queueing.max_s)},   {"count", c.queueing.count}};
+    }
+    j["queueing_latency_by_priority_class_s"] = std::move(by_class);
+  }
   return j;
 }
 
@@ -51,6 +61,20 @@ Json NodeJson(const NodeRecord& n) {
               {"labels", labels}};
 }
 
+Json TheoryJson(const std::vector<TheoryComparison>& rows) {
+  Json out = Json::array();
+  for (const TheoryComparison& t : rows) {
+    out.push_back({{"model", t.model},
+                   {"class", t.klass},
+                   {"servers", t.servers},
+                   {"utilisation", Micro(t.utilisation)},
+                   {"simulated_mean_wait_s", Micro(t.simulated_s)},
+                   {"exact_mean_wait_s", Micro(t.exact_s)},
+                   {"relative_error", Micro(t.relative_error())}});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string FormatResultsJson(const RunReport& report) {
@@ -67,11 +91,13 @@ std::string FormatResultsJson(const RunReport& report) {
     for (const auto& [name, scenario] : report.file->variants) {
       if (name == v.name) seed = scenario.seed;
     }
-    variants.push_back(Json{{"name", v.name},
-                            {"policy", v.policy},
-                            {"seed", seed},
-                            {"metrics", MetricsJson(v.metrics)},
-                            {"nodes", std::move(nodes)}});
+    Json variant{{"name", v.name},
+                 {"policy", v.policy},
+                 {"seed", seed},
+                 {"metrics", MetricsJson(v.metrics)},
+                 {"nodes", std::move(nodes)}};
+    if (!v.theory.empty()) variant["queueing_theory"] = TheoryJson(v.theory);
+    variants.push_back(std::move(variant));
   }
   root["variants"] = std::move(variants);
   // A scenario path may hold bytes that are not UTF-8: written as U+FFFD, not a crash.

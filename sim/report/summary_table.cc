@@ -13,6 +13,29 @@ struct Row {
   std::vector<std::string> cells;
 };
 
+// Appends mean and p95 queueing latency rows for every priority class any variant has,
+// in the order the variants list them, with a cell for every variant.
+void AddPriorityRows(const RunReport& report, std::vector<Row>& rows) {
+  std::vector<std::string> names;
+  for (const VariantResult& v : report.variants) {
+    for (const PriorityClassLatency& c : v.metrics.queueing_by_priority_class) {
+      if (std::find(names.begin(), names.end(), c.name) == names.end()) names.push_back(c.name);
+    }
+  }
+  for (const std::string& name : names) {
+    Row mean{"queueing mean, " + name + " (s)", {}}, p95{"queueing p95, " + name + " (s)", {}};
+    for (const VariantResult& v : report.variants) {
+      const auto& classes = v.metrics.queueing_by_priority_class;
+      auto it = std::find_if(classes.begin(), classes.end(),
+                             [&](const PriorityClassLatency& c) { return c.name == name; });
+      mean.cells.push_back(it == classes.end() ? "-" : FormatFixed(it->queueing.mean_s, 1));
+      p95.cells.push_back(it == classes.end() ? "-" : FormatFixed(it->queueing.p95_s, 1));
+    }
+    rows.push_back(std::move(mean));
+    rows.push_back(std::move(p95));
+  }
+}
+
 std::vector<Row> BuildRows(const RunReport& report) {
   std::vector<Row> rows = {{"policy", {}},
                            {"makespan (s)", {}},
@@ -33,6 +56,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
                            {"pods pending", {}},
                            {"pods deleted", {}},
                            {"container restarts", {}}};
+  AddPriorityRows(report, rows);
   for (const VariantResult& v : report.variants) {
     const RunMetrics& m = v.metrics;
     const LatencyStats& q = m.queueing;
@@ -56,9 +80,28 @@ std::vector<Row> BuildRows(const RunReport& report) {
         std::to_string(m.pods.pending),
         std::to_string(m.pods.deleted),
         std::to_string(m.pods.restarts)};
-    for (size_t r = 0; r < rows.size(); ++r) rows[r].cells.push_back(cells[r]);
+    for (size_t r = 0; r < cells.size(); ++r) rows[r].cells.push_back(cells[r]);
   }
   return rows;
+}
+
+// "queueing theory: M/M/c FIFO, Erlang C (c = 8, rho = 0.800), mean queueing latency"
+// then a line per variant and class: simulated, exact, relative error.
+std::string FormatTheoryNote(const RunReport& report) {
+  std::string out;
+  for (const VariantResult& v : report.variants) {
+    for (const TheoryComparison& t : v.theory) {
+      if (out.empty()) {
+        out = "queueing theory: " + t.model + " (c = " + std::to_string(t.servers) +
+              ", rho = " + FormatFixed(t.utilisation, 3) + "), mean queueing latency:\n";
+      }
+      const double error = 100 * t.relative_error();
+      out += "  " + v.name + (t.klass == "all" ? "" : ", " + t.klass) + ": simulated " +
+             FormatFixed(t.simulated_s, 1) + " s, exact " + FormatFixed(t.exact_s, 1) + " s (" +
+             (error >= 0 ? "+" : "") + FormatFixed(error, 2) + " %)\n";
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -90,7 +133,7 @@ std::string FormatSummaryTable(const RunReport& report) {
   if (unfinished) {
     out += "(pods running or pending at the end of the run are not in the makespan)\n";
   }
-  return out;
+  return out + FormatTheoryNote(report);
 }
 
 }  // namespace migsim

@@ -4,6 +4,7 @@
 #include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
+#include "sim/metrics/priority_latency.h"
 #include "workloads/controller_factory.h"
 
 namespace migsim {
@@ -120,6 +121,11 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.rejected_decisions = engine.rejected_decisions();
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
+  result.metrics.queueing_by_priority_class =
+      QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
+  if (scenario.queueing_theory) {
+    result.theory = CompareWithTheory(*scenario.queueing_theory, result.metrics);
+  }
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
   if (options.collect_pods) {

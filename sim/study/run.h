@@ -12,6 +12,7 @@
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeline_recorder.h"
 #include "sim/policy/policy.h"
+#include "sim/study/queueing_check.h"
 #include "workloads/scenario.h"
 
 namespace migsim {
@@ -46,6 +47,8 @@ struct VariantResult {
   std::vector<NodeRecord> nodes;
   std::vector<PodRecord> pods;          // empty unless asked for
   std::vector<TimelinePoint> timeline;  // empty unless asked for
+  // The mean queueing latency beside queueing theory's, when the scenario asks.
+  std::vector<TheoryComparison> theory;
 };
 
 // A scenario file's variants, run.
