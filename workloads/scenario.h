@@ -30,6 +30,8 @@ struct Scenario {
   PolicySpec policy;  // the loader fills in the parameters' defaults
   // The system's two classes, then the scenario's; PodTemplate::priority_class indexes it.
   std::vector<PriorityClass> priority_classes;
+  // The workloads' namespaces, "default" first; PodTemplate::namespace_index indexes it.
+  std::vector<std::string> namespaces{"default"};
   SchedulerConfig scheduler;
   std::string queue_order = "priority";  // a name in QueueOrderNames()
   std::optional<QueueingTheorySpec> queueing_theory;  // compare the run with this formula

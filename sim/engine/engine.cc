@@ -36,12 +36,12 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
 namespace {
 
 // What makes two templates' pods interchangeable to the scheduler, as one string: their
-// requests, node selector, node affinity and priority. Strings are length-prefixed, so
+// requests, node selector, node affinity, priority and namespace. Strings are length-prefixed, so
 // keys are equal exactly when those are.
 std::string SchedulingKey(const PodTemplate& t) {
   std::string key = std::to_string(t.requests.cpu_milli) + ' ' +
                     std::to_string(t.requests.memory_mib) + ' ' + std::to_string(t.priority) +
-                    (t.preempts ? "p" : "n");
+                    (t.preempts ? "p" : "n") + ' ' + std::to_string(t.namespace_index);
   for (const ResourceRequest& r : t.requests.extended) {
     key += ' ' + std::to_string(r.resource.value()) + ':' + std::to_string(r.count);
   }

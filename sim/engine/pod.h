@@ -30,6 +30,11 @@ struct PodTemplate {
   int32_t priority = 0;
   int32_t priority_class = -1;
   bool preempts = true;
+  // The pod's labels (sorted by key): what PodDisruptionBudgets select.
+  Labels labels{};
+  // The namespace of the workload the template belongs to, an index into
+  // Scenario::namespaces (0: "default"). Tenants for fair sharing and quotas.
+  int32_t namespace_index = 0;
 };
 
 enum class PodPhase : uint8_t {

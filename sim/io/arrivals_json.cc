@@ -290,9 +290,9 @@ std::vector<TraceEntry> Entries(LoadContext* ctx, const std::string& workload,
 
 void LoadArrivals(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                   Scenario* scenario) {
-  ObjectReader r(
-      ctx, ref,
-      {"kind", "at_s", "count", "until_s", "rate_per_s", "rate", "run_time", "mix", "template"});
+  ObjectReader r(ctx, ref,
+                 {"kind", "namespace", "at_s", "count", "until_s", "rate_per_s", "rate", "run_time",
+                  "mix", "template"});
   const SimTime at = r.Seconds("at_s", SimTime::Zero());
   std::optional<int64_t> count;
   std::optional<double> until_s;

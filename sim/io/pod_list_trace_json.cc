@@ -115,7 +115,7 @@ std::vector<TraceEntry> Entries(LoadContext* ctx, const std::string& workload,
 
 void LoadPodListTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                       Scenario* scenario) {
-  ObjectReader r(ctx, ref, {"kind", "pods", "templates", "at_s", "time_scale", "limit"});
+  ObjectReader r(ctx, ref, {"kind", "namespace", "pods", "templates", "at_s", "time_scale", "limit"});
   const TraceTiming timing = ReadTraceTiming(ctx, r);
   std::map<std::string, TemplateId> templates;
   if (r.Require("templates") && ctx->ok()) {

@@ -108,7 +108,7 @@ JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref,
 
 TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun run,
                            Scenario* scenario) {
-  ObjectReader r(ctx, tmpl, {"job_class", "resources", "node_selector", "priorityClassName"});
+  ObjectReader r(ctx, tmpl, {"job_class", "resources", "node_selector", "labels", "priorityClassName"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
   pod.runs_forever = run == TemplateRun::kForever;
@@ -120,6 +120,7 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
     pod.requests = LoadRequests(ctx, r.Field("resources"), &scenario->resources);
   }
   if (r.Has("node_selector")) pod.node_selector = ReadLabels(ctx, r.Field("node_selector"));
+  if (r.Has("labels")) pod.labels = ReadLabels(ctx, r.Field("labels"));
   if (ctx->ok()) ApplyPriorityClass(ctx, r, *scenario, &pod);
   if (!ctx->ok()) return TemplateId::Invalid();
   scenario->templates.push_back(std::move(pod));

@@ -197,7 +197,7 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
     return;
   }
   ObjectReader r(ctx, ref,
-                 {"kind", "openb_pods", "pods", "at_s", "time_scale", "limit", "gpu",
+                 {"kind", "namespace", "openb_pods", "pods", "at_s", "time_scale", "limit", "gpu",
                   "gpu_resource", "gpu_model_label", "job_class"});
   const std::string file = r.NonEmptyString("openb_pods");
   TraceOptions o = ReadOptions(ctx, r, scenario);

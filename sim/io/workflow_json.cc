@@ -112,7 +112,7 @@ void LoadSteps(LoadContext* ctx, const JsonRef& ref, Scenario* scenario, Workflo
 
 void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                   Scenario* scenario) {
-  ObjectReader r(ctx, ref, {"kind", "at_s", "parallelism", "step_delay_s", "steps"});
+  ObjectReader r(ctx, ref, {"kind", "namespace", "at_s", "parallelism", "step_delay_s", "steps"});
   WorkflowSpec workflow;
   workflow.name = name;
   workflow.at = r.Seconds("at_s", SimTime::Zero());

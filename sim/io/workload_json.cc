@@ -2,6 +2,7 @@
 // trace_json.cc, Arrivals in arrivals_json.cc).
 
 #include <algorithm>
+#include <cctype>
 
 #include "sim/io/scenario_sections_json.h"
 
@@ -16,7 +17,7 @@ TemplateId RequireTemplate(LoadContext* ctx, ObjectReader* r, TemplateRun run, S
 
 void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                   Scenario* scenario) {
-  ObjectReader r(ctx, ref, {"kind", "at_s", "count", "template"});
+  ObjectReader r(ctx, ref, {"kind", "namespace", "at_s", "count", "template"});
   PodGroupSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
@@ -47,7 +48,7 @@ std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime 
 
 void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                     Scenario* scenario) {
-  ObjectReader r(ctx, ref, {"kind", "at_s", "replicas", "scale", "template"});
+  ObjectReader r(ctx, ref, {"kind", "namespace", "at_s", "replicas", "scale", "template"});
   DeploymentSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
@@ -58,8 +59,9 @@ void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& re
 }
 
 void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
-  ObjectReader r(ctx, ref,
-                 {"kind", "at_s", "completions", "parallelism", "backoff_limit", "template"});
+  ObjectReader r(
+      ctx, ref,
+      {"kind", "namespace", "at_s", "completions", "parallelism", "backoff_limit", "template"});
   JobSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
@@ -70,9 +72,49 @@ void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scen
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
 
-// The kind decides which fields are allowed, so it is read before anything else.
+// `namespace` (Kubernetes' DNS-1123 label rules), as an index into Scenario::namespaces.
+int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
+  const std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return 0;
+  const bool valid = !name->empty() && name->size() <= 63 &&
+                     std::isalnum(static_cast<unsigned char>(name->front())) &&
+                     std::isalnum(static_cast<unsigned char>(name->back())) &&
+                     std::all_of(name->begin(), name->end(), [](char c) {
+                       return (std::isalnum(static_cast<unsigned char>(c)) &&
+                               !std::isupper(static_cast<unsigned char>(c))) ||
+                              c == '-';
+                     });
+  if (!valid) {
+    ctx->Fail(ref.pointer(), "namespace '" + *name +
+                                 "' must be 1 to 63 lowercase letters, digits and '-', starting "
+                                 "and ending with a letter or digit");
+    return 0;
+  }
+  std::vector<std::string>& names = scenario->namespaces;
+  const auto it = std::find(names.begin(), names.end(), *name);
+  if (it != names.end()) return static_cast<int32_t>(it - names.begin());
+  names.push_back(*name);
+  return static_cast<int32_t>(names.size() - 1);
+}
+
+// The kind decides which fields are allowed, so it is read before anything else. The
+// workload's `namespace` goes on every template it made.
+void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+                        Scenario* scenario);
+
 void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                   Scenario* scenario) {
+  const size_t first_template = scenario->templates.size();
+  LoadWorkloadOfKind(ctx, name, ref, scenario);
+  if (!ctx->ok() || !ref.value().contains("namespace")) return;
+  const int32_t ns = ReadNamespace(ctx, ref.Member("namespace"), scenario);
+  for (size_t t = first_template; t < scenario->templates.size(); ++t) {
+    scenario->templates[t].namespace_index = ns;
+  }
+}
+
+void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+                        Scenario* scenario) {
   if (!ExpectObject(ctx, ref)) return;
   if (!ref.value().contains("kind")) {
     ctx->Fail(ref.pointer(), "missing required field 'kind'");

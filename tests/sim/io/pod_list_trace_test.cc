@@ -134,8 +134,8 @@ TEST_CASE("a pod list trace needs its rows, its templates and nothing of the ope
   CHECK(Error(R"("pods": [], "openb_pods": "x.csv")") ==
         json + "/pods: give either openb_pods or pods, not both");
   CHECK_THAT(Error(R"("pods": [], "gpu": "whole")"),
-             Catch::StartsWith(json + "/gpu: unknown field 'gpu' (expected one of: kind, pods, "
-                                      "templates"));
+             Catch::StartsWith(json + "/gpu: unknown field 'gpu' (expected one of: kind, namespace, "
+                                      "pods, templates"));
   fs::remove_all(Dir());
 }
 

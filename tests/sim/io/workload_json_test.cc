@@ -66,8 +66,8 @@ TEST_CASE("a workload needs a known kind; fields depend on it", "[io]") {
         "t.json:/workloads/w/kind: unknown workload kind 'CronJob' (valid: Pod, Deployment, Job, "
         "Workflow)");
   CHECK(MessageOf(Workload(R"("kind": "Pod", "replicas": 2, "template": {})")) ==
-        "t.json:/workloads/w/replicas: unknown field 'replicas' (expected one of: kind, at_s, "
-        "count, template)");
+        "t.json:/workloads/w/replicas: unknown field 'replicas' (expected one of: kind, namespace, "
+        "at_s, count, template)");
   CHECK(MessageOf(Workload(R"("kind": "Job")")) ==
         "t.json:/workloads/w: missing required field 'template'");
 }
@@ -277,4 +277,34 @@ TEST_CASE("a run time given twice through a GPU model alias is an error", "[io]"
 }
 
 }  // namespace
+
+TEST_CASE("a workload's namespace goes on every template it makes, and labels on the pod",
+          "[io]") {
+  const Scenario s = Load(Doc(R"({
+    "a": {"kind": "Pod", "namespace": "team-a",
+          "template": {"job_class": "train", "labels": {"app": "x", "tier": "batch"}}},
+    "b": {"kind": "Job", "template": {"job_class": "train"}},
+    "c": {"kind": "Workflow", "namespace": "team-a", "steps": {
+      "one": {"template": {"job_class": "train"}},
+      "two": {"template": {"job_class": "train"}, "depends": ["one"]}}}})"));
+  REQUIRE(s.namespaces == std::vector<std::string>{"default", "team-a"});
+  REQUIRE(s.templates.size() == 4);
+  CHECK(s.templates[0].namespace_index == 1);
+  CHECK(s.templates[1].namespace_index == 0);
+  CHECK(s.templates[2].namespace_index == 1);
+  CHECK(s.templates[3].namespace_index == 1);
+  CHECK(s.templates[0].labels == Labels{{"app", "x"}, {"tier", "batch"}});
+  CHECK(s.templates[1].labels.empty());
+}
+
+TEST_CASE("a namespace must be a DNS-1123 label", "[io]") {
+  CHECK(MessageOf(Workload(R"("kind": "Pod", "namespace": "Team_A",
+                              "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/namespace: namespace 'Team_A' must be 1 to 63 lowercase letters, "
+        "digits and '-', starting and ending with a letter or digit");
+  CHECK(MessageOf(Workload(R"("kind": "Pod", "namespace": 3,
+                              "template": {"job_class": "train"})")) ==
+        "t.json:/workloads/w/namespace: expected a string, got a number");
+}
+
 }  // namespace migsim
