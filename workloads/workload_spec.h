@@ -31,7 +31,7 @@ struct DeploymentSpec {
   std::string name{};
   SimTime at{};
   int replicas = 1;
-  std::vector<ScaleEvent> scale;  // sorted by time
+  std::vector<ScaleEvent> scale{};  // sorted by time
   TemplateId tmpl{};
 };
 

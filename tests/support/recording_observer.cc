@@ -40,6 +40,10 @@ void RecordingObserver::OnPodEnded(SimTime now, const Pod& pod) {
   --alive;
 }
 
+void RecordingObserver::OnPodPreempted(SimTime now, const Pod& pod) {
+  log.push_back(Line(now, "preempted", pod));
+}
+
 void RecordingObserver::OnGpuAllocation(SimTime now, int64_t allocated, int64_t capacity) {
   allocations.push_back({now, allocated, capacity});
 }

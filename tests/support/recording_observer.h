@@ -30,6 +30,7 @@ class RecordingObserver final : public EngineObserver {
   void OnPodBound(SimTime now, const Pod& pod) override;
   void OnPodStarted(SimTime now, const Pod& pod) override;
   void OnPodEnded(SimTime now, const Pod& pod) override;
+  void OnPodPreempted(SimTime now, const Pod& pod) override;
   void OnGpuAllocation(SimTime now, int64_t allocated, int64_t capacity) override;
 };
 
