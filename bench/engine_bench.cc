@@ -29,6 +29,33 @@ BENCHMARK(BM_RunSyntheticMig)
     ->Args({100, 100'000, 1})
     ->Unit(benchmark::kMillisecond);
 
+// Three priority classes with preemption against the same pods without priorities
+// (issue 12: within 2x).
+void BM_RunSyntheticPriorities(benchmark::State& state) {
+  const int pods = static_cast<int>(state.range(1));
+  Scenario scenario =
+      SyntheticPriorityScenario(static_cast<int>(state.range(0)), pods, state.range(2) != 0, 1);
+  scenario.policy.name = "first-fit";
+  int64_t preemptions = 0, completed = 0;
+  for (auto _ : state) {
+    VariantResult r = RunVariant("bench", scenario);
+    preemptions = r.metrics.preemptions;
+    completed = r.metrics.pods.completed;
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["preemptions"] = static_cast<double>(preemptions);
+  state.counters["pods_completed"] = static_cast<double>(completed);
+  state.SetItemsProcessed(state.iterations() * pods);
+}
+BENCHMARK(BM_RunSyntheticPriorities)
+    ->ArgNames({"nodes", "pods", "priorities"})
+    ->Args({100, 100'000, 0})
+    ->Args({100, 100'000, 1})
+    ->Args({1000, 1'000'000, 0})
+    ->Args({1000, 1'000'000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
 void BM_RunSyntheticTimeSliced(benchmark::State& state) {
   const int pods = static_cast<int>(state.range(1));
   Scenario scenario = SyntheticTimeSlicedScenario(static_cast<int>(state.range(0)), pods, 1);

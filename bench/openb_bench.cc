@@ -67,7 +67,8 @@ void BM_FillDefaultTrace(benchmark::State& state) {
   const Openb& d = Data();
   if (!d.ok) return state.SkipWithError("openb data not found (set MIGSIM_OPENB_DIR)");
   std::vector<FillNode> nodes;
-  for (const OpenbNode& n : d.nodes) nodes.push_back({n.name, n.cpu_milli, n.memory_mib, n.gpus, n.model});
+  for (const OpenbNode& n : d.nodes)
+    nodes.push_back({n.name, n.cpu_milli, n.memory_mib, n.gpus, n.model});
   std::vector<FillPod> pods;
   for (const OpenbPod& p : d.pods) pods.push_back({p.name, p.memory_mib, p.shape});
   const std::string policy = GpuShareScorerNames()[static_cast<size_t>(state.range(0))];

@@ -60,6 +60,33 @@ Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed) {
   return s;
 }
 
+Scenario SyntheticPriorityScenario(int nodes, int pods, bool priorities, uint64_t seed) {
+  Scenario s = SyntheticMigScenario(nodes, 0, seed);
+  const int32_t values[] = {0, 1'000, 1'000'000};
+  const int percent[] = {60, 30, 10};
+  std::vector<PodTemplate> by_profile = std::move(s.templates);
+  s.templates.clear();
+  for (int p = 0; p < 3; ++p) {
+    for (const PodTemplate& t : by_profile) {
+      s.templates.push_back(t);
+      s.templates.back().priority = priorities ? values[p] : 0;
+    }
+  }
+  const int wave = 10 * nodes;
+  const int profile_share[] = {4, 2, 1};  // of 7
+  for (int w = 0; w < pods / wave; ++w) {
+    for (int p = 0; p < 3; ++p) {
+      for (int t = 0; t < 3; ++t) {
+        s.workloads.push_back(PodGroupSpec{
+            "wave" + std::to_string(w) + "-" + std::to_string(p) + "-" + std::to_string(t),
+            SimTime::Seconds(10.0 * w), wave * percent[p] / 100 * profile_share[t] / 7,
+            TemplateId(static_cast<TemplateId::Rep>(3 * p + t))});
+      }
+    }
+  }
+  return s;
+}
+
 Scenario SyntheticTimeSlicedScenario(int nodes, int pods, uint64_t seed) {
   Scenario s;
   s.seed = seed;
@@ -86,8 +113,8 @@ Scenario SyntheticTimeSlicedScenario(int nodes, int pods, uint64_t seed) {
   t.job_class = JobClassId(0);
   s.templates.push_back(t);
   for (int w = 0; w < pods / 1000; ++w) {
-    s.workloads.push_back(PodGroupSpec{"wave" + std::to_string(w), SimTime::Seconds(10.0 * w),
-                                       1000, TemplateId(0)});
+    s.workloads.push_back(
+        PodGroupSpec{"wave" + std::to_string(w), SimTime::Seconds(10.0 * w), 1000, TemplateId(0)});
   }
   return s;
 }

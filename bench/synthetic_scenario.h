@@ -14,4 +14,11 @@ Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed);
 // time-sliced 10 ways: every start and stop reshapes the speeds of up to ten processes.
 Scenario SyntheticTimeSlicedScenario(int nodes, int pods, uint64_t seed);
 
+// The MIG scenario at scale, for preemption: waves of 10 pods per node every 10 s (so
+// the backlog grows as with 100 nodes and 1,000-pod waves), each wave split 60 : 30 : 10
+// over three priority classes (0, 1,000 and 1,000,000; preemptionPolicy
+// PreemptLowerPriority, default grace period). With `priorities` false every pod has
+// priority 0: the same pods, nobody preempts.
+Scenario SyntheticPriorityScenario(int nodes, int pods, bool priorities, uint64_t seed);
+
 }  // namespace migsim

@@ -172,6 +172,7 @@ class Engine final : private ControllerContext {
   void Preempt(Pod& pod, const PodView& view);
   bool EligibleToPreempt(const Pod& pod) const;
   std::vector<NodeVictims> FindCandidates(const PodView& view);
+  bool LowerPodsFreeEnough(const NodeInfo& info, const PodView& view) const;
   std::vector<PotentialVictim> LowerPriorityPods(const NodeInfo& info, int32_t priority) const;
   void Evict(Pod& victim);
   double SaveCheckpoint(Pod& victim);
@@ -252,6 +253,7 @@ class Engine final : private ControllerContext {
   std::vector<PodId> nominated_pods_;
   std::vector<PodId> held_nominations_;
   Rng preemption_rng_;
+  mutable std::vector<int64_t> scratch_taken_;  // LowerPodsFreeEnough's
   int64_t preemptions_ = 0;
   double preempted_gpu_seconds_ = 0;
   // Policy-requested MIG layouts being applied, by PolicyReconfigureEnd::index.
