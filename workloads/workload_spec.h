@@ -44,6 +44,9 @@ struct JobSpec {
   int parallelism = 1;
   int backoff_limit = 6;
   TemplateId tmpl{};
+  // Kueue's LocalQueue (kueue.x-k8s.io/queue-name), a KueueSpec::local_queues index; -1:
+  // not managed by Kueue.
+  int32_t local_queue = -1;
 };
 
 enum class RetryPolicy { kAlways, kOnFailure, kOnError };

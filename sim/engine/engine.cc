@@ -20,6 +20,10 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       config_(config),
       rng_(config.seed),
       submitted_by_owner_(controllers_.size(), 0) {
+  if (inputs.kueue) {
+    kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
+    kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
+  }
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());

@@ -18,6 +18,7 @@
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
 #include "sim/engine/job_class.h"
+#include "sim/engine/kueue_admission.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
@@ -45,6 +46,8 @@ struct EngineInputs {
   // The queue discipline; null: PrioritySort. A policy that orders the queue itself
   // (Policy::OrdersQueue) takes precedence.
   std::unique_ptr<QueueOrder> queue_order{};
+  // Kueue's objects, when the scenario has them (engine_kueue.cc).
+  std::optional<KueueSpec> kueue{};
 };
 
 class Engine final : private ControllerContext {
@@ -76,6 +79,8 @@ class Engine final : private ControllerContext {
   // Pods each controller submitted (by OwnerId), counted as Submit and SubmitRecorded
   // are called, apart from the pods' storage: the other side of the pod accounting.
   std::span<const int64_t> submitted_by_owner() const { return submitted_by_owner_; }
+  // Kueue's state at the end (workloads, quotas, borrowing); null without Kueue.
+  const KueueAdmission* kueue() const { return kueue_.get(); }
 
  private:
   struct ControllerTimer {
@@ -124,6 +129,9 @@ class Engine final : private ControllerContext {
   void Delete(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
+  WorkloadId RequestAdmission(OwnerId owner, int32_t local_queue,
+                              std::span<const PodSet> pod_sets) override;
+  void FinishWorkload(WorkloadId workload) override;
 
   void Handle(const ControllerTimer& e);
   void Handle(const PodStart& e);
@@ -152,6 +160,9 @@ class Engine final : private ControllerContext {
   std::optional<std::string> NodeBookingError() const;
   std::optional<std::string> LiveEventError() const;
   void AssignSchedulingClasses();
+  // Kueue's admissions and evictions at now_, told to their controllers (engine_kueue.cc).
+  void AdmitWorkloads();
+  TemplateId FlavoredTemplate(TemplateId base, const std::vector<int32_t>& flavors) const;
   void ScheduleCycle();
   bool TryBind(Pod& pod);
   PodView ViewOf(const Pod& pod, uint32_t pending_alike = 1) const;
@@ -232,6 +243,11 @@ class Engine final : private ControllerContext {
   SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
   SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
   size_t pending_flushes_ = 0;
+  // Kueue: its objects (held apart: KueueAdmission points into them), its state, and per
+  // workload the controller that asked and the pod sets.
+  std::unique_ptr<const KueueSpec> kueue_spec_;
+  std::unique_ptr<KueueAdmission> kueue_;
+  std::vector<std::pair<OwnerId, std::vector<PodSet>>> kueue_workloads_;
 };
 
 }  // namespace migsim

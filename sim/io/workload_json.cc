@@ -59,9 +59,9 @@ void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& re
 }
 
 void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
-  ObjectReader r(
-      ctx, ref,
-      {"kind", "namespace", "at_s", "completions", "parallelism", "backoff_limit", "template"});
+  ObjectReader r(ctx, ref,
+                 {"kind", "namespace", "at_s", "completions", "parallelism", "backoff_limit",
+                  "template", "queue_name"});
   JobSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
@@ -72,33 +72,8 @@ void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scen
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
 
-// `namespace` (Kubernetes' DNS-1123 label rules), as an index into Scenario::namespaces.
-int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
-  const std::optional<std::string> name = ReadString(ctx, ref);
-  if (!name) return 0;
-  const bool valid = !name->empty() && name->size() <= 63 &&
-                     std::isalnum(static_cast<unsigned char>(name->front())) &&
-                     std::isalnum(static_cast<unsigned char>(name->back())) &&
-                     std::all_of(name->begin(), name->end(), [](char c) {
-                       return (std::isalnum(static_cast<unsigned char>(c)) &&
-                               !std::isupper(static_cast<unsigned char>(c))) ||
-                              c == '-';
-                     });
-  if (!valid) {
-    ctx->Fail(ref.pointer(), "namespace '" + *name +
-                                 "' must be 1 to 63 lowercase letters, digits and '-', starting "
-                                 "and ending with a letter or digit");
-    return 0;
-  }
-  std::vector<std::string>& names = scenario->namespaces;
-  const auto it = std::find(names.begin(), names.end(), *name);
-  if (it != names.end()) return static_cast<int32_t>(it - names.begin());
-  names.push_back(*name);
-  return static_cast<int32_t>(names.size() - 1);
-}
-
 // The kind decides which fields are allowed, so it is read before anything else. The
-// workload's `namespace` goes on every template it made.
+// workload's `namespace` goes on every template it made; `queue_name` is looked up in it.
 void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                         Scenario* scenario);
 
@@ -106,10 +81,19 @@ void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                   Scenario* scenario) {
   const size_t first_template = scenario->templates.size();
   LoadWorkloadOfKind(ctx, name, ref, scenario);
-  if (!ctx->ok() || !ref.value().contains("namespace")) return;
-  const int32_t ns = ReadNamespace(ctx, ref.Member("namespace"), scenario);
-  for (size_t t = first_template; t < scenario->templates.size(); ++t) {
-    scenario->templates[t].namespace_index = ns;
+  if (!ctx->ok()) return;
+  int32_t ns = 0;
+  if (ref.value().contains("namespace")) {
+    ns = ReadNamespace(ctx, ref.Member("namespace"), scenario);
+    for (size_t t = first_template; t < scenario->templates.size(); ++t) {
+      scenario->templates[t].namespace_index = ns;
+    }
+  }
+  // Only kinds Kueue manages accept `queue_name` (their ObjectReader's fields).
+  auto* job =
+      scenario->workloads.empty() ? nullptr : std::get_if<JobSpec>(&scenario->workloads.back());
+  if (ctx->ok() && job != nullptr && ref.value().contains("queue_name")) {
+    job->local_queue = ReadQueueName(ctx, ref.Member("queue_name"), ns, *scenario);
   }
 }
 
@@ -143,6 +127,30 @@ void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef
 }
 
 }  // namespace
+
+int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
+  const std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return 0;
+  const bool valid = !name->empty() && name->size() <= 63 &&
+                     std::isalnum(static_cast<unsigned char>(name->front())) &&
+                     std::isalnum(static_cast<unsigned char>(name->back())) &&
+                     std::all_of(name->begin(), name->end(), [](char c) {
+                       return (std::isalnum(static_cast<unsigned char>(c)) &&
+                               !std::isupper(static_cast<unsigned char>(c))) ||
+                              c == '-';
+                     });
+  if (!valid) {
+    ctx->Fail(ref.pointer(), "namespace '" + *name +
+                                 "' must be 1 to 63 lowercase letters, digits and '-', starting "
+                                 "and ending with a letter or digit");
+    return 0;
+  }
+  std::vector<std::string>& names = scenario->namespaces;
+  const auto it = std::find(names.begin(), names.end(), *name);
+  if (it != names.end()) return static_cast<int32_t>(it - names.begin());
+  names.push_back(*name);
+  return static_cast<int32_t>(names.size() - 1);
+}
 
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario) {
   if (!ExpectNamedObject(ctx, workloads, "workload")) return;

@@ -4,6 +4,7 @@
 #include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
+#include "sim/metrics/kueue_metrics.h"
 #include "sim/metrics/priority_latency.h"
 #include "workloads/controller_factory.h"
 
@@ -18,6 +19,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
   in.scheduler = scenario.scheduler;
   in.queue_order = MakeQueueOrder(scenario.queue_order);
+  in.kueue = scenario.kueue;
   return in;
 }
 
@@ -123,6 +125,9 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
   result.metrics.queueing_by_priority_class =
       QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
+  if (engine.kueue() != nullptr) {
+    result.metrics.cluster_queues = KueueMetrics(*engine.kueue(), engine.end_time());
+  }
   if (scenario.queueing_theory) {
     result.theory = CompareWithTheory(*scenario.queueing_theory, result.metrics);
   }
