@@ -124,6 +124,19 @@ TEST_CASE("bad kueue input is refused at its pointer", "[io][kueue]") {
           "t.json:/workloads/j/queue_name: unknown LocalQueue 'q' (none is "
           "defined) in namespace 'cv'");
   }
+  SECTION("a LocalQueue in a namespace its ClusterQueue does not select") {
+    CHECK(MessageOf(with_queue(Queue("", "research", R"(, "namespaces": ["cv"])"))) ==
+          "t.json:/kueue/localQueues/q/clusterQueue: ClusterQueue 'team' does not select "
+          "namespace 'ml' (its namespaces)");
+  }
+  SECTION("a queue_name without a kueue section") {
+    const std::string doc = R"({"name": "t", "description": "d",
+      "cluster": {"nodes": {"a": {"type": "p4d.24xlarge"}}},
+      "job_classes": {"train": {"run_s": 10}},
+      "workloads": {"j": {"kind": "Job", "queue_name": "q", "template": {"job_class": "train"}}}})";
+    CHECK(MessageOf(doc) ==
+          "t.json:/workloads/j/queue_name: queue_name 'q': the scenario has no kueue section");
+  }
   SECTION("a quota on a resource no node offers") {
     std::string q = Queue();
     q = Replace(q, "\"nvidia.com/gpu\"", "\"nvidia.com/gpus\"");
