@@ -10,6 +10,7 @@
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/disruption_budget.h"
 #include "sim/engine/job_class.h"
+#include "sim/engine/kueue_spec.h"
 #include "sim/engine/pod.h"
 #include "sim/engine/priority_class.h"
 #include "sim/engine/scheduler_config.h"
@@ -37,6 +38,7 @@ struct Scenario {
   SchedulerConfig scheduler;
   std::string queue_order = "priority";  // a name in QueueOrderNames()
   std::optional<QueueingTheorySpec> queueing_theory;  // compare the run with this formula
+  std::optional<KueueSpec> kueue;  // Kueue's objects; Jobs with a queue_name are managed
 };
 
 struct ScenarioFile {

@@ -51,6 +51,9 @@ struct JobSpec {
   int backoff_limit = 6;
   TemplateId tmpl{};
   DisruptionAction on_disruption = DisruptionAction::kCount;
+  // Kueue's LocalQueue (kueue.x-k8s.io/queue-name), a KueueSpec::local_queues index; -1:
+  // not managed by Kueue.
+  int32_t local_queue = -1;
 };
 
 enum class RetryPolicy { kAlways, kOnFailure, kOnError };

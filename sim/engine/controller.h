@@ -4,12 +4,14 @@
 // the engine only through ControllerContext.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "sim/core/ids.h"
 #include "sim/core/rng.h"
 #include "sim/core/sim_time.h"
+#include "sim/engine/kueue_spec.h"
 #include "sim/engine/pod.h"
 
 namespace migsim {
@@ -34,6 +36,15 @@ class ControllerContext {
   // Calls owner->OnTimer(tag) at `at`. REQUIRES: at >= now().
   virtual void SetTimer(SimTime at, OwnerId owner, uint64_t tag) = 0;
   virtual const Pod& pod(PodId id) const = 0;
+  // Kueue (kueue_admission.h): asks for the admission of a workload of `pod_sets`, its
+  // request being each set's count × its template's requests, through LocalQueue
+  // `local_queue` (a KueueSpec::local_queues index). The owner hears OnAdmitted when it
+  // is admitted and OnEvicted when it is evicted (it then waits in its queue again).
+  // REQUIRES: the run has Kueue and the loader checked the queue and the request.
+  virtual WorkloadId RequestAdmission(OwnerId owner, int32_t local_queue,
+                                      std::span<const PodSet> pod_sets) = 0;
+  // The workload is done (or no longer wanted): its quota, if admitted, is released.
+  virtual void FinishWorkload(WorkloadId workload) = 0;
 
  protected:
   ~ControllerContext() = default;
@@ -52,6 +63,13 @@ class Controller {
   virtual void OnPodEnded(ControllerContext& ctx, const Pod& pod) = 0;
   // The Kubernetes name of a pod this controller created with `tag` and id `id`.
   virtual std::string PodName(const Pod& pod) const = 0;
+  // Kueue admitted `workload` (ControllerContext::RequestAdmission): `templates` has, per
+  // pod set, the template to create its pods from (the flavors' node labels added).
+  virtual void OnAdmitted(ControllerContext&, WorkloadId /*workload*/,
+                          std::span<const TemplateId> /*templates*/) {}
+  // Kueue evicted `workload` (preemption): the controller deletes its running pods, as a
+  // suspended Job does, and waits for the next OnAdmitted.
+  virtual void OnEvicted(ControllerContext&, WorkloadId /*workload*/) {}
 };
 
 }  // namespace migsim

@@ -22,6 +22,10 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       submitted_by_owner_(controllers_.size(), 0),
       budgets_(std::move(inputs.disruption_budgets), templates_),
       preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL) {
+  if (inputs.kueue) {
+    kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
+    kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
+  }
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());

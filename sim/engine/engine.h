@@ -19,6 +19,7 @@
 #include "sim/engine/controller.h"
 #include "sim/engine/disruption_budget.h"
 #include "sim/engine/job_class.h"
+#include "sim/engine/kueue_admission.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
@@ -48,6 +49,8 @@ struct EngineInputs {
   // (Policy::OrdersQueue) takes precedence.
   std::unique_ptr<QueueOrder> queue_order{};
   std::vector<PodDisruptionBudget> disruption_budgets{};
+  // Kueue's objects, when the scenario has them (engine_kueue.cc).
+  std::optional<KueueSpec> kueue{};
 };
 
 class Engine final : private ControllerContext {
@@ -84,6 +87,8 @@ class Engine final : private ControllerContext {
   // Pods each controller submitted (by OwnerId), counted as Submit and SubmitRecorded
   // are called, apart from the pods' storage: the other side of the pod accounting.
   std::span<const int64_t> submitted_by_owner() const { return submitted_by_owner_; }
+  // Kueue's state at the end (workloads, quotas, borrowing); null without Kueue.
+  const KueueAdmission* kueue() const { return kueue_.get(); }
 
  private:
   struct ControllerTimer {
@@ -133,6 +138,9 @@ class Engine final : private ControllerContext {
   void Delete(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
+  WorkloadId RequestAdmission(OwnerId owner, int32_t local_queue,
+                              std::span<const PodSet> pod_sets) override;
+  void FinishWorkload(WorkloadId workload) override;
 
   void Handle(const ControllerTimer& e);
   void Handle(const PodStart& e);
@@ -161,6 +169,9 @@ class Engine final : private ControllerContext {
   std::optional<std::string> NodeBookingError() const;
   std::optional<std::string> LiveEventError() const;
   void AssignSchedulingClasses();
+  // Kueue's admissions and evictions at now_, told to their controllers (engine_kueue.cc).
+  void AdmitWorkloads();
+  TemplateId FlavoredTemplate(TemplateId base, const std::vector<int32_t>& flavors) const;
   void ScheduleCycle();
   bool TryBind(Pod& pod);
   void PostFilter(Pod& pod, const PodView& view, const ClusterView& cluster);
@@ -265,6 +276,11 @@ class Engine final : private ControllerContext {
   SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
   SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
   size_t pending_flushes_ = 0;
+  // Kueue: its objects (held apart: KueueAdmission points into them), its state, and per
+  // workload the controller that asked and the pod sets.
+  std::unique_ptr<const KueueSpec> kueue_spec_;
+  std::unique_ptr<KueueAdmission> kueue_;
+  std::vector<std::pair<OwnerId, std::vector<PodSet>>> kueue_workloads_;
 };
 
 }  // namespace migsim

@@ -9,6 +9,7 @@
 namespace migsim {
 
 void Engine::ScheduleCycle() {
+  AdmitWorkloads();
   if (!queue_.HasWork()) return;
   queue_.BeginCycle(now_);
   while (std::optional<PodId> front = queue_.Front()) {

@@ -15,27 +15,6 @@ std::vector<std::string> JobClassNames(const std::vector<JobClass>& classes) {
   return names;
 }
 
-// cpu and memory take a quantity string or a plain number (of cores, of bytes).
-int64_t ReadQuantity(LoadContext* ctx, const JsonRef& ref,
-                     Result<int64_t> (*parse)(std::string_view)) {
-  const Json& value = ref.value();
-  std::string text;
-  if (value.is_string()) {
-    text = value.get<std::string>();
-  } else if (value.is_number()) {
-    text = value.dump();  // exact decimal digits: 0.1 stays "0.1"
-  } else {
-    ctx->Fail(ref.pointer(), "expected a number or a quantity string, got " + TypeName(value));
-    return 0;
-  }
-  Result<int64_t> parsed = parse(text);
-  if (!parsed.ok()) {
-    ctx->Fail(ref.pointer(), parsed.status().message());
-    return 0;
-  }
-  return parsed.value();
-}
-
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
 // Kubernetes only accepts extended resources with a domain ("nvidia.com/gpu"), so a bare
@@ -67,6 +46,26 @@ PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* re
 }
 
 }  // namespace
+
+int64_t ReadQuantity(LoadContext* ctx, const JsonRef& ref,
+                     Result<int64_t> (*parse)(std::string_view)) {
+  const Json& value = ref.value();
+  std::string text;
+  if (value.is_string()) {
+    text = value.get<std::string>();
+  } else if (value.is_number()) {
+    text = value.dump();  // exact decimal digits: 0.1 stays "0.1"
+  } else {
+    ctx->Fail(ref.pointer(), "expected a number or a quantity string, got " + TypeName(value));
+    return 0;
+  }
+  Result<int64_t> parsed = parse(text);
+  if (!parsed.ok()) {
+    ctx->Fail(ref.pointer(), parsed.status().message());
+    return 0;
+  }
+  return parsed.value();
+}
 
 std::string ExtendedResourceProblem(std::string_view name) {
   const size_t slash = name.find('/');

@@ -73,6 +73,11 @@ enum class TemplateRun {
 TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun run,
                            Scenario* scenario);
 
+// A quantity string or a plain number (of cores, of bytes) at `ref`, parsed by `parse`
+// (ParseCpuMilli, ParseMemoryMib); reports a problem and returns 0.
+int64_t ReadQuantity(LoadContext* ctx, const JsonRef& ref,
+                     Result<int64_t> (*parse)(std::string_view));
+
 // The job class named by the string at `ref`; reports an unknown name and returns an
 // invalid id.
 JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref, const std::vector<JobClass>& classes);
@@ -114,6 +119,21 @@ constexpr int64_t kMaxPodsPerField = 1000000;
 // the workloads). Far more than any scenario we know (the largest benchmark has 100,000),
 // and few enough for a run's pod records to fit in a few GB.
 constexpr int64_t kMaxPodsPerScenario = 5'000'000;
+
+// A namespace name at `ref` (Kubernetes' DNS-1123 label rules), as an index into
+// scenario->namespaces (added if new); 0 after reporting a problem.
+int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
+
+// --- kueue (kueue_json.cc, kueue_workloads_json.cc) ---
+
+// `kueue`: ResourceFlavors, ClusterQueues, LocalQueues into scenario->kueue.
+// REQUIRES: the cluster is loaded (quotas must be on resources some node offers).
+void LoadKueue(LoadContext* ctx, const JsonRef& kueue, Scenario* scenario);
+// A workload's `queue_name` in namespace `ns`: the LocalQueue's index.
+int32_t ReadQueueName(LoadContext* ctx, const JsonRef& ref, int32_t ns, const Scenario& scenario);
+// After the workloads: each managed workload's request must fit its ClusterQueue's quota
+// (reported at its pointer), and its templates get their flavored copies.
+void FinishKueue(LoadContext* ctx, Scenario* scenario);
 
 // `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);

@@ -61,7 +61,7 @@ void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& re
 void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
   ObjectReader r(ctx, ref,
                  {"kind", "namespace", "at_s", "completions", "parallelism", "backoff_limit",
-                  "podFailurePolicy", "template"});
+                  "podFailurePolicy", "template", "queue_name"});
   JobSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
@@ -76,7 +76,7 @@ void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scen
 }
 
 // The kind decides which fields are allowed, so it is read before anything else. The
-// workload's `namespace` goes on every template it made.
+// workload's `namespace` goes on every template it made; `queue_name` is looked up in it.
 void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                         Scenario* scenario);
 
@@ -84,10 +84,19 @@ void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                   Scenario* scenario) {
   const size_t first_template = scenario->templates.size();
   LoadWorkloadOfKind(ctx, name, ref, scenario);
-  if (!ctx->ok() || !ref.value().contains("namespace")) return;
-  const int32_t ns = ReadNamespace(ctx, ref.Member("namespace"), scenario);
-  for (size_t t = first_template; t < scenario->templates.size(); ++t) {
-    scenario->templates[t].namespace_index = ns;
+  if (!ctx->ok()) return;
+  int32_t ns = 0;
+  if (ref.value().contains("namespace")) {
+    ns = ReadNamespace(ctx, ref.Member("namespace"), scenario);
+    for (size_t t = first_template; t < scenario->templates.size(); ++t) {
+      scenario->templates[t].namespace_index = ns;
+    }
+  }
+  // Only kinds Kueue manages accept `queue_name` (their ObjectReader's fields).
+  auto* job =
+      scenario->workloads.empty() ? nullptr : std::get_if<JobSpec>(&scenario->workloads.back());
+  if (ctx->ok() && job != nullptr && ref.value().contains("queue_name")) {
+    job->local_queue = ReadQueueName(ctx, ref.Member("queue_name"), ns, *scenario);
   }
 }
 
@@ -122,7 +131,6 @@ void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef
 
 }  // namespace
 
-// `namespace` (Kubernetes' DNS-1123 label rules), as an index into Scenario::namespaces.
 int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
   const std::optional<std::string> name = ReadString(ctx, ref);
   if (!name) return 0;

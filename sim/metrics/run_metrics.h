@@ -25,6 +25,19 @@ struct PriorityClassLatency {
   LatencyStats queueing;
 };
 
+// A Kueue ClusterQueue over a run (kueue_metrics.h).
+struct ClusterQueueMetrics {
+  std::string name;
+  int64_t workloads = 0;   // created in the queue
+  int64_t admitted = 0;    // admitted at least once
+  int64_t waiting = 0;     // pending at the end (never admitted, or evicted and not readmitted)
+  int64_t evictions = 0;   // preemptions of its workloads
+  LatencyStats admission;  // creation -> first admission, over admitted workloads
+  // nvidia.com/gpu beyond its nominal quota (over flavors), time-weighted over the run.
+  double borrowed_gpus_mean = 0;
+  int64_t borrowed_gpus_max = 0;
+};
+
 // Every pod the run created, by its state at the end: submitted = completed + failed +
 // running + pending + deleted. CountPods cannot break that sum (it puts each of the run's
 // pods in one state); Engine::Run checks it at the end of every run against each
@@ -66,6 +79,8 @@ struct RunMetrics {
   double gpu_hours_lost_to_preemption = 0;
   // Queueing latency by PriorityClass (priority_latency.h); empty when no pod has one.
   std::vector<PriorityClassLatency> queueing_by_priority_class;
+  // Per Kueue ClusterQueue, in the scenario's order; empty without Kueue.
+  std::vector<ClusterQueueMetrics> cluster_queues{};
 };
 
 // What one pod of a template is worth when it completes.

@@ -42,6 +42,26 @@ Json MetricsJson(const RunMetrics& m) {
     }
     j["queueing_latency_by_priority_class_s"] = std::move(by_class);
   }
+  if (!m.cluster_queues.empty()) {
+    Json queues = Json::object();
+    for (const ClusterQueueMetrics& cq : m.cluster_queues) {
+      const LatencyStats& a = cq.admission;
+      queues[cq.name] = {{"workloads", cq.workloads},
+                         {"admitted", cq.admitted},
+                         {"waiting", cq.waiting},
+                         {"evictions", cq.evictions},
+                         {"admission_latency_s",
+                          {{"mean", Micro(a.mean_s)},
+                           {"p50", Micro(a.p50_s)},
+                           {"p95", Micro(a.p95_s)},
+                           {"p99", Micro(a.p99_s)},
+                           {"max", Micro(a.max_s)},
+                           {"count", a.count}}},
+                         {"borrowed_gpus",
+                          {{"mean", Micro(cq.borrowed_gpus_mean)}, {"max", cq.borrowed_gpus_max}}}};
+    }
+    j["kueue_cluster_queues"] = std::move(queues);
+  }
   return j;
 }
 

@@ -51,6 +51,39 @@ void AddPreemptionRows(const RunReport& report, std::vector<Row>& rows) {
   rows.push_back(std::move(lost));
 }
 
+// Appends rows per Kueue ClusterQueue any variant has (in the order the variants list
+// them): workloads admitted, waiting at the end, evictions, admission latency mean and p95,
+// borrowed GPUs mean and max; "-" for a variant without the queue.
+void AddKueueRows(const RunReport& report, std::vector<Row>& rows) {
+  std::vector<std::string> names;
+  for (const VariantResult& v : report.variants) {
+    for (const ClusterQueueMetrics& q : v.metrics.cluster_queues) {
+      if (std::find(names.begin(), names.end(), q.name) == names.end()) names.push_back(q.name);
+    }
+  }
+  using Cell = std::string (*)(const ClusterQueueMetrics&);
+  const std::vector<std::pair<std::string, Cell>> columns = {
+      {"admitted", [](const auto& q) { return std::to_string(q.admitted); }},
+      {"waiting at end", [](const auto& q) { return std::to_string(q.waiting); }},
+      {"evictions", [](const auto& q) { return std::to_string(q.evictions); }},
+      {"admission mean (s)", [](const auto& q) { return FormatFixed(q.admission.mean_s, 1); }},
+      {"admission p95 (s)", [](const auto& q) { return FormatFixed(q.admission.p95_s, 1); }},
+      {"borrowed GPUs mean", [](const auto& q) { return FormatFixed(q.borrowed_gpus_mean, 2); }},
+      {"borrowed GPUs max", [](const auto& q) { return std::to_string(q.borrowed_gpus_max); }}};
+  for (const std::string& name : names) {
+    for (const auto& [label, cell] : columns) {
+      Row row{"kueue " + name + ": " + label, {}};
+      for (const VariantResult& v : report.variants) {
+        const auto& queues = v.metrics.cluster_queues;
+        auto it = std::find_if(queues.begin(), queues.end(),
+                               [&](const ClusterQueueMetrics& q) { return q.name == name; });
+        row.cells.push_back(it == queues.end() ? "-" : cell(*it));
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+}
+
 std::vector<Row> BuildRows(const RunReport& report) {
   std::vector<Row> rows = {{"policy", {}},
                            {"makespan (s)", {}},
@@ -99,6 +132,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
   }
   AddPreemptionRows(report, rows);
   AddPriorityRows(report, rows);
+  AddKueueRows(report, rows);
   return rows;
 }
 

@@ -4,6 +4,7 @@
 #include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
+#include "sim/metrics/kueue_metrics.h"
 #include "sim/metrics/priority_latency.h"
 #include "workloads/controller_factory.h"
 
@@ -19,6 +20,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   in.scheduler = scenario.scheduler;
   in.queue_order = MakeQueueOrder(scenario.queue_order);
   in.disruption_budgets = scenario.disruption_budgets;
+  in.kueue = scenario.kueue;
   return in;
 }
 
@@ -126,6 +128,9 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.metrics.gpu_hours_lost_to_preemption = engine.gpu_hours_lost_to_preemption();
   result.metrics.queueing_by_priority_class =
       QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
+  if (engine.kueue() != nullptr) {
+    result.metrics.cluster_queues = KueueMetrics(*engine.kueue(), engine.end_time());
+  }
   if (scenario.queueing_theory) {
     result.theory = CompareWithTheory(*scenario.queueing_theory, result.metrics);
   }

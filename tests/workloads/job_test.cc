@@ -162,6 +162,10 @@ class RecordingContext final : public ControllerContext {
   void Delete(PodId id) override { deleted.push_back(id); }
   void SetTimer(SimTime at, OwnerId, uint64_t tag) override { timers.push_back({at, tag}); }
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
+  WorkloadId RequestAdmission(OwnerId, int32_t, std::span<const PodSet>) override {
+    return WorkloadId(0);
+  }
+  void FinishWorkload(WorkloadId) override {}
 
   Pod Ended(PodId id, PodPhase phase) {
     Pod p = pods_[id.value()];
