@@ -95,6 +95,11 @@ struct Pod {
   // A trace pod's run time as recorded, whatever device it gets (its template has no job
   // class); nullopt for pods whose job class decides.
   std::optional<SimTime> recorded_run;
+  // The GPU capacity the pod holds while bound, in GPUs, set when it is bound (it keeps
+  // its devices until it ends): a whole GPU is 1, a MIG device its compute slices / the
+  // GPU's, a time-sliced or MPS replica 1 / replicas, a fractional share its units / the
+  // GPU's units. What per-tenant GPU time is made of (sim/metrics/tenant_share.h).
+  double gpus = 0;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||

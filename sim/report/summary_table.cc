@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core/text.h"
+#include "sim/report/job_table_rows.h"
 #include "sim/report/run_report.h"
 
 namespace migsim {
@@ -81,6 +82,9 @@ std::vector<Row> BuildRows(const RunReport& report) {
         std::to_string(m.pods.deleted),
         std::to_string(m.pods.restarts)};
     for (size_t r = 0; r < cells.size(); ++r) rows[r].cells.push_back(cells[r]);
+  }
+  for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
+    rows.push_back({std::move(label), std::move(cells)});
   }
   return rows;
 }
