@@ -48,9 +48,14 @@ void Deployment::Forget(PodId pod) { live_.erase(std::find(live_.begin(), live_.
 
 void Deployment::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
   Forget(pod.id);
+  // A preempted pod was deleted, not crashed: its ReplicaSet creates a replacement at once.
+  if (pod.reason == EndReason::kPreempted) {
+    Reconcile(ctx);
+    return;
+  }
   ++failures_;  // Deployment pods never succeed: ending is failing
-  SimTime delay = failures_ == 1 ? SimTime::Zero()
-                                 : ExponentialBackoff(failures_ - 1, SimTime::Seconds(300));
+  SimTime delay =
+      failures_ == 1 ? SimTime::Zero() : ExponentialBackoff(failures_ - 1, SimTime::Seconds(300));
   ctx.SetTimer(ctx.now() + delay, self_, kReconcile);
 }
 

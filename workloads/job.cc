@@ -23,7 +23,12 @@ void Job::Pump(ControllerContext& ctx) {
   // A failed pod's replacement keeps its slot until its back-off is over.
   auto busy = [this] { return static_cast<int>(active_.size()) + backing_off_; };
   while (busy() < spec_.parallelism && succeeded_ + busy() < spec_.completions) {
-    active_.push_back(ctx.Submit(spec_.tmpl, self_, next_ordinal_++));
+    if (resume_.empty()) {
+      active_.push_back(ctx.Submit(spec_.tmpl, self_, next_ordinal_++));
+    } else {
+      active_.push_back(ctx.SubmitResumed(spec_.tmpl, self_, next_ordinal_++, resume_.back()));
+      resume_.pop_back();
+    }
   }
 }
 
@@ -36,17 +41,30 @@ void Job::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
     Pump(ctx);
     return;
   }
+  if (pod.reason == EndReason::kPreempted) {
+    // Whatever the checkpoints kept is handed to the replacement (kept short of the
+    // whole: a replacement always has something left to run).
+    if (pod.checkpoint > 0) resume_.push_back(std::min(pod.checkpoint, 1 - 1e-9));
+    if (spec_.on_disruption == DisruptionAction::kIgnore) return Pump(ctx);
+    if (spec_.on_disruption == DisruptionAction::kFailJob) return Fail(ctx);
+  }
+  CountFailure(ctx);
+}
+
+void Job::CountFailure(ControllerContext& ctx) {
   ++failed_;
   ++consecutive_failures_;
-  if (failed_ > spec_.backoff_limit) {
-    job_failed_ = true;  // BackoffLimitExceeded: the Job terminates its active pods
-    for (PodId id : std::vector<PodId>(active_)) ctx.Delete(id);
-    active_.clear();
-    return;
-  }
+  if (failed_ > spec_.backoff_limit) return Fail(ctx);  // BackoffLimitExceeded
   ++backing_off_;
   ctx.SetTimer(ctx.now() + ExponentialBackoff(consecutive_failures_, SimTime::Seconds(360)), self_,
                kBackoffOver);
+}
+
+// The Job terminates its active pods.
+void Job::Fail(ControllerContext& ctx) {
+  job_failed_ = true;
+  for (PodId id : std::vector<PodId>(active_)) ctx.Delete(id);
+  active_.clear();
 }
 
 std::string Job::PodName(const Pod& pod) const {

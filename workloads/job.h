@@ -8,8 +8,10 @@ namespace migsim {
 
 // A batch Job: runs pods until `completions` succeeded, at most `parallelism` at once.
 // A failed pod is replaced after Kubernetes' back-off (10 s, 20 s, 40 s, ... capped at
-// 6 min; a success resets it); when more than `backoff_limit` pods have failed the Job fails and its active
-// pods are deleted.
+// 6 min; a success resets it); when more than `backoff_limit` pods have failed the Job
+// fails and its active pods are deleted. A preempted pod is handled as the Job's
+// podFailurePolicy says (JobSpec::on_disruption); its replacement resumes from its last
+// checkpoint.
 class Job final : public Controller {
  public:
   explicit Job(JobSpec spec) : spec_(std::move(spec)) {}
@@ -26,6 +28,9 @@ class Job final : public Controller {
   static constexpr uint64_t kStart = 0;
   static constexpr uint64_t kBackoffOver = 1;
   void Pump(ControllerContext& ctx);
+  // A failure that counts towards backoff_limit.
+  void CountFailure(ControllerContext& ctx);
+  void Fail(ControllerContext& ctx);
 
   JobSpec spec_;
   OwnerId self_;
@@ -36,6 +41,8 @@ class Job final : public Controller {
   bool job_failed_ = false;
   uint32_t next_ordinal_ = 0;
   std::vector<PodId> active_;
+  // Checkpoints of preempted pods (fractions of the work) that replacements resume from.
+  std::vector<double> resume_;
 };
 
 }  // namespace migsim

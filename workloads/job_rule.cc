@@ -14,7 +14,9 @@ struct RuleOf {
   }
   JobRule operator()(const DeploymentSpec&) const { return {JobGrouping::kService, 0}; }
   JobRule operator()(const JobSpec& s) const {
-    return {JobGrouping::kWholeOwner, s.completions, s.backoff_limit};
+    return {JobGrouping::kWholeOwner, s.completions, s.backoff_limit,
+            s.on_disruption == DisruptionAction::kCount,
+            s.on_disruption == DisruptionAction::kFailJob};
   }
   JobRule operator()(const WorkflowSpec& s) const {
     int64_t items = 0;

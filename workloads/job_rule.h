@@ -10,9 +10,9 @@
 namespace migsim {
 
 // A Job: one job, completed at `completions` successes, failed past `backoff_limit`
-// failures. A Workflow: one job, completed when every work item (a step, or each of its
-// items) succeeded. Bare pods: one job of `count` pods. A trace: a job per pod. A
-// Deployment: a service, no job.
+// failures (preempted pods counted, ignored or failing it, as its podFailurePolicy says). A
+// Workflow: one job, completed when every work item (a step, or each of its items) succeeded. Bare
+// pods: one job of `count` pods. A trace: a job per pod. A Deployment: a service, no job.
 JobRule JobRuleOf(const WorkloadSpec& spec);
 
 // One rule per workload, indexed as the engine's OwnerIds (a controller per workload).

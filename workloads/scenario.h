@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/engine/cluster_spec.h"
+#include "sim/engine/disruption_budget.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/pod.h"
 #include "sim/engine/priority_class.h"
@@ -32,6 +33,7 @@ struct Scenario {
   std::vector<PriorityClass> priority_classes;
   // The workloads' namespaces, "default" first; PodTemplate::namespace_index indexes it.
   std::vector<std::string> namespaces{"default"};
+  std::vector<PodDisruptionBudget> disruption_budgets;
   SchedulerConfig scheduler;
   std::string queue_order = "priority";  // a name in QueueOrderNames()
   std::optional<QueueingTheorySpec> queueing_theory;  // compare the run with this formula

@@ -35,6 +35,12 @@ struct DeploymentSpec {
   TemplateId tmpl{};
 };
 
+// What a Job does with a pod that failed because it was disrupted (preempted: the pod
+// condition DisruptionTarget), by its podFailurePolicy: count it towards backoffLimit
+// (Kubernetes' behaviour without a policy), ignore it (replace it, count nothing) or fail
+// the whole Job.
+enum class DisruptionAction { kCount, kIgnore, kFailJob };
+
 // A Job: runs pods until `completions` succeeded, at most `parallelism` at a time;
 // fails once more than `backoff_limit` pods failed.
 struct JobSpec {
@@ -44,6 +50,7 @@ struct JobSpec {
   int parallelism = 1;
   int backoff_limit = 6;
   TemplateId tmpl{};
+  DisruptionAction on_disruption = DisruptionAction::kCount;
 };
 
 enum class RetryPolicy { kAlways, kOnFailure, kOnError };

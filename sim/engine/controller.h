@@ -20,6 +20,10 @@ class ControllerContext {
   virtual Rng& rng() = 0;
   // Creates a pending pod from `tmpl`, owned by `owner`, with the owner's `tag`.
   virtual PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) = 0;
+  // Submit for a pod that takes over the work of an evicted predecessor from its last
+  // checkpoint: `resumed` of the work is already done (Pod::checkpoint of the
+  // predecessor). REQUIRES: 0 <= resumed < 1.
+  virtual PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) = 0;
   // The same for a trace pod, which runs for `run` once started, on any device: its
   // template has no job class. REQUIRES: run >= 0.
   virtual PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) = 0;

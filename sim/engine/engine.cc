@@ -19,7 +19,9 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       queue_order_(std::move(inputs.queue_order)),
       config_(config),
       rng_(config.seed),
-      submitted_by_owner_(controllers_.size(), 0) {
+      submitted_by_owner_(controllers_.size(), 0),
+      budgets_(std::move(inputs.disruption_budgets), templates_),
+      preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL) {
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());
@@ -138,6 +140,13 @@ PodId Engine::Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) {
   return AddPod(tmpl, owner, tag, std::nullopt);
 }
 
+PodId Engine::SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) {
+  MIGSIM_CHECK(resumed >= 0 && resumed < 1, "a pod resumes from a fraction of its work in [0, 1)");
+  const PodId id = Submit(tmpl, owner, tag);
+  pods_[id.value()].resumed = resumed;
+  return id;
+}
+
 PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) {
   MIGSIM_CHECK(!templates_[tmpl.value()].job_class.valid() && run >= SimTime::Zero(),
                "a recorded run time is for trace pods without a job class");
@@ -156,6 +165,7 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
   pod.created = now_;
   pod.recorded_run = recorded_run;
   queue_.Push(id, template_class_[tmpl.value()]);
+  budgets_.AddExpected(tmpl, 1);
   for (EngineObserver* o : observers_) o->OnPodSubmitted(now_, pod);
   return id;
 }
@@ -163,7 +173,7 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
 void Engine::Delete(PodId id) {
   Pod& pod = pods_[id.value()];
   if (pod.ended_already()) return;
-  if (pod.on_node()) ReleaseFromNode(pod);
+  Leave(pod);
   // A pending pod stays in the scheduling queue until the queue reaches it and drops it.
   pod.phase = PodPhase::kDeleted;
   pod.reason = EndReason::kDeleted;
@@ -187,6 +197,7 @@ void Engine::Handle(const PodStart& e) {
   pod.phase = PodPhase::kRunning;
   if (!pod.has_started) pod.started = now_;
   pod.has_started = true;
+  SetReady(pod, true);
   for (EngineObserver* o : observers_) o->OnPodStarted(now_, pod);
   if (!FitsDeviceMemory(pod)) {
     OutOfMemory(pod);
@@ -217,8 +228,16 @@ void Engine::Handle(const PodEnd& e) {
          e.reason);
 }
 
-void Engine::EndPod(Pod& pod, PodPhase phase, EndReason reason) {
+// What every ending does before the pod takes its final phase.
+void Engine::Leave(Pod& pod) {
   if (pod.on_node()) ReleaseFromNode(pod);
+  ClearNomination(pod);
+  SetReady(pod, false);
+  budgets_.AddExpected(pod.tmpl, -1);
+}
+
+void Engine::EndPod(Pod& pod, PodPhase phase, EndReason reason) {
+  Leave(pod);
   pod.phase = phase;
   pod.reason = reason;
   pod.ended = now_;

@@ -17,10 +17,12 @@
 #include "sim/core/rng.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
+#include "sim/engine/disruption_budget.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
+#include "sim/engine/preemption.h"
 #include "sim/engine/scheduler_config.h"
 #include "sim/engine/scheduling_queue.h"
 #include "sim/policy/policy.h"
@@ -45,6 +47,7 @@ struct EngineInputs {
   // The queue discipline; null: PrioritySort. A policy that orders the queue itself
   // (Policy::OrdersQueue) takes precedence.
   std::unique_ptr<QueueOrder> queue_order{};
+  std::vector<PodDisruptionBudget> disruption_budgets{};
 };
 
 class Engine final : private ControllerContext {
@@ -72,6 +75,11 @@ class Engine final : private ControllerContext {
   // "" when none.
   std::string DeviceName(const Pod& pod) const;
   int64_t rejected_decisions() const { return rejected_decisions_; }
+  // Pods evicted by preemption, and the GPU time they held that no checkpoint kept (from
+  // bind to the end of the grace period, less the running time their last checkpoint
+  // covers), in GPU-hours (GpusHeld).
+  int64_t preemptions() const { return preemptions_; }
+  double gpu_hours_lost_to_preemption() const { return preempted_gpu_seconds_ / 3600; }
   int64_t gpu_capacity_weight() const { return capacity_weight_; }
   // Pods each controller submitted (by OwnerId), counted as Submit and SubmitRecorded
   // are called, apart from the pods' storage: the other side of the pod accounting.
@@ -120,6 +128,7 @@ class Engine final : private ControllerContext {
   SimTime now() const override { return now_; }
   Rng& rng() override { return rng_; }
   PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) override;
+  PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) override;
   PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) override;
   void Delete(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
@@ -154,10 +163,22 @@ class Engine final : private ControllerContext {
   void AssignSchedulingClasses();
   void ScheduleCycle();
   bool TryBind(Pod& pod);
+  void PostFilter(Pod& pod, const PodView& view, const ClusterView& cluster);
   PodView ViewOf(const Pod& pod, uint32_t pending_alike = 1) const;
   // True when the policy's placement is one the engine can apply (see policy.h).
   bool Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster);
   void Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
+  // Preemption (engine_preemption.cc).
+  void Preempt(Pod& pod, const PodView& view);
+  bool EligibleToPreempt(const Pod& pod) const;
+  std::vector<NodeVictims> FindCandidates(const PodView& view);
+  std::vector<PotentialVictim> LowerPriorityPods(const NodeInfo& info, int32_t priority) const;
+  void Evict(Pod& victim);
+  double SaveCheckpoint(Pod& victim);
+  double GpusHeld(const Pod& pod) const;
+  void SetReady(Pod& pod, bool ready);
+  void ClearNomination(Pod& pod);
+  void HoldNominated(const Pod& pod, int sign);
   void Reconfigure(const std::vector<MigReconfiguration>& changes);
   bool Valid(const MigReconfiguration& change) const;
   // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
@@ -165,6 +186,7 @@ class Engine final : private ControllerContext {
   void FinishReconfigure(uint32_t node, const std::vector<GpuMigSetting>& gpus,
                          const std::string& config);
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
+  void Leave(Pod& pod);
   void ReleaseFromNode(Pod& pod);
   void NotifyAllocation();
   // Running: see engine_time_share.cc.
@@ -223,6 +245,15 @@ class Engine final : private ControllerContext {
   double busy_weight_ = 0;
   int64_t capacity_weight_ = 0;
   int64_t rejected_decisions_ = 0;
+  // Preemption: the budgets' counts, pending pods with a nominated node (few), the ones
+  // HoldNominated booked, a stream of its own for the dry run's start (so that the other
+  // draws do not shift), and what preemptions() reports.
+  DisruptionBudgets budgets_;
+  std::vector<PodId> nominated_pods_;
+  std::vector<PodId> held_nominations_;
+  Rng preemption_rng_;
+  int64_t preemptions_ = 0;
+  double preempted_gpu_seconds_ = 0;
   // Policy-requested MIG layouts being applied, by PolicyReconfigureEnd::index.
   std::vector<std::vector<GpuMigSetting>> policy_changes_;
   // By node: when the MIG change under way (scripted or a policy's) ends.

@@ -57,21 +57,33 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
       t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
 }
 
+// Nominated pods' resources are held against this one while the policy places it and its
+// answer is checked (HoldNominated), and given back before anything is booked.
 bool Engine::TryBind(Pod& pod) {
   const PodView view = ViewOf(pod, static_cast<uint32_t>(queue_.FrontClassSize()));
   const ClusterView cluster(node_info_, resources_, now_);
+  const bool holds = !nominated_pods_.empty();
+  if (holds) HoldNominated(pod, +1);
   std::optional<Placement> placement = policy_->Place(cluster, view);
-  if (!placement) {
-    Reconfigure(policy_->PostFilter(cluster, view));
-    return false;
-  }
   // The policy's answer is checked, never trusted: a bad answer leaves the pod pending.
-  if (!Valid(*placement, view, cluster)) {
-    ++rejected_decisions_;
-    return false;
-  }
+  const bool valid = placement && Valid(*placement, view, cluster);
+  if (placement && !valid) ++rejected_decisions_;
+  if (!placement) PostFilter(pod, view, cluster);
+  if (holds) HoldNominated(pod, -1);
+  if (!valid) return false;
   Bind(pod, placement->node, placement->devices);
   return true;
+}
+
+// The pod fits no node: the policy's post-filter may repartition MIG; when it asks for
+// nothing, DefaultPreemption may evict lower priorities to make room.
+void Engine::PostFilter(Pod& pod, const PodView& view, const ClusterView& cluster) {
+  std::vector<MigReconfiguration> changes = policy_->PostFilter(cluster, view);
+  if (!changes.empty()) {
+    Reconfigure(changes);
+    return;
+  }
+  Preempt(pod, view);
 }
 
 bool Engine::Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster) {
@@ -86,6 +98,7 @@ void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) 
   const PodTemplate& t = templates_[pod.tmpl.value()];
   NodeRuntime& runtime = runtimes_[node.value()];
   NodeInfo& info = node_info_[node.value()];
+  ClearNomination(pod);
   pod.node = node;
   pod.bound = now_;
   pod.phase = PodPhase::kStarting;

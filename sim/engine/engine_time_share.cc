@@ -36,6 +36,8 @@ std::optional<SimTime> Engine::PlanRun(Pod& pod) {
 }
 
 SimTime Engine::StartRun(Pod& pod, SimTime run, EndReason end) {
+  // A pod resumed from a checkpoint has only the rest of the work to do.
+  if (pod.resumed > 0) run = SimTime::Seconds(run.seconds() * (1 - pod.resumed));
   pod.planned_end = end;
   // A run of no time is done as it starts, on a shared device too (its rate is finite).
   pod.progress = run.micros() == 0 ? 1.0 : 0.0;
@@ -196,6 +198,7 @@ void Engine::OutOfMemory(Pod& pod) {
     return;
   }
   pod.phase = PodPhase::kStarting;
+  SetReady(pod, false);
   ++pod.restarts;
   const SimTime backoff = ExponentialBackoff(static_cast<int>(pod.restarts), SimTime::Seconds(300));
   events_.Push(now_ + backoff, PodStart{pod.id, pod.generation});

@@ -39,6 +39,11 @@ struct JobClass {
   // left (time-sliced neighbours share one framebuffer) dies out of memory.
   int64_t gpu_memory_mib = 0;
 
+  // A run saves its progress every this long while it runs (wall-clock); a pod evicted
+  // by preemption hands the last checkpoint to its replacement, which resumes from it.
+  // None: no checkpoints, an evicted run starts again from zero.
+  std::optional<SimTime> checkpoint_interval;
+
   // How speed scales over MIG profiles without a run time of their own (see
   // RunTimeOnDevice); none: such profiles fall back to the default.
   std::optional<MigCurve> mig_curve;

@@ -16,6 +16,9 @@ class EngineObserver {
   virtual void OnPodBound(SimTime, const Pod&) {}
   virtual void OnPodStarted(SimTime, const Pod&) {}
   virtual void OnPodEnded(SimTime, const Pod&) {}
+  // Preemption chose the pod as a victim: it is terminating (it ends, Preempted, after its
+  // grace period).
+  virtual void OnPodPreempted(SimTime, const Pod&) {}
   // The GPU capacity in use changed. Units: a GPU is kGpuWeight; a MIG device of g
   // compute slices on a GPU of G slices is g * kGpuWeight / G; k of a fractional GPU's
   // u units are k * kGpuWeight / u.

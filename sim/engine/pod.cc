@@ -40,6 +40,8 @@ std::string_view EndReasonName(EndReason reason) {
       return "OOMKilled";
     case EndReason::kDeleted:
       return "Deleted";
+    case EndReason::kPreempted:
+      return "Preempted";
   }
   return "?";
 }

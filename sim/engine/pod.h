@@ -30,6 +30,9 @@ struct PodTemplate {
   int32_t priority = 0;
   int32_t priority_class = -1;
   bool preempts = true;
+  // terminationGracePeriodSeconds: how long a pod being evicted keeps its node and devices
+  // before it is gone (Kubernetes' default 30 s).
+  SimTime termination_grace = SimTime::Micros(30'000'000);
   // The pod's labels (sorted by key): what PodDisruptionBudgets select.
   Labels labels{};
   // The namespace of the workload the template belongs to, an index into
@@ -55,16 +58,19 @@ enum class EndReason : uint8_t {
   kNoRunTime,       // its job class has no run time for the device it got
   kOomKilled,       // its GPU memory did not fit next to its neighbours' (or at all)
   kDeleted,         // deleted by its controller
+  kPreempted,       // evicted by a higher-priority pod (DefaultPreemption); phase Failed
 };
 
 std::string_view PhaseName(PodPhase phase);
 std::string_view EndReasonName(EndReason reason);
 
-// True for failures of the system around the container (Argo's retryPolicy "OnError"),
+// True for failures of the system around the container (Argo's retryPolicy "OnError";
+// a preempted pod is deleted under it),
 // false for the container's own (non-zero exit; a lost MIG device kills the CUDA
 // context, so the container fails: "OnFailure").
 inline bool IsSystemError(EndReason r) {
-  return r == EndReason::kAdmissionError || r == EndReason::kNoRunTime;
+  return r == EndReason::kAdmissionError || r == EndReason::kNoRunTime ||
+         r == EndReason::kPreempted;
 }
 
 struct Pod {
@@ -95,6 +101,16 @@ struct Pod {
   // A trace pod's run time as recorded, whatever device it gets (its template has no job
   // class); nullopt for pods whose job class decides.
   std::optional<SimTime> recorded_run;
+  // Preemption. `resumed`: the fraction of its work the pod starts with, restored from a
+  // predecessor's checkpoint (so its run is (1 - resumed) of the full one). `checkpoint`:
+  // once it ended preempted, the fraction of the work its checkpoints kept (at least
+  // `resumed`). `terminating`: being evicted, it holds its node until its grace period
+  // ends. `nominated`: the node preemption made room on for this pending pod.
+  double resumed = 0;
+  double checkpoint = 0;
+  bool terminating = false;
+  bool ready = false;  // counted healthy by its disruption budgets (running, not evicted)
+  NodeId nominated;
   // The GPU capacity the pod holds while bound, in GPUs, set when it is bound (it keeps
   // its devices until it ends): a whole GPU is 1, a MIG device its compute slices / the
   // GPU's, a time-sliced or MPS replica 1 / replicas, a fractional share its units / the

@@ -126,7 +126,7 @@ void CheckRunTimes(LoadContext* ctx, ObjectReader& r, const JobClass& jc) {
 JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& ref) {
   ObjectReader r(ctx, ref,
                  {"builtin", "startup_s", "run_s", "speed", "work", "work_unit", "duty_cycle",
-                  "gpu_memory_gib", "mig_curve", "failure_probability"});
+                  "gpu_memory_gib", "mig_curve", "failure_probability", "checkpoint_interval_s"});
   JobClass job_class = BaseClass(ctx, r);
   job_class.name = name;
   job_class.startup = r.Seconds("startup_s", job_class.startup);
@@ -162,6 +162,12 @@ JobClass LoadJobClass(LoadContext* ctx, const std::string& name, const JsonRef& 
   }
   job_class.failure_probability =
       r.Number("failure_probability", job_class.failure_probability, 0, 1);
+  if (r.Has("checkpoint_interval_s")) {
+    job_class.checkpoint_interval = r.Seconds("checkpoint_interval_s", SimTime::Zero());
+    if (ctx->ok() && job_class.checkpoint_interval->micros() <= 0) {
+      ctx->Fail(r.Field("checkpoint_interval_s").pointer(), "must be > 0");
+    }
+  }
   return job_class;
 }
 

@@ -108,7 +108,9 @@ JobClassId FindJobClass(LoadContext* ctx, const JsonRef& ref,
 
 TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun run,
                            Scenario* scenario) {
-  ObjectReader r(ctx, tmpl, {"job_class", "resources", "node_selector", "labels", "priorityClassName"});
+  ObjectReader r(ctx, tmpl,
+                 {"job_class", "resources", "node_selector", "labels", "priorityClassName",
+                  "terminationGracePeriodSeconds"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
   pod.runs_forever = run == TemplateRun::kForever;
@@ -121,6 +123,7 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
   }
   if (r.Has("node_selector")) pod.node_selector = ReadLabels(ctx, r.Field("node_selector"));
   if (r.Has("labels")) pod.labels = ReadLabels(ctx, r.Field("labels"));
+  pod.termination_grace = r.Seconds("terminationGracePeriodSeconds", pod.termination_grace);
   if (ctx->ok()) ApplyPriorityClass(ctx, r, *scenario, &pod);
   if (!ctx->ok()) return TemplateId::Invalid();
   scenario->templates.push_back(std::move(pod));

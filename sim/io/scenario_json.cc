@@ -29,9 +29,10 @@ using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 12> kTopLevelFields = {
+constexpr std::array<std::string_view, 13> kTopLevelFields = {
     "name",    "description", "seed",      "horizon_s", "policy",          "scheduler",
-    "cluster", "job_classes", "workloads", "variants",  "priority_classes", "queueing_theory"};
+    "cluster", "job_classes", "workloads", "variants",  "priority_classes", "queueing_theory",
+    "pod_disruption_budgets"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -120,6 +121,9 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   if (r.Has("scheduler") && ctx.ok()) io::LoadScheduler(&ctx, r.Field("scheduler"), &scenario);
   if (r.Require("workloads") && ctx.ok()) {
     io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
+  }
+  if (r.Has("pod_disruption_budgets") && ctx.ok()) {
+    io::LoadDisruptionBudgets(&ctx, r.Field("pod_disruption_budgets"), &scenario);
   }
   if (r.Has("queueing_theory") && ctx.ok()) {
     io::LoadQueueingTheory(&ctx, r.Field("queueing_theory"), &scenario);

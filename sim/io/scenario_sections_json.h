@@ -87,6 +87,17 @@ void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario&
 // `scheduler`: back-off settings and the queue order.
 void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
 
+// --- namespaces and disruptions ---
+
+// A `namespace` value (Kubernetes' DNS-1123 label rules), as an index into
+// scenario->namespaces, which gains it when new (workload_json.cc).
+int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
+// `pod_disruption_budgets` into scenario->disruption_budgets (disruption_json.cc).
+// REQUIRES: the workloads are loaded.
+void LoadDisruptionBudgets(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
+// A Job's podFailurePolicy: what it does with a preempted pod (disruption_json.cc).
+DisruptionAction LoadPodFailurePolicy(LoadContext* ctx, const JsonRef& ref);
+
 // --- queueing_theory (queueing_theory_json.cc) ---
 
 // The formula the run is compared with and its inputs, into scenario->queueing_theory.

@@ -59,42 +59,20 @@ void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& re
 }
 
 void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scenario* scenario) {
-  ObjectReader r(
-      ctx, ref,
-      {"kind", "namespace", "at_s", "completions", "parallelism", "backoff_limit", "template"});
+  ObjectReader r(ctx, ref,
+                 {"kind", "namespace", "at_s", "completions", "parallelism", "backoff_limit",
+                  "podFailurePolicy", "template"});
   JobSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
   spec.completions = static_cast<int>(r.Int("completions", 1, 1, kMaxPodsPerField));
   spec.parallelism = static_cast<int>(r.Int("parallelism", 1, 1, kMaxPodsPerField));
   spec.backoff_limit = static_cast<int>(r.Int("backoff_limit", 6, 0, kMaxPodsPerField));
+  if (r.Has("podFailurePolicy")) {
+    spec.on_disruption = LoadPodFailurePolicy(ctx, r.Field("podFailurePolicy"));
+  }
   spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
-}
-
-// `namespace` (Kubernetes' DNS-1123 label rules), as an index into Scenario::namespaces.
-int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
-  const std::optional<std::string> name = ReadString(ctx, ref);
-  if (!name) return 0;
-  const bool valid = !name->empty() && name->size() <= 63 &&
-                     std::isalnum(static_cast<unsigned char>(name->front())) &&
-                     std::isalnum(static_cast<unsigned char>(name->back())) &&
-                     std::all_of(name->begin(), name->end(), [](char c) {
-                       return (std::isalnum(static_cast<unsigned char>(c)) &&
-                               !std::isupper(static_cast<unsigned char>(c))) ||
-                              c == '-';
-                     });
-  if (!valid) {
-    ctx->Fail(ref.pointer(), "namespace '" + *name +
-                                 "' must be 1 to 63 lowercase letters, digits and '-', starting "
-                                 "and ending with a letter or digit");
-    return 0;
-  }
-  std::vector<std::string>& names = scenario->namespaces;
-  const auto it = std::find(names.begin(), names.end(), *name);
-  if (it != names.end()) return static_cast<int32_t>(it - names.begin());
-  names.push_back(*name);
-  return static_cast<int32_t>(names.size() - 1);
 }
 
 // The kind decides which fields are allowed, so it is read before anything else. The
@@ -143,6 +121,31 @@ void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef
 }
 
 }  // namespace
+
+// `namespace` (Kubernetes' DNS-1123 label rules), as an index into Scenario::namespaces.
+int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
+  const std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return 0;
+  const bool valid = !name->empty() && name->size() <= 63 &&
+                     std::isalnum(static_cast<unsigned char>(name->front())) &&
+                     std::isalnum(static_cast<unsigned char>(name->back())) &&
+                     std::all_of(name->begin(), name->end(), [](char c) {
+                       return (std::isalnum(static_cast<unsigned char>(c)) &&
+                               !std::isupper(static_cast<unsigned char>(c))) ||
+                              c == '-';
+                     });
+  if (!valid) {
+    ctx->Fail(ref.pointer(), "namespace '" + *name +
+                                 "' must be 1 to 63 lowercase letters, digits and '-', starting "
+                                 "and ending with a letter or digit");
+    return 0;
+  }
+  std::vector<std::string>& names = scenario->namespaces;
+  const auto it = std::find(names.begin(), names.end(), *name);
+  if (it != names.end()) return static_cast<int32_t>(it - names.begin());
+  names.push_back(*name);
+  return static_cast<int32_t>(names.size() - 1);
+}
 
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario) {
   if (!ExpectNamedObject(ctx, workloads, "workload")) return;

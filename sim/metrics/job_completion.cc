@@ -20,7 +20,8 @@ struct OpenJob {
   JobRule rule;
   JobRecord record;
   int64_t active = 0;        // pods pending or bound at the end
-  int64_t failed = 0;        // pods that failed
+  int64_t failed = 0;        // pods that failed, preempted ones apart
+  int64_t preempted = 0;     // pods that failed because they were preempted
   int64_t unsuccessful = 0;  // pods that ended without succeeding (failed or deleted)
   int64_t succeeded = 0;
   std::vector<Interval> runs;
@@ -44,7 +45,8 @@ void AddPod(const Pod& pod, OpenJob& job) {
     return;
   }
   ++job.unsuccessful;
-  if (pod.phase == PodPhase::kFailed) ++job.failed;
+  if (pod.phase != PodPhase::kFailed) return;
+  ++(pod.reason == EndReason::kPreempted ? job.preempted : job.failed);
 }
 
 // The measure of the union of the intervals.
@@ -67,10 +69,13 @@ SimTime UnionLength(std::vector<Interval>& runs, bool sorted) {
 
 JobRecord Close(OpenJob& job) {
   JobRecord& r = job.record;
-  if (job.succeeded >= job.rule.successes && job.active == 0) {
+  const JobRule& rule = job.rule;
+  const int64_t failures = job.failed + (rule.preemptions_count ? job.preempted : 0);
+  if (job.succeeded >= rule.successes && job.active == 0) {
     r.outcome = JobOutcome::kCompleted;
-  } else if (job.rule.failure_limit ? job.failed > *job.rule.failure_limit
-                                    : job.active == 0 && job.unsuccessful > 0) {
+  } else if ((rule.preemption_fails && job.preempted > 0) ||
+             (rule.failure_limit ? failures > *rule.failure_limit
+                                 : job.active == 0 && job.unsuccessful > 0)) {
     r.outcome = JobOutcome::kFailed;
   }
   r.service = UnionLength(job.runs, job.runs_sorted);

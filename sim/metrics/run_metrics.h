@@ -82,6 +82,10 @@ struct RunMetrics {
   // Mean over completed pods of their work / their run time: the speed one pod saw.
   double pod_throughput_per_s = 0;
   std::string work_unit;
+  // Preemption (Engine::preemptions): pods evicted, and the GPU-hours they held that no
+  // checkpoint kept.
+  int64_t preemptions = 0;
+  double gpu_hours_lost_to_preemption = 0;
   // Queueing latency by PriorityClass (priority_latency.h); empty when no pod has one.
   std::vector<PriorityClassLatency> queueing_by_priority_class;
   // Jobs (job_completion.h) and tenants (tenant_share.h): completion time, slowdown, GPU

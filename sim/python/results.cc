@@ -66,6 +66,8 @@ py::dict Metrics(const RunMetrics& m) {
                py::arg("per_pod_per_s") = m.pod_throughput_per_s, py::arg("unit") = unit);
   out["pods"] = pods;
   out["end_s"] = m.end_s;
+  out["preemption"] = py::dict(py::arg("preemptions") = m.preemptions,
+                               py::arg("gpu_hours_lost") = m.gpu_hours_lost_to_preemption);
   AddJobsAndTenants(m, out);
   return out;
 }

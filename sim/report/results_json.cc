@@ -58,6 +58,8 @@ Json MetricsJson(const RunMetrics& m) {
                {"pending", m.pods.pending},     {"deleted", m.pods.deleted},
                {"restarts", m.pods.restarts}};
   j["end_s"] = Micro(m.end_s);
+  j["preemption"] = {{"preemptions", m.preemptions},
+                     {"gpu_hours_lost", Micro(m.gpu_hours_lost_to_preemption)}};
   if (!m.queueing_by_priority_class.empty()) {
     Json by_class = Json::object();
     for (const PriorityClassLatency& c : m.queueing_by_priority_class) {

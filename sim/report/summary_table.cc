@@ -37,6 +37,21 @@ void AddPriorityRows(const RunReport& report, std::vector<Row>& rows) {
   }
 }
 
+// Preemption rows, when some variant preempted.
+void AddPreemptionRows(const RunReport& report, std::vector<Row>& rows) {
+  if (std::none_of(report.variants.begin(), report.variants.end(),
+                   [](const VariantResult& v) { return v.metrics.preemptions > 0; })) {
+    return;
+  }
+  Row count{"pods preempted", {}}, lost{"GPU-hours lost to preemption", {}};
+  for (const VariantResult& v : report.variants) {
+    count.cells.push_back(std::to_string(v.metrics.preemptions));
+    lost.cells.push_back(FormatFixed(v.metrics.gpu_hours_lost_to_preemption, 2));
+  }
+  rows.push_back(std::move(count));
+  rows.push_back(std::move(lost));
+}
+
 std::vector<Row> BuildRows(const RunReport& report) {
   std::vector<Row> rows = {{"policy", {}},
                            {"makespan (s)", {}},
@@ -57,7 +72,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
                            {"pods pending", {}},
                            {"pods deleted", {}},
                            {"container restarts", {}}};
-  AddPriorityRows(report, rows);
+  const size_t base_rows = rows.size();
   for (const VariantResult& v : report.variants) {
     const RunMetrics& m = v.metrics;
     const LatencyStats& q = m.queueing;
@@ -81,8 +96,10 @@ std::vector<Row> BuildRows(const RunReport& report) {
         std::to_string(m.pods.pending),
         std::to_string(m.pods.deleted),
         std::to_string(m.pods.restarts)};
-    for (size_t r = 0; r < cells.size(); ++r) rows[r].cells.push_back(cells[r]);
+    for (size_t r = 0; r < base_rows; ++r) rows[r].cells.push_back(cells[r]);
   }
+  AddPreemptionRows(report, rows);
+  AddPriorityRows(report, rows);
   for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
     rows.push_back({std::move(label), std::move(cells)});
   }

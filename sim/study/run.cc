@@ -21,6 +21,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
   in.scheduler = scenario.scheduler;
   in.queue_order = MakeQueueOrder(scenario.queue_order);
+  in.disruption_budgets = scenario.disruption_budgets;
   return in;
 }
 
@@ -138,6 +139,8 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.rejected_decisions = engine.rejected_decisions();
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
+  result.metrics.preemptions = engine.preemptions();
+  result.metrics.gpu_hours_lost_to_preemption = engine.gpu_hours_lost_to_preemption();
   result.metrics.queueing_by_priority_class =
       QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
   AddJobsAndTenants(engine, scenario, result.metrics);

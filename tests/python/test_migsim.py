@@ -62,8 +62,8 @@ class TestRun(unittest.TestCase):
         metrics = migsim.run(SUPERRES, variant="whole-gpu")["metrics"]
         self.assertEqual(set(metrics), {"makespan_s", "queueing_latency_s", "gpu_allocation_ratio",
                                         "gpu_compute_utilization", "run_time_s", "throughput",
-                                        "pods", "end_s", "jobs", "gpu_hours", "tenants",
-                                        "jain_fairness_index"})
+                                        "pods", "end_s", "preemption", "jobs", "gpu_hours",
+                                        "tenants", "jain_fairness_index"})
         self.assertEqual(set(metrics["queueing_latency_s"]),
                          {"mean", "p50", "p95", "p99", "max", "count"})
 

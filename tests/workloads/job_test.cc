@@ -154,7 +154,12 @@ class RecordingContext final : public ControllerContext {
     pods_[id.value()].recorded_run = run;
     return id;
   }
-  void Delete(PodId) override {}
+  PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) override {
+    const PodId id = Submit(tmpl, owner, tag);
+    pods_[id.value()].resumed = resumed;
+    return id;
+  }
+  void Delete(PodId id) override { deleted.push_back(id); }
   void SetTimer(SimTime at, OwnerId, uint64_t tag) override { timers.push_back({at, tag}); }
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
 
@@ -168,6 +173,7 @@ class RecordingContext final : public ControllerContext {
   size_t submitted() const { return pods_.size(); }
 
   std::vector<std::pair<SimTime, uint64_t>> timers;
+  std::vector<PodId> deleted;
 
  private:
   SimTime now_;

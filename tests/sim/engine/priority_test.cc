@@ -39,9 +39,13 @@ Scenario OneGpuBusyFor(double busy_s) {
   return s;
 }
 
+// preemptionPolicy Never: these tests are about the queue's order, not eviction
+// (preemption_test.cc).
 TemplateId GpuTemplate(Scenario& s, JobClassId job, int32_t priority = 0) {
-  return AddTemplate(s,
-                     {.extended = {{"nvidia.com/gpu", 1}}, .job_class = job, .priority = priority});
+  return AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}},
+                         .job_class = job,
+                         .priority = priority,
+                         .preempts = false});
 }
 
 double BoundSeconds(const Engine& e, size_t pod) { return e.pods()[pod].bound.seconds(); }

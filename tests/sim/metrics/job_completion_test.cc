@@ -155,6 +155,53 @@ TEST_CASE("a job whose failed pod was retried completes once every work item suc
   }
 }
 
+TEST_CASE("a Job's preempted pods count, are ignored or fail it, as its podFailurePolicy says",
+          "[metrics][jobs]") {
+  Pod preempted = MakePod(0, 0, 0, 0, 10, PodPhase::kFailed);
+  preempted.reason = EndReason::kPreempted;
+  // Preempted, its replacement succeeded; a second completion still to come (back-off).
+  const std::vector<Pod> pods = {preempted, MakePod(0, 1, 10, 10, 20)};
+  auto outcome = [&](bool counts, bool fails) {
+    const std::vector<JobRule> rules = {{JobGrouping::kWholeOwner, 2, 0, counts, fails}};
+    return CollectJobs(pods, kOneTemplate, rules)[0].outcome;
+  };
+  CHECK(outcome(true, false) == JobOutcome::kFailed);       // 1 failure > backoffLimit 0
+  CHECK(outcome(false, false) == JobOutcome::kUnfinished);  // ignored: the Job goes on
+  CHECK(outcome(false, true) == JobOutcome::kFailed);       // FailJob
+  CHECK(JobRuleOf(JobSpec{.on_disruption = DisruptionAction::kIgnore}).preemptions_count == false);
+  CHECK(JobRuleOf(JobSpec{.on_disruption = DisruptionAction::kFailJob}).preemption_fails);
+  CHECK(JobRuleOf(JobSpec{}).preemptions_count);
+}
+
+TEST_CASE("a Job preempted by a higher priority completes or fails as its policy says",
+          "[metrics][jobs]") {
+  Scenario s;
+  const TemplateId low = OneGpuHundredSeconds(s);
+  const TemplateId high = AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}},
+                                          .job_class = s.templates[low.value()].job_class,
+                                          .priority = 1000});
+  JobSpec job{.name = "batch", .backoff_limit = 0, .tmpl = low};
+  AddPods(s, "urgent", Sec(50), high);  // evicts the Job's pod
+  FirstFitPolicy policy;
+  SECTION("ignored disruptions: the replacement runs after the urgent pod") {
+    job.on_disruption = DisruptionAction::kIgnore;
+    s.workloads.push_back(job);
+    const RunMetrics m = RunVariant("ignore", s, policy).metrics;
+    REQUIRE(m.preemptions == 1);
+    CHECK(m.jobs.completed == 2);
+    CHECK(m.jobs.failed == 0);
+    // The Job waited for the urgent pod: its JCT exceeds its service time.
+    CHECK(m.jobs.slowdown.max_s > 1.0);
+  }
+  SECTION("counted disruptions: one preemption is past a backoffLimit of 0") {
+    s.workloads.push_back(job);
+    const RunMetrics m = RunVariant("count", s, policy).metrics;
+    REQUIRE(m.preemptions == 1);
+    CHECK(m.jobs.completed == 1);  // the urgent pod
+    CHECK(m.jobs.failed == 1);
+  }
+}
+
 TEST_CASE("a job with a pod still pending or running is unfinished", "[metrics][jobs]") {
   const std::vector<Pod> pods = {MakePod(0, 0, 0, 0, 10), MakePod(0, 1, 0)};
   const std::vector<JobRule> rules = {{JobGrouping::kWholeOwner, 1}};

@@ -1,0 +1,191 @@
+// Preemption: kube-scheduler's DefaultPreemption PostFilter (docs/scheduling.md §2) as the
+// engine applies it — candidates, victims and the node chosen by preemption.h; victims
+// evicted gracefully; the preemptor nominated, its nominated node's resources held
+// against lower priorities until it binds.
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/check.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/preemption.h"
+
+namespace migsim {
+
+namespace {
+
+// Failures eviction cannot fix: the node is cordoned or being repartitioned, or its
+// labels do not match the pod's selector or affinity.
+bool EvictionCouldHelp(const PodView& pod, const NodeInfo& node) {
+  if (!node.schedulable || node.mig_pending) return false;
+  if (pod.node_selector != nullptr && !pod.node_selector->empty() &&
+      !MatchesSelector(node.labels, *pod.node_selector)) {
+    return false;
+  }
+  return pod.node_affinity == nullptr || pod.node_affinity->empty() ||
+         MatchesAffinity(node.labels, *pod.node_affinity);
+}
+
+}  // namespace
+
+void Engine::Preempt(Pod& pod, const PodView& view) {
+  if (!templates_[pod.tmpl.value()].preempts || !EligibleToPreempt(pod)) return;
+  const std::vector<NodeVictims> candidates = FindCandidates(view);
+  if (candidates.empty()) {
+    ClearNomination(pod);
+    return;
+  }
+  const NodeVictims& chosen = PickPreemptionNode(candidates);
+  for (PodId victim : chosen.victims) Evict(pods_[victim.value()]);
+  if (!pod.nominated.valid()) nominated_pods_.push_back(pod.id);
+  pod.nominated = chosen.node;
+}
+
+// PodEligibleToPreemptOthers: a pod that already preempted waits while lower-priority
+// pods on its nominated node are still terminating, instead of evicting more.
+bool Engine::EligibleToPreempt(const Pod& pod) const {
+  if (!pod.nominated.valid()) return true;
+  const int32_t priority = templates_[pod.tmpl.value()].priority;
+  for (const BoundPod& bound : node_info_[pod.nominated.value()].pods) {
+    const Pod& other = pods_[bound.id.value()];
+    if (other.terminating && templates_[other.tmpl.value()].priority < priority) return false;
+  }
+  return true;
+}
+
+// DryRunPreemption: from a random node on (kube-scheduler spreads preemptions that way),
+// up to PreemptionCandidateLimit nodes where evicting lower-priority pods makes room.
+std::vector<NodeVictims> Engine::FindCandidates(const PodView& view) {
+  const size_t n = node_info_.size();
+  std::vector<NodeVictims> found;
+  if (n == 0) return found;
+  const size_t limit = PreemptionCandidateLimit(n);
+  const size_t offset = preemption_rng_.Below(n);
+  const std::vector<int32_t> allowed = budgets_.Allowed();
+  for (size_t i = 0; i < n && found.size() < limit; ++i) {
+    const NodeInfo& info = node_info_[(offset + i) % n];
+    if (!EvictionCouldHelp(view, info)) continue;
+    std::vector<PotentialVictim> lower = LowerPriorityPods(info, view.priority);
+    std::optional<NodeVictims> victims =
+        SelectVictims(info.id, info, std::move(lower), allowed, *view.requests);
+    if (victims) found.push_back(std::move(*victims));
+  }
+  return found;
+}
+
+std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
+                                                       int32_t priority) const {
+  std::vector<PotentialVictim> lower;
+  for (const BoundPod& bound : info.pods) {
+    const Pod& pod = pods_[bound.id.value()];
+    const PodTemplate& t = templates_[pod.tmpl.value()];
+    if (pod.terminating || t.priority >= priority) continue;
+    lower.push_back({.pod = pod.id,
+                     .priority = t.priority,
+                     .started = pod.has_started ? pod.started : pod.bound,
+                     .requests = &t.requests,
+                     .devices = DevicesOf(pod),
+                     .budgets = budgets_.Of(pod.tmpl)});
+  }
+  return lower;
+}
+
+// Graceful deletion: the victim stops computing at once (SIGTERM), keeps its node and
+// devices for its terminationGracePeriodSeconds, then ends Failed with reason Preempted
+// and goes back to its controller.
+void Engine::Evict(Pod& victim) {
+  ++preemptions_;
+  SetReady(victim, false);
+  const double kept_s = SaveCheckpoint(victim);
+  if (victim.phase == PodPhase::kRunning) {
+    if (std::optional<uint32_t> shared = SharedDevice(victim)) {
+      if (runtimes_[victim.node.value()].RemoveProcess(*shared, victim.id)) {
+        Reshare(victim.node, *shared);
+      }
+    }
+    SetBusyOfExclusiveDevices(victim, 0);
+  }
+  victim.terminating = true;
+  ++victim.generation;  // its start or its end no longer happens
+  const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
+  events_.Push(end, PodEnd{victim.id, victim.generation, EndReason::kPreempted});
+  preempted_gpu_seconds_ +=
+      GpusHeld(victim) * std::max(0.0, (end - victim.bound).seconds() - kept_s);
+  for (EngineObserver* o : observers_) o->OnPodPreempted(now_, victim);
+}
+
+// Sets victim.checkpoint, the fraction of the whole work its checkpoints kept, and returns
+// the running time they cover. Checkpoints are taken every checkpoint_interval of running
+// since the container started; a pod still starting, or without checkpoints, keeps only
+// what it resumed from.
+double Engine::SaveCheckpoint(Pod& victim) {
+  victim.checkpoint = victim.resumed;
+  const PodTemplate& t = templates_[victim.tmpl.value()];
+  if (victim.phase != PodPhase::kRunning || t.runs_forever || !t.job_class.valid()) return 0;
+  const std::optional<SimTime> interval = job_classes_[t.job_class.value()].checkpoint_interval;
+  if (!interval || interval->micros() <= 0) return 0;
+  AdvanceProgress(victim);
+  const double ran_s = (now_ - victim.started).seconds();
+  const double kept_s = std::floor(ran_s / interval->seconds()) * interval->seconds();
+  // Progress is linear in time on an exclusive device; on a shared one this takes the
+  // run's average speed.
+  const double done = ran_s > 0 ? std::min(1.0, victim.progress * kept_s / ran_s) : 0.0;
+  victim.checkpoint = victim.resumed + (1 - victim.resumed) * done;
+  return kept_s;
+}
+
+// GPUs the pod holds: a whole GPU is 1, a MIG device its share of the GPU's compute
+// slices, a time-sliced replica or fractional unit its share of the device.
+double Engine::GpusHeld(const Pod& pod) const {
+  const NodeRuntime& runtime = runtimes_[pod.node.value()];
+  double gpus = 0;
+  for (const NodeRuntime::Held& held : DevicesOf(pod)) {
+    const NodeRuntime::Device& device = runtime.devices()[held.device];
+    gpus += static_cast<double>(device.weight) / kGpuWeight * held.count / device.plugin.replicas;
+  }
+  return gpus;
+}
+
+// A pod is healthy for its disruption budgets while it runs and is not being evicted.
+void Engine::SetReady(Pod& pod, bool ready) {
+  if (pod.ready == ready) return;
+  pod.ready = ready;
+  budgets_.AddHealthy(pod.tmpl, ready ? 1 : -1);
+}
+
+void Engine::ClearNomination(Pod& pod) {
+  if (!pod.nominated.valid()) return;
+  pod.nominated = NodeId::Invalid();
+  nominated_pods_.erase(std::find(nominated_pods_.begin(), nominated_pods_.end(), pod.id));
+}
+
+// Nominated pods of at least `pod`'s priority hold their nominated nodes' resources
+// against it (kube-scheduler adds them to the node before filtering). `sign` +1 books
+// them and records which; -1 takes back exactly those.
+void Engine::HoldNominated(const Pod& pod, int sign) {
+  if (sign > 0) {
+    held_nominations_.clear();
+    const int32_t priority = templates_[pod.tmpl.value()].priority;
+    for (PodId id : nominated_pods_) {
+      if (id != pod.id && templates_[pods_[id.value()].tmpl.value()].priority >= priority) {
+        held_nominations_.push_back(id);
+      }
+    }
+  }
+  for (PodId id : held_nominations_) {
+    const Pod& other = pods_[id.value()];
+    const PodRequests& r = templates_[other.tmpl.value()].requests;
+    NodeInfo& info = node_info_[other.nominated.value()];
+    info.cpu_milli_requested += sign * r.cpu_milli;
+    info.memory_mib_requested += sign * r.memory_mib;
+    for (const ResourceRequest& e : r.extended) {
+      if (e.resource.value() < info.requested.size()) {
+        info.requested[e.resource.value()] += sign * e.count;
+      }
+    }
+    ++info.generation;
+  }
+  if (sign < 0) held_nominations_.clear();
+}
+
+}  // namespace migsim
