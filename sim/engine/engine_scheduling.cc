@@ -106,6 +106,7 @@ void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) 
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
   allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, info, devices);
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
+  pod.gpus = runtime.GpusHeld(DevicesOf(pod));
   pod.node_slot = static_cast<uint32_t>(info.pods.size());
   info.pods.push_back({pod.id, &t.requests});
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {

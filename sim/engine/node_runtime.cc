@@ -127,6 +127,17 @@ int64_t NodeRuntime::Weighted(const Device& d) const {
   return d.used > 0 ? d.weight : 0;
 }
 
+// Unlike Weighted, a shared device is split among its replicas: a pod's share of a
+// time-sliced GPU is what its tenant booked, whoever else is on the device.
+double NodeRuntime::GpusHeld(std::span<const Held> held) const {
+  double gpus = 0;
+  for (const Held& h : held) {
+    const Device& d = devices_[h.device];
+    gpus += static_cast<double>(d.weight) * h.count / d.plugin.replicas;
+  }
+  return gpus / static_cast<double>(kGpuWeight);
+}
+
 int64_t NodeRuntime::Occupy(Device& d, int32_t tenants) {
   const int64_t before = Weighted(d);
   d.used += tenants;

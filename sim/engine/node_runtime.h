@@ -86,6 +86,9 @@ class NodeRuntime {
                          ResourceTable& resources, NodeInfo& info);
 
   int64_t allocated_weight() const { return allocated_weight_; }
+  // The GPU capacity `held` stands for, in GPUs (see Pod::gpus): each device's weight x
+  // the replicas held / its replicas, over kGpuWeight.
+  double GpusHeld(std::span<const Held> held) const;
   int64_t capacity_weight() const;
 
  private:

@@ -111,6 +111,11 @@ struct Pod {
   bool terminating = false;
   bool ready = false;  // counted healthy by its disruption budgets (running, not evicted)
   NodeId nominated;
+  // The GPU capacity the pod holds while bound, in GPUs, set when it is bound (it keeps
+  // its devices until it ends): a whole GPU is 1, a MIG device its compute slices / the
+  // GPU's, a time-sliced or MPS replica 1 / replicas, a fractional share its units / the
+  // GPU's units. What per-tenant GPU time is made of (sim/metrics/tenant_share.h).
+  double gpus = 0;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||

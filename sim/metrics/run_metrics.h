@@ -52,6 +52,28 @@ struct PodCounts {
   int64_t restarts = 0;  // in-place container restarts (not pods: not in the identity)
 };
 
+// Jobs: what a user submitted as one unit (a Job, a Workflow, a bare-pod workload, each
+// pod of a trace; Deployments are services, not jobs). Definitions in job_completion.h.
+struct JobStats {
+  int64_t completed = 0;   // every pod it needed succeeded
+  int64_t failed = 0;      // failed for good (a Job past its backoffLimit, ...)
+  int64_t unfinished = 0;  // neither, at the end of the run
+  // Job completion time (first pod created -> last pod ended) of completed jobs.
+  LatencyStats completion;
+  // Completed jobs' completion time / service time (job_completion.h): ratios >= 1 in
+  // the `_s` fields. Jobs whose pods never ran for a positive time are left out.
+  LatencyStats slowdown;
+};
+
+// One tenant (namespace) of a run: its share of the GPU time and its jobs.
+struct TenantUsage {
+  std::string name;
+  int64_t pods = 0;      // pods the run created in it
+  double gpu_hours = 0;  // GPU capacity allocated to its pods x time (tenant_share.h)
+  double gpu_share = 0;  // its gpu_hours / every tenant's; 0 when no GPU time at all
+  JobStats jobs;
+};
+
 struct RunMetrics {
   // Last completion - first submission; nullopt when no pod completed.
   std::optional<double> makespan_s;
@@ -81,6 +103,12 @@ struct RunMetrics {
   std::vector<PriorityClassLatency> queueing_by_priority_class;
   // Per Kueue ClusterQueue, in the scenario's order; empty without Kueue.
   std::vector<ClusterQueueMetrics> cluster_queues{};
+  // Jobs (job_completion.h) and tenants (tenant_share.h): completion time, slowdown, GPU
+  // time per namespace and Jain's fairness index over the namespaces' GPU time.
+  JobStats jobs;
+  std::vector<TenantUsage> tenants;  // namespaces with pods, in the scenario's order
+  double gpu_hours = 0;              // every pod's GPU capacity x time allocated
+  std::optional<double> jain_index;  // nullopt when no tenant was allocated GPU time
 };
 
 // What one pod of a template is worth when it completes.

@@ -14,6 +14,35 @@ py::object Seconds(const std::optional<SimTime>& t) {
   return t ? py::object(py::float_(t->seconds())) : py::object(py::none());
 }
 
+py::dict Stats(const LatencyStats& s) {
+  py::dict d;
+  d["mean"] = s.mean_s, d["p50"] = s.p50_s, d["p95"] = s.p95_s, d["p99"] = s.p99_s;
+  d["max"] = s.max_s, d["count"] = s.count;
+  return d;
+}
+
+py::dict Jobs(const JobStats& j) {
+  py::dict d;
+  d["completed"] = j.completed, d["failed"] = j.failed, d["unfinished"] = j.unfinished;
+  d["completion_time_s"] = Stats(j.completion), d["slowdown"] = Stats(j.slowdown);
+  return d;
+}
+
+// As in the JSON output: jobs, GPU-hours, tenants by namespace, Jain's index or None.
+void AddJobsAndTenants(const RunMetrics& m, py::dict& out) {
+  py::dict tenants;
+  for (const TenantUsage& t : m.tenants) {
+    py::dict d;
+    d["pods"] = t.pods, d["gpu_hours"] = t.gpu_hours, d["gpu_share"] = t.gpu_share;
+    d["jobs"] = Jobs(t.jobs);
+    tenants[py::str(t.name)] = d;
+  }
+  out["jobs"] = Jobs(m.jobs);
+  out["gpu_hours"] = m.gpu_hours;
+  out["tenants"] = tenants;
+  out["jain_fairness_index"] = Optional(m.jain_index);
+}
+
 py::dict Metrics(const RunMetrics& m) {
   py::dict latency;
   latency["mean"] = m.queueing.mean_s, latency["p50"] = m.queueing.p50_s;
@@ -39,6 +68,7 @@ py::dict Metrics(const RunMetrics& m) {
   out["end_s"] = m.end_s;
   out["preemption"] = py::dict(py::arg("preemptions") = m.preemptions,
                                py::arg("gpu_hours_lost") = m.gpu_hours_lost_to_preemption);
+  AddJobsAndTenants(m, out);
   return out;
 }
 

@@ -12,6 +12,34 @@ using Json = nlohmann::ordered_json;
 // and free of binary-fraction noise.
 double Micro(double v) { return std::round(v * 1e6) / 1e6; }
 
+Json StatsJson(const LatencyStats& s) {
+  return {{"mean", Micro(s.mean_s)}, {"p50", Micro(s.p50_s)}, {"p95", Micro(s.p95_s)},
+          {"p99", Micro(s.p99_s)},   {"max", Micro(s.max_s)}, {"count", s.count}};
+}
+
+Json JobsJson(const JobStats& jobs) {
+  return {{"completed", jobs.completed},
+          {"failed", jobs.failed},
+          {"unfinished", jobs.unfinished},
+          {"completion_time_s", StatsJson(jobs.completion)},
+          {"slowdown", StatsJson(jobs.slowdown)}};
+}
+
+// Jobs, GPU-hours, tenants by namespace and Jain's index (README "JSON").
+void AddJobsAndTenants(const RunMetrics& m, Json& j) {
+  j["jobs"] = JobsJson(m.jobs);
+  j["gpu_hours"] = Micro(m.gpu_hours);
+  Json tenants = Json::object();
+  for (const TenantUsage& t : m.tenants) {
+    tenants[t.name] = {{"pods", t.pods},
+                       {"gpu_hours", Micro(t.gpu_hours)},
+                       {"gpu_share", Micro(t.gpu_share)},
+                       {"jobs", JobsJson(t.jobs)}};
+  }
+  j["tenants"] = std::move(tenants);
+  j["jain_fairness_index"] = m.jain_index ? Json(Micro(*m.jain_index)) : Json(nullptr);
+}
+
 Json MetricsJson(const RunMetrics& m) {
   Json j;
   j["makespan_s"] = m.makespan_s ? Json(Micro(*m.makespan_s)) : Json(nullptr);
@@ -62,6 +90,7 @@ Json MetricsJson(const RunMetrics& m) {
     }
     j["kueue_cluster_queues"] = std::move(queues);
   }
+  AddJobsAndTenants(m, j);
   return j;
 }
 

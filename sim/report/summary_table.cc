@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core/text.h"
+#include "sim/report/job_table_rows.h"
 #include "sim/report/run_report.h"
 
 namespace migsim {
@@ -133,6 +134,9 @@ std::vector<Row> BuildRows(const RunReport& report) {
   AddPreemptionRows(report, rows);
   AddPriorityRows(report, rows);
   AddKueueRows(report, rows);
+  for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
+    rows.push_back({std::move(label), std::move(cells)});
+  }
   return rows;
 }
 

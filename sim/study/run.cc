@@ -5,8 +5,11 @@
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
 #include "sim/metrics/kueue_metrics.h"
+#include "sim/metrics/job_completion.h"
 #include "sim/metrics/priority_latency.h"
+#include "sim/metrics/tenant_share.h"
 #include "workloads/controller_factory.h"
+#include "workloads/job_rule.h"
 
 namespace migsim {
 
@@ -94,6 +97,20 @@ std::vector<TemplateWork> WorkPerTemplate(const Scenario& scenario) {
   return work;
 }
 
+// Jobs' completion time and slowdown, overall and per namespace, and the namespaces' GPU
+// time with Jain's index over it.
+void AddJobsAndTenants(const Engine& engine, const Scenario& scenario, RunMetrics& m) {
+  const std::vector<JobRecord> jobs =
+      CollectJobs(engine.pods(), scenario.templates, JobRules(scenario.workloads));
+  m.jobs = SummarizeJobs(jobs);
+  m.tenants =
+      TenantUsages(engine.pods(), scenario.templates, scenario.namespaces, jobs, engine.end_time());
+  std::vector<double> hours;
+  for (const TenantUsage& t : m.tenants) hours.push_back(t.gpu_hours);
+  for (double h : hours) m.gpu_hours += h;
+  m.jain_index = JainIndex(hours);
+}
+
 }  // namespace
 
 std::unique_ptr<Policy> MakeScenarioPolicy(const Scenario& scenario) {
@@ -131,6 +148,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   if (engine.kueue() != nullptr) {
     result.metrics.cluster_queues = KueueMetrics(*engine.kueue(), engine.end_time());
   }
+  AddJobsAndTenants(engine, scenario, result.metrics);
   if (scenario.queueing_theory) {
     result.theory = CompareWithTheory(*scenario.queueing_theory, result.metrics);
   }

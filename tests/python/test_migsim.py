@@ -62,9 +62,21 @@ class TestRun(unittest.TestCase):
         metrics = migsim.run(SUPERRES, variant="whole-gpu")["metrics"]
         self.assertEqual(set(metrics), {"makespan_s", "queueing_latency_s", "gpu_allocation_ratio",
                                         "gpu_compute_utilization", "run_time_s", "throughput",
-                                        "pods", "end_s", "preemption"})
+                                        "pods", "end_s", "preemption", "jobs", "gpu_hours",
+                                        "tenants", "jain_fairness_index"})
         self.assertEqual(set(metrics["queueing_latency_s"]),
                          {"mean", "p50", "p95", "p99", "max", "count"})
+
+    def test_jobs_and_tenants_are_reported_as_in_the_json_output(self):
+        metrics = migsim.run(SUPERRES, variant="whole-gpu")["metrics"]
+        # The super-resolution Workflow is one job: 243 s from its first pod to its last.
+        self.assertEqual(metrics["jobs"]["completed"], 1)
+        self.assertEqual(metrics["jobs"]["completion_time_s"]["mean"], 243.0)
+        self.assertGreater(metrics["jobs"]["slowdown"]["mean"], 1.0)
+        self.assertEqual(list(metrics["tenants"]), ["default"])
+        self.assertEqual(metrics["tenants"]["default"]["gpu_share"], 1.0)
+        self.assertAlmostEqual(metrics["tenants"]["default"]["gpu_hours"], metrics["gpu_hours"])
+        self.assertEqual(metrics["jain_fairness_index"], 1.0)
 
     def test_the_same_call_twice_gives_identical_results(self):
         self.assertEqual(migsim.run(CAPACITY, policy="random", seed=5),

@@ -1,0 +1,33 @@
+#pragma once
+// Tenants (namespaces): each one's share of the cluster's GPU time, and how evenly the
+// GPU time went to them (Jain's fairness index).
+//
+// GPU time of a pod: the GPU capacity it holds while bound (Pod::gpus: a whole GPU 1, a
+// MIG device its compute slices / the GPU's, a time-sliced or MPS replica 1 / replicas, a
+// fractional share its units / the GPU's) x the time it held it, from binding to its end
+// (or to the end of the run). A tenant's GPU time is its pods' sum, in GPU-hours.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/engine/pod.h"
+#include "sim/metrics/job_completion.h"
+#include "sim/metrics/run_metrics.h"
+
+namespace migsim {
+
+// One entry per namespace that has pods, in the order of `namespaces` (indexed by
+// PodTemplate::namespace_index): its pods, GPU-hours, share of all tenants' GPU-hours and
+// the stats of its jobs (`jobs` from CollectJobs). `end` is the end of the run.
+std::vector<TenantUsage> TenantUsages(std::span<const Pod> pods,
+                                      std::span<const PodTemplate> templates,
+                                      std::span<const std::string> namespaces,
+                                      std::span<const JobRecord> jobs, SimTime end);
+
+// Jain's fairness index J = (Σx)² / (n Σx²) over the n values: 1 when all are equal, 1/n
+// when one has everything. nullopt when there are none or all are 0.
+std::optional<double> JainIndex(std::span<const double> x);
+
+}  // namespace migsim
