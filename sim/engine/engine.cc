@@ -1,6 +1,7 @@
 #include "sim/engine/engine.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <unordered_map>
 
@@ -37,6 +38,8 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
     allocated_weight_ += runtimes_.back().allocated_weight();
   }
   AssignSchedulingClasses();
+  lowest_priority_ = std::numeric_limits<int32_t>::max();
+  for (const PodTemplate& t : templates_) lowest_priority_ = std::min(lowest_priority_, t.priority);
 }
 
 namespace {

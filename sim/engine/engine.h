@@ -265,6 +265,7 @@ class Engine final : private ControllerContext {
   std::vector<PodId> held_nominations_;
   Rng preemption_rng_;
   mutable std::vector<int64_t> scratch_taken_;  // LowerPodsFreeEnough's
+  int32_t lowest_priority_ = 0;                   // over the templates
   int64_t preemptions_ = 0;
   double preempted_gpu_seconds_ = 0;
   // Policy-requested MIG layouts being applied, by PolicyReconfigureEnd::index.

@@ -29,6 +29,8 @@ bool EvictionCouldHelp(const PodView& pod, const NodeInfo& node) {
 }  // namespace
 
 void Engine::Preempt(Pod& pod, const PodView& view) {
+  // No pod of the run has a lower priority: nothing could be evicted (most scenarios).
+  if (view.priority <= lowest_priority_) return;
   if (!templates_[pod.tmpl.value()].preempts || !EligibleToPreempt(pod)) return;
   const std::vector<NodeVictims> candidates = FindCandidates(view);
   if (candidates.empty()) {
