@@ -10,6 +10,7 @@
 #include "sim/core/ids.h"
 #include "sim/core/rng.h"
 #include "sim/core/sim_time.h"
+#include "sim/engine/gang.h"
 #include "sim/engine/pod.h"
 
 namespace migsim {
@@ -30,6 +31,12 @@ class ControllerContext {
   // Calls owner->OnTimer(tag) at `at`. REQUIRES: at >= now().
   virtual void SetTimer(SimTime at, OwnerId owner, uint64_t tag) = 0;
   virtual const Pod& pod(PodId id) const = 0;
+  // Declares a gang (a coscheduling PodGroup, gang.h) owned by `owner`; it lives for the
+  // whole run, and pods join it through SubmitToGang.
+  virtual GangId DeclareGang(const GangSpec& spec, OwnerId owner) = 0;
+  // Submit, into gang `gang`: the pod is scheduled with its gang, all or nothing.
+  // REQUIRES: `gang` was declared by `owner`; `tmpl` is a gang template (PodTemplate::gang).
+  virtual PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) = 0;
 
  protected:
   ~ControllerContext() = default;

@@ -17,6 +17,7 @@
 #include "sim/core/rng.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
+#include "sim/engine/gang.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
@@ -76,6 +77,8 @@ class Engine final : private ControllerContext {
   // Pods each controller submitted (by OwnerId), counted as Submit and SubmitRecorded
   // are called, apart from the pods' storage: the other side of the pod accounting.
   std::span<const int64_t> submitted_by_owner() const { return submitted_by_owner_; }
+  // The gangs the controllers declared (by GangId) and what happened to them.
+  std::span<const Gang> gangs() const { return gangs_; }
 
  private:
   struct ControllerTimer {
@@ -113,8 +116,14 @@ class Engine final : private ControllerContext {
   // kube-scheduler's unschedulable timeout: blocked classes are retried. When only these
   // are left, the run is over (a retry with nothing changed cannot bind anything).
   struct UnschedulableFlush {};
-  using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd,
-                             DeviceTick, PolicyReconfigureEnd, BackoffWake, UnschedulableFlush>;
+  // A gang's reservations have waited its schedule timeout (stale once its round moved on).
+  struct GangTimeout {
+    GangId gang;
+    uint32_t round;
+  };
+  using Event =
+      std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
+                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -124,6 +133,8 @@ class Engine final : private ControllerContext {
   void Delete(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
+  GangId DeclareGang(const GangSpec& spec, OwnerId owner) override;
+  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) override;
 
   void Handle(const ControllerTimer& e);
   void Handle(const PodStart& e);
@@ -134,6 +145,7 @@ class Engine final : private ControllerContext {
   void Handle(const PolicyReconfigureEnd& e);
   void Handle(const BackoffWake& e);
   void Handle(const UnschedulableFlush& e);
+  void Handle(const GangTimeout& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
   // True when every queued event is an UnschedulableFlush.
@@ -158,6 +170,11 @@ class Engine final : private ControllerContext {
   // True when the policy's placement is one the engine can apply (see policy.h).
   bool Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster);
   void Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
+  // Bind's halves: the pod takes the node's resources and devices (kube-scheduler's
+  // "assume"), then is bound and starts after its start-up delay. A gang's pod is assumed
+  // when reserved and bound at Permit.
+  void Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
+  void BindAssumed(Pod& pod);
   void Reconfigure(const std::vector<MigReconfiguration>& changes);
   bool Valid(const MigReconfiguration& change) const;
   // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
@@ -166,6 +183,36 @@ class Engine final : private ControllerContext {
                          const std::string& config);
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
   void ReleaseFromNode(Pod& pod);
+  // ReleaseFromNode without telling anyone: the scheduling queue and the observers.
+  void FreeNode(Pod& pod);
+  // Gangs (engine_gang.cc). In the scheduling cycle: tries the front pod's gang and
+  // accepts or rejects the front pod.
+  void ScheduleGangPod(Pod& pod);
+  enum class GangOutcome { kBound, kHeld, kRejected };
+  GangOutcome TryGang(GangId id);
+  // PreFilter: true when the gang may be tried now.
+  bool GangMayTry(const Gang& gang) const;
+  // Tries every pending member not yet reserved under `constraint`, reserving those that
+  // fit; true when all found a node.
+  bool ReserveMembers(Gang& gang, GangConstraint& constraint);
+  bool TryInDomains(Gang& gang, GangConstraint& constraint);
+  GangConstraint ConstraintOf(const Gang& gang) const;
+  void Permit(Gang& gang);
+  // Releases the gang's reservations; `announce`: as a cluster event (they were held).
+  void ReleaseReservations(Gang& gang, bool announce);
+  void GangFailed(Gang& gang);
+  void CompactMembers(Gang& gang);
+  // A member ends or is deleted: the gang's counts, and its reservation if it held one.
+  void LeaveGang(Pod& pod);
+  // Checks that a starting gang pod was bound by a Permit of at least minMember pods.
+  void CheckGangStart(const Pod& pod) const;
+  // A MIG change takes a node's devices: gangs with reservations there release them all.
+  void ReleaseReservationsOn(NodeId node);
+  // Every cluster event so far (a queue unblock), and those among them that were not
+  // reservations being released.
+  uint64_t ClusterEvents() const { return queue_.unblocks(); }
+  uint64_t PodReleases() const { return queue_.unblocks() - reservation_releases_; }
+  std::optional<std::string> GangError() const;
   void NotifyAllocation();
   // Running: see engine_time_share.cc.
   std::optional<SimTime> PlanRun(Pod& pod);
@@ -232,6 +279,8 @@ class Engine final : private ControllerContext {
   SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
   SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
   size_t pending_flushes_ = 0;
+  std::vector<Gang> gangs_;
+  uint64_t reservation_releases_ = 0;  // queue unblocks made by releasing reservations
 };
 
 }  // namespace migsim
