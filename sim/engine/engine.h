@@ -7,6 +7,7 @@
 // scheduling cycle offers pending pods to the policy, oldest first (or in the policy's
 // queue order).
 
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -68,6 +69,7 @@ class Engine final : private ControllerContext {
   const PodTemplate& pod_template(TemplateId id) const { return templates_[id.value()]; }
   std::string PodName(const Pod& pod) const;
   std::string OwnerName(const Pod& pod) const;
+  std::string ControllerName(OwnerId owner) const;  // "DistributedJob/train", ...
   // "gpu3" (whole GPU), "gpu3/1g.5gb@4" (MIG device), "/shared" appended for a
   // time-sliced or MPS replica, "/250m" for a fractional share, "+" between several;
   // "" when none.
@@ -195,7 +197,16 @@ class Engine final : private ControllerContext {
   // Tries every pending member not yet reserved under `constraint`, reserving those that
   // fit; true when all found a node.
   bool ReserveMembers(Gang& gang, GangConstraint& constraint);
-  bool TryInDomains(Gang& gang, GangConstraint& constraint);
+  bool TryInDomains(Gang& gang, GangConstraint& constraint,
+                    const std::map<std::string, int64_t>& room);
+  // How many more of the gang's pending pods each domain (one, "", unless `by_domain`)
+  // could take by its nodes' free resources: an upper bound on what ReserveMembers places.
+  std::map<std::string, int64_t> GangRoom(const Gang& gang, const GangConstraint& constraint,
+                                          bool by_domain) const;
+  // True when an attempt can neither bind the gang nor end holding reservations.
+  bool Hopeless(const Gang& gang, const std::map<std::string, int64_t>& room) const;
+  // True when a gang with `assigned` pods reserved or bound may hold its reservations.
+  bool MayHold(const Gang& gang, int64_t assigned) const;
   GangConstraint ConstraintOf(const Gang& gang) const;
   void Permit(Gang& gang);
   // Releases the gang's reservations; `announce`: as a cluster event (they were held).

@@ -2,6 +2,7 @@
 // PostFilter, and the schedule timeout (gang.h states the rules and our deviations).
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "sim/core/check.h"
@@ -14,6 +15,30 @@ namespace {
 // still missing, the reservations are kept and the remaining pods tried later; with more
 // missing, the plugin infers the rest would fail too and rejects the waiting pods at once.
 constexpr double kSmallGap = 0.1;
+
+// How many pods of `req` fit the node's free resources, at most `cap`: an upper bound (a
+// resource taken per device may hold fewer).
+int64_t FreeRoom(const PodRequests& req, const NodeInfo& node, int64_t cap) {
+  int64_t most = cap;
+  if (req.cpu_milli > 0) {
+    most = std::min(most, (node.cpu_milli_allocatable - node.cpu_milli_requested) / req.cpu_milli);
+  }
+  if (req.memory_mib > 0) {
+    most =
+        std::min(most, (node.memory_mib_allocatable - node.memory_mib_requested) / req.memory_mib);
+  }
+  for (const ResourceRequest& r : req.extended) {
+    most = std::min<int64_t>(most, node.Free(r.resource) / r.count);
+  }
+  return most;
+}
+
+// The gang's pods waiting for a node: pending and not reserved.
+int64_t Unplaced(const Gang& gang, std::span<const Pod> pods) {
+  return std::count_if(gang.members.begin(), gang.members.end(), [&](PodId id) {
+    return pods[id.value()].phase == PodPhase::kPending && !pods[id.value()].reserved;
+  });
+}
 
 }  // namespace
 
@@ -64,16 +89,14 @@ Engine::GangOutcome Engine::TryGang(GangId id) {
   GangConstraint constraint = ConstraintOf(gang);
   const bool held_before = !gang.reserved.empty();
   const bool choose_domain = !constraint.topology_key.empty() && constraint.topology_value.empty();
-  if (choose_domain ? TryInDomains(gang, constraint) : ReserveMembers(gang, constraint)) {
+  const std::map<std::string, int64_t> room = GangRoom(gang, constraint, choose_domain);
+  if (!Hopeless(gang, room) &&
+      (choose_domain ? TryInDomains(gang, constraint, room) : ReserveMembers(gang, constraint))) {
     Permit(gang);
     return GangOutcome::kBound;
   }
-  const uint32_t min = gang.spec.min_member;
-  const auto assigned = static_cast<uint32_t>(gang.reserved.size()) + gang.bound;
-  const bool small_gap = assigned < min && static_cast<double>(min - assigned) <= kSmallGap * min;
-  const bool may_hold =
-      gang.spec.topology_key.empty() && gang.timed_out_at != PodReleases() && assigned > 0;
-  if (small_gap && may_hold && !gang.reserved.empty()) {
+  const auto assigned = static_cast<int64_t>(gang.reserved.size()) + gang.bound;
+  if (assigned > 0 && MayHold(gang, assigned) && !gang.reserved.empty()) {
     if (!held_before) {
       gang.first_reserved = now_;
       events_.Push(now_ + gang.spec.schedule_timeout, GangTimeout{id, gang.round});
@@ -86,6 +109,46 @@ Engine::GangOutcome Engine::TryGang(GangId id) {
   ReleaseReservations(gang, held_before);
   GangFailed(gang);
   return GangOutcome::kRejected;
+}
+
+bool Engine::MayHold(const Gang& gang, int64_t assigned) const {
+  const int64_t min = gang.spec.min_member;
+  const bool small_gap = assigned < min && static_cast<double>(min - assigned) <= kSmallGap * min;
+  return small_gap && gang.spec.topology_key.empty() && gang.timed_out_at != PodReleases();
+}
+
+// Skipping an attempt that can neither complete nor end holding leaves the same outcome as
+// making it (its reservations would be undone), at O(nodes) instead of O(pods x nodes):
+// gangs waiting for room are retried after every cluster event.
+bool Engine::Hopeless(const Gang& gang, const std::map<std::string, int64_t>& room) const {
+  const int64_t missing = Unplaced(gang, pods_);
+  int64_t best = 0;
+  for (const auto& [domain, count] : room) best = std::max(best, count);
+  if (best >= missing) return false;
+  return !MayHold(gang, static_cast<int64_t>(gang.reserved.size()) + gang.bound + best);
+}
+
+std::map<std::string, int64_t> Engine::GangRoom(const Gang& gang, const GangConstraint& constraint,
+                                                bool by_domain) const {
+  std::map<std::string, int64_t> room;
+  const auto pending = std::find_if(gang.members.begin(), gang.members.end(), [&](PodId id) {
+    return pods_[id.value()].phase == PodPhase::kPending && !pods_[id.value()].reserved;
+  });
+  if (pending == gang.members.end()) return room;
+  GangConstraint any_domain = constraint;
+  if (by_domain) any_domain.topology_key.clear();
+  PodView view = ViewOf(pods_[pending->value()]);
+  view.gang = &any_domain;
+  const ClusterView cluster(node_info_, resources_, now_);
+  for (const NodeInfo& node : node_info_) {
+    if (!cluster.Fits(view, node)) continue;
+    const std::string* domain =
+        by_domain ? FindLabel(node.labels, constraint.topology_key) : nullptr;
+    if (by_domain && domain == nullptr) continue;
+    room[domain == nullptr ? "" : *domain] +=
+        constraint.one_per_node ? 1 : FreeRoom(*view.requests, node, gang.live);
+  }
+  return room;
 }
 
 GangConstraint Engine::ConstraintOf(const Gang& gang) const {
@@ -125,19 +188,14 @@ bool Engine::ReserveMembers(Gang& gang, GangConstraint& constraint) {
   return true;
 }
 
-// Each domain (a value of the topology label, in order) is tried whole; a domain that
-// cannot hold the gang is undone before the next. O(domains × members × Place).
-bool Engine::TryInDomains(Gang& gang, GangConstraint& constraint) {
-  std::vector<std::string> domains;
-  for (const NodeInfo& node : node_info_) {
-    if (const std::string* v = FindLabel(node.labels, constraint.topology_key)) {
-      domains.push_back(*v);
-    }
-  }
-  std::sort(domains.begin(), domains.end());
-  domains.erase(std::unique(domains.begin(), domains.end()), domains.end());
+// Each domain (a value of the topology label, in order) with room for the gang's pending
+// pods is tried whole; one that cannot hold them is undone before the next.
+bool Engine::TryInDomains(Gang& gang, GangConstraint& constraint,
+                          const std::map<std::string, int64_t>& room) {
+  const int64_t missing = Unplaced(gang, pods_);
   const std::vector<NodeId> taken = constraint.taken;
-  for (const std::string& domain : domains) {
+  for (const auto& [domain, count] : room) {
+    if (count < missing) continue;  // it cannot hold them all
     constraint.topology_value = domain;
     if (ReserveMembers(gang, constraint)) return true;
     ReleaseReservations(gang, false);
