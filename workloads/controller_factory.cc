@@ -1,6 +1,7 @@
 #include "workloads/controller_factory.h"
 
 #include "workloads/deployment.h"
+#include "workloads/distributed_job.h"
 #include "workloads/job.h"
 #include "workloads/pod_group.h"
 #include "workloads/trace_replay.h"
@@ -24,6 +25,9 @@ struct Maker {
   }
   std::unique_ptr<Controller> operator()(const TraceSpec& s) const {
     return std::make_unique<TraceReplay>(s);
+  }
+  std::unique_ptr<Controller> operator()(const DistributedJobSpec& s) const {
+    return std::make_unique<DistributedJob>(s);
   }
 };
 

@@ -26,6 +26,11 @@ struct RuleOf {
     return {JobGrouping::kWholeOwner, items, std::nullopt};
   }
   JobRule operator()(const TraceSpec&) const { return {JobGrouping::kEachPod, 1}; }
+  // One job: every worker of an attempt succeeded; a failed (or preempted) worker restarts
+  // the whole job, at most backoff_limit times.
+  JobRule operator()(const DistributedJobSpec& s) const {
+    return {JobGrouping::kWholeOwner, s.workers, s.backoff_limit};
+  }
 };
 
 }  // namespace

@@ -13,6 +13,7 @@ namespace migsim {
 // failures (preempted pods counted, ignored or failing it, as its podFailurePolicy says). A
 // Workflow: one job, completed when every work item (a step, or each of its items) succeeded. Bare
 // pods: one job of `count` pods. A trace: a job per pod. A Deployment: a service, no job.
+// A DistributedJob: one job of its workers, restarted whole on a failure.
 JobRule JobRuleOf(const WorkloadSpec& spec);
 
 // One rule per workload, indexed as the engine's OwnerIds (a controller per workload).

@@ -18,12 +18,16 @@ bool AlikeButName(const NodeSpec& a, const NodeSpec& b) {
          a.gpus == b.gpus && a.mig_config == b.mig_config && a.mig_parted == b.mig_parted;
 }
 
+}  // namespace
+
 bool SelectsByName(const PodTemplate& t) {
   const auto by_name = [](const auto& entry) { return entry.first == kHostnameLabel; };
   return std::any_of(t.node_selector.begin(), t.node_selector.end(), by_name) ||
          std::any_of(t.node_affinity.begin(), t.node_affinity.end(),
                      [](const LabelIn& term) { return term.key == kHostnameLabel; });
 }
+
+namespace {
 
 // A policy that can change MIG layouts itself: one with "dynamic": true, or a library.
 bool MayRepartition(const PolicySpec& policy) {
@@ -35,19 +39,32 @@ bool MayRepartition(const PolicySpec& policy) {
 
 }  // namespace
 
-std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario) {
-  if (!scenario.cluster.reconfigurations.empty() || MayRepartition(scenario.policy)) return {};
-  // One node of each run of alike nodes, as the scheduler first sees it: the engine's own
-  // derivation (100,000 nodes of one pool cost one derivation, not 100,000).
-  ResourceTable resources = scenario.resources;
-  std::vector<NodeInfo> nodes;
+bool GpuResourcesMayChange(const Scenario& scenario) {
+  return !scenario.cluster.reconfigurations.empty() || MayRepartition(scenario.policy);
+}
+
+// The engine's own derivation of each run's first node.
+std::vector<NodeRun> NodeRuns(const Scenario& scenario, ResourceTable& resources) {
+  std::vector<NodeRun> runs;
   const NodeSpec* last = nullptr;
   for (const NodeSpec& spec : scenario.cluster.nodes) {
-    if (last != nullptr && AlikeButName(*last, spec)) continue;
+    if (last != nullptr && AlikeButName(*last, spec)) {
+      ++runs.back().count;
+      continue;
+    }
     last = &spec;
-    NodeRuntime(spec, NodeId(static_cast<NodeId::Rep>(nodes.size())), resources,
-                nodes.emplace_back());
+    NodeRun& run = runs.emplace_back();
+    run.count = 1;
+    NodeRuntime(spec, NodeId(static_cast<NodeId::Rep>(runs.size() - 1)), resources, run.node);
   }
+  return runs;
+}
+
+std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario) {
+  if (GpuResourcesMayChange(scenario)) return {};
+  ResourceTable resources = scenario.resources;
+  std::vector<NodeInfo> nodes;
+  for (NodeRun& run : NodeRuns(scenario, resources)) nodes.push_back(std::move(run.node));
   const ClusterView view(nodes, resources, SimTime::Zero());
   std::vector<TemplateId> unschedulable;
   for (size_t t = 0; t < scenario.templates.size(); ++t) {

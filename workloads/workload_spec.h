@@ -110,6 +110,21 @@ struct TraceSpec {
   std::optional<ArrivalsModel> arrivals{};  // for a generated trace (kind Arrivals)
 };
 
-using WorkloadSpec = std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec, TraceSpec>;
+// A distributed training job (a PyTorchJob or JobSet): `workers` pods of `tmpl` scheduled
+// as one gang (minMember = workers) and restarted together when one fails, at most
+// `backoff_limit` times. It succeeds when every worker succeeded.
+struct DistributedJobSpec {
+  std::string name{};
+  SimTime at{};
+  int workers = 1;
+  TemplateId tmpl{};  // a gang template (PodTemplate::gang)
+  bool one_per_node = true;
+  std::string topology_key{};                       // empty: none
+  SimTime schedule_timeout = SimTime::Seconds(60);  // the plugin's default
+  int backoff_limit = 6;                            // a Kubernetes Job's default
+};
+
+using WorkloadSpec = std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec, TraceSpec,
+                                  DistributedJobSpec>;
 
 }  // namespace migsim

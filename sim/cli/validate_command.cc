@@ -68,6 +68,11 @@ struct Describe {
     }
     return text;
   }
+  std::string operator()(const DistributedJobSpec& w) const {
+    return "DistributedJob " + w.name + ": " + std::to_string(w.workers) +
+           " worker(s) as one gang" + (w.one_per_node ? ", one per node" : "") +
+           (w.topology_key.empty() ? "" : ", on nodes sharing " + w.topology_key);
+  }
 };
 
 }  // namespace

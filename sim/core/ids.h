@@ -33,6 +33,7 @@ using OwnerId = Id<struct OwnerTag>;          // a controller instance (Deployme
 using ResourceId = Id<struct ResourceTag>;    // an interned extended-resource name
 using JobClassId = Id<struct JobClassTag>;
 using SchedulingClassId = Id<struct SchedulingClassTag>;
+using GangId = Id<struct GangTag>;  // a coscheduling PodGroup (sim/engine/gang.h)
 
 }  // namespace migsim
 

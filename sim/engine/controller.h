@@ -12,6 +12,7 @@
 #include "sim/core/rng.h"
 #include "sim/core/sim_time.h"
 #include "sim/engine/kueue_spec.h"
+#include "sim/engine/gang.h"
 #include "sim/engine/pod.h"
 
 namespace migsim {
@@ -45,6 +46,12 @@ class ControllerContext {
                                       std::span<const PodSet> pod_sets) = 0;
   // The workload is done (or no longer wanted): its quota, if admitted, is released.
   virtual void FinishWorkload(WorkloadId workload) = 0;
+  // Declares a gang (a coscheduling PodGroup, gang.h) owned by `owner`; it lives for the
+  // whole run, and pods join it through SubmitToGang.
+  virtual GangId DeclareGang(const GangSpec& spec, OwnerId owner) = 0;
+  // Submit, into gang `gang`: the pod is scheduled with its gang, all or nothing.
+  // REQUIRES: `gang` was declared by `owner`; `tmpl` is a gang template (PodTemplate::gang).
+  virtual PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) = 0;
 
  protected:
   ~ControllerContext() = default;

@@ -84,7 +84,8 @@ void Engine::AssignSchedulingClasses() {
   std::unordered_map<std::string, size_t> classes;
   std::vector<int32_t> class_priority;
   for (const PodTemplate& t : templates_) {
-    const auto [it, added] = classes.try_emplace(SchedulingKey(t), classes.size());
+    const std::string own = t.gang ? "|gang" + std::to_string(template_class_.size()) : "";
+    const auto [it, added] = classes.try_emplace(SchedulingKey(t) + own, classes.size());
     if (added) class_priority.push_back(t.priority);
     template_class_.emplace_back(static_cast<SchedulingClassId::Rep>(it->second));
     template_estimate_.push_back(RunEstimate(t, job_classes_));
@@ -201,6 +202,7 @@ void Engine::Handle(const ControllerTimer& e) {
 void Engine::Handle(const PodStart& e) {
   Pod& pod = pods_[e.pod.value()];
   if (pod.generation != e.generation) return;  // deleted or evicted meanwhile
+  if (pod.gang.valid()) CheckGangStart(pod);
   pod.phase = PodPhase::kRunning;
   if (!pod.has_started) pod.started = now_;
   pod.has_started = true;
@@ -237,6 +239,7 @@ void Engine::Handle(const PodEnd& e) {
 
 // What every ending does before the pod takes its final phase.
 void Engine::Leave(Pod& pod) {
+  if (pod.gang.valid()) LeaveGang(pod);
   if (pod.on_node()) ReleaseFromNode(pod);
   ClearNomination(pod);
   SetReady(pod, false);
@@ -255,6 +258,12 @@ void Engine::EndPod(Pod& pod, PodPhase phase, EndReason reason) {
 }
 
 void Engine::ReleaseFromNode(Pod& pod) {
+  FreeNode(pod);
+  queue_.UnblockAll();
+  NotifyAllocation();
+}
+
+void Engine::FreeNode(Pod& pod) {
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
   }
@@ -268,8 +277,6 @@ void Engine::ReleaseFromNode(Pod& pod) {
   info.pods[pod.node_slot] = info.pods.back();
   pods_[info.pods[pod.node_slot].id.value()].node_slot = pod.node_slot;
   info.pods.pop_back();
-  queue_.UnblockAll();
-  NotifyAllocation();
 }
 
 std::span<const NodeRuntime::Held> Engine::DevicesOf(const Pod& pod) const {

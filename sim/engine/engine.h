@@ -7,6 +7,7 @@
 // scheduling cycle offers pending pods to the policy, oldest first (or in the policy's
 // queue order).
 
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
 #include "sim/engine/disruption_budget.h"
+#include "sim/engine/gang.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/kueue_admission.h"
 #include "sim/engine/node_runtime.h"
@@ -73,6 +75,7 @@ class Engine final : private ControllerContext {
   const PodTemplate& pod_template(TemplateId id) const { return templates_[id.value()]; }
   std::string PodName(const Pod& pod) const;
   std::string OwnerName(const Pod& pod) const;
+  std::string ControllerName(OwnerId owner) const;  // "DistributedJob/train", ...
   // "gpu3" (whole GPU), "gpu3/1g.5gb@4" (MIG device), "/shared" appended for a
   // time-sliced or MPS replica, "/250m" for a fractional share, "+" between several;
   // "" when none.
@@ -89,6 +92,8 @@ class Engine final : private ControllerContext {
   std::span<const int64_t> submitted_by_owner() const { return submitted_by_owner_; }
   // Kueue's state at the end (workloads, quotas, borrowing); null without Kueue.
   const KueueAdmission* kueue() const { return kueue_.get(); }
+  // The gangs the controllers declared (by GangId) and what happened to them.
+  std::span<const Gang> gangs() const { return gangs_; }
 
  private:
   struct ControllerTimer {
@@ -126,8 +131,14 @@ class Engine final : private ControllerContext {
   // kube-scheduler's unschedulable timeout: blocked classes are retried. When only these
   // are left, the run is over (a retry with nothing changed cannot bind anything).
   struct UnschedulableFlush {};
-  using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd,
-                             DeviceTick, PolicyReconfigureEnd, BackoffWake, UnschedulableFlush>;
+  // A gang's reservations have waited its schedule timeout (stale once its round moved on).
+  struct GangTimeout {
+    GangId gang;
+    uint32_t round;
+  };
+  using Event =
+      std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
+                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -141,6 +152,8 @@ class Engine final : private ControllerContext {
   WorkloadId RequestAdmission(OwnerId owner, int32_t local_queue,
                               std::span<const PodSet> pod_sets) override;
   void FinishWorkload(WorkloadId workload) override;
+  GangId DeclareGang(const GangSpec& spec, OwnerId owner) override;
+  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) override;
 
   void Handle(const ControllerTimer& e);
   void Handle(const PodStart& e);
@@ -151,6 +164,7 @@ class Engine final : private ControllerContext {
   void Handle(const PolicyReconfigureEnd& e);
   void Handle(const BackoffWake& e);
   void Handle(const UnschedulableFlush& e);
+  void Handle(const GangTimeout& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
   // True when every queued event is an UnschedulableFlush.
@@ -191,6 +205,11 @@ class Engine final : private ControllerContext {
   void SetReady(Pod& pod, bool ready);
   void ClearNomination(Pod& pod);
   void HoldNominated(const Pod& pod, int sign);
+  // Bind's halves: the pod takes the node's resources and devices (kube-scheduler's
+  // "assume"), then is bound and starts after its start-up delay. A gang's pod is assumed
+  // when reserved and bound at Permit.
+  void Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
+  void BindAssumed(Pod& pod);
   void Reconfigure(const std::vector<MigReconfiguration>& changes);
   bool Valid(const MigReconfiguration& change) const;
   // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
@@ -200,6 +219,45 @@ class Engine final : private ControllerContext {
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
   void Leave(Pod& pod);
   void ReleaseFromNode(Pod& pod);
+  // ReleaseFromNode without telling anyone: the scheduling queue and the observers.
+  void FreeNode(Pod& pod);
+  // Gangs (engine_gang.cc). In the scheduling cycle: tries the front pod's gang and
+  // accepts or rejects the front pod.
+  void ScheduleGangPod(Pod& pod);
+  enum class GangOutcome { kBound, kHeld, kRejected };
+  GangOutcome TryGang(GangId id);
+  // PreFilter: true when the gang may be tried now.
+  bool GangMayTry(const Gang& gang) const;
+  // Tries every pending member not yet reserved under `constraint`, reserving those that
+  // fit; true when all found a node.
+  bool ReserveMembers(Gang& gang, GangConstraint& constraint);
+  bool TryInDomains(Gang& gang, GangConstraint& constraint,
+                    const std::map<std::string, int64_t>& room);
+  // How many more of the gang's pending pods each domain (one, "", unless `by_domain`)
+  // could take by its nodes' free resources: an upper bound on what ReserveMembers places.
+  std::map<std::string, int64_t> GangRoom(const Gang& gang, const GangConstraint& constraint,
+                                          bool by_domain) const;
+  // True when an attempt can neither bind the gang nor end holding reservations.
+  bool Hopeless(const Gang& gang, const std::map<std::string, int64_t>& room) const;
+  // True when a gang with `assigned` pods reserved or bound may hold its reservations.
+  bool MayHold(const Gang& gang, int64_t assigned) const;
+  GangConstraint ConstraintOf(const Gang& gang) const;
+  void Permit(Gang& gang);
+  // Releases the gang's reservations; `announce`: as a cluster event (they were held).
+  void ReleaseReservations(Gang& gang, bool announce);
+  void GangFailed(Gang& gang);
+  void CompactMembers(Gang& gang);
+  // A member ends or is deleted: the gang's counts, and its reservation if it held one.
+  void LeaveGang(Pod& pod);
+  // Checks that a starting gang pod was bound by a Permit of at least minMember pods.
+  void CheckGangStart(const Pod& pod) const;
+  // A MIG change takes a node's devices: gangs with reservations there release them all.
+  void ReleaseReservationsOn(NodeId node);
+  // Every cluster event so far (a queue unblock), and those among them that were not
+  // reservations being released.
+  uint64_t ClusterEvents() const { return queue_.unblocks(); }
+  uint64_t PodReleases() const { return queue_.unblocks() - reservation_releases_; }
+  std::optional<std::string> GangError() const;
   void NotifyAllocation();
   // Running: see engine_time_share.cc.
   std::optional<SimTime> PlanRun(Pod& pod);
@@ -265,7 +323,7 @@ class Engine final : private ControllerContext {
   std::vector<PodId> held_nominations_;
   Rng preemption_rng_;
   mutable std::vector<int64_t> scratch_taken_;  // LowerPodsFreeEnough's
-  int32_t lowest_priority_ = 0;                   // over the templates
+  int32_t lowest_priority_ = 0;                 // over the templates
   int64_t preemptions_ = 0;
   double preempted_gpu_seconds_ = 0;
   // Policy-requested MIG layouts being applied, by PolicyReconfigureEnd::index.
@@ -282,6 +340,8 @@ class Engine final : private ControllerContext {
   std::unique_ptr<const KueueSpec> kueue_spec_;
   std::unique_ptr<KueueAdmission> kueue_;
   std::vector<std::pair<OwnerId, std::vector<PodSet>>> kueue_workloads_;
+  std::vector<Gang> gangs_;
+  uint64_t reservation_releases_ = 0;  // queue unblocks made by releasing reservations
 };
 
 }  // namespace migsim

@@ -19,6 +19,7 @@ void Engine::CheckAccounting() const {
   if (!error) error = QueueError();
   if (!error) error = NodeBookingError();
   if (!error) error = LiveEventError();
+  if (!error) error = GangError();
   const bool pods_accounted_for = !error.has_value();
   MIGSIM_CHECK(pods_accounted_for, ("pod accounting at the end of the run: " + *error).c_str());
 }
@@ -92,8 +93,8 @@ std::optional<std::string> BookingError(const NodeInfo& info, const NodeRuntime&
 }  // namespace
 
 // Each node's requested CPU, memory and extended resources, and each device's tenants,
-// are what the pods bound there hold: binding and releasing (and a MIG change's remap)
-// kept them in step.
+// are what the pods bound (or reserved) there hold: binding and releasing (and a MIG change's
+// remap) kept them in step.
 std::optional<std::string> Engine::NodeBookingError() const {
   std::vector<Booked> booked(node_info_.size());
   for (size_t n = 0; n < booked.size(); ++n) {
@@ -101,7 +102,7 @@ std::optional<std::string> Engine::NodeBookingError() const {
     booked[n].tenants.assign(runtimes_[n].devices().size(), 0);
   }
   for (const Pod& pod : pods_) {
-    if (!pod.on_node()) continue;
+    if (!pod.holds_node()) continue;
     if (pod.node.value() >= booked.size()) return PodName(pod) + " is bound to no node";
     Booked& b = booked[pod.node.value()];
     const PodRequests& r = templates_[pod.tmpl.value()].requests;

@@ -13,6 +13,10 @@ std::string Engine::OwnerName(const Pod& pod) const {
   return controllers_[pod.owner.value()]->name();
 }
 
+std::string Engine::ControllerName(OwnerId owner) const {
+  return controllers_[owner.value()]->name();
+}
+
 std::string Engine::DeviceName(const Pod& pod) const {
   if (pod.device_count == 0) return "";
   const GpuModel& model = *cluster_->nodes[pod.node.value()].type->gpu;

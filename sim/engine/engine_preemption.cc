@@ -88,7 +88,9 @@ bool Engine::LowerPodsFreeEnough(const NodeInfo& info, const PodView& view) cons
   }
   for (const BoundPod& bound : info.pods) {
     const Pod& pod = pods_[bound.id.value()];
-    if (pod.terminating || templates_[pod.tmpl.value()].priority >= view.priority) continue;
+    if (pod.terminating || pod.reserved || templates_[pod.tmpl.value()].priority >= view.priority) {
+      continue;
+    }
     cpu -= bound.requests->cpu_milli;
     memory -= bound.requests->memory_mib;
     for (const ResourceRequest& held : bound.requests->extended) {
@@ -112,7 +114,9 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
   for (const BoundPod& bound : info.pods) {
     const Pod& pod = pods_[bound.id.value()];
     const PodTemplate& t = templates_[pod.tmpl.value()];
-    if (pod.terminating || t.priority >= priority) continue;
+    // A gang pod waiting in Permit holds the node but is not bound: its reservation ends
+    // by itself (timeout), so it is not a victim.
+    if (pod.terminating || pod.reserved || t.priority >= priority) continue;
     lower.push_back({.pod = pod.id,
                      .priority = t.priority,
                      .started = pod.has_started ? pod.started : pod.bound,

@@ -22,6 +22,7 @@ void Engine::Handle(const ReconfigureBegin& e) {
     events_.Push(now_, ReconfigureEnd{e.index});
     return;
   }
+  ReleaseReservationsOn(NodeId(r.node));
   // mig-parted destroys every GI of a GPU it rebuilds: pods on those GPUs lose their
   // device. Collect first, end after: ending a pod can make its controller submit more.
   std::vector<PodId> victims;
@@ -54,7 +55,7 @@ void Engine::FinishReconfigure(uint32_t node, const std::vector<GpuMigSetting>& 
   NodeRuntime& runtime = runtimes_[node];
   std::vector<int> remap = runtime.Apply(gpus, config, resources_, node_info_[node]);
   for (Pod& pod : pods_) {
-    if (!pod.on_node() || pod.node.value() != node) continue;
+    if (!pod.holds_node() || pod.node.value() != node) continue;
     for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
       uint32_t& device = allocation_pool_[k].device;
       MIGSIM_CHECK(remap[device] >= 0, "a surviving pod lost its device");

@@ -16,6 +16,8 @@ void Engine::ScheduleCycle() {
     Pod& pod = pods_[front->value()];
     if (pod.phase != PodPhase::kPending) {
       queue_.Drop();
+    } else if (pod.gang.valid()) {
+      ScheduleGangPod(pod);
     } else if (TryBind(pod)) {
       queue_.Accept();
     } else {
@@ -96,13 +98,16 @@ bool Engine::Valid(const Placement& placement, const PodView& pod, const Cluster
 }
 
 void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) {
+  Assume(pod, node, devices);
+  BindAssumed(pod);
+}
+
+void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   NodeRuntime& runtime = runtimes_[node.value()];
   NodeInfo& info = node_info_[node.value()];
   ClearNomination(pod);
   pod.node = node;
-  pod.bound = now_;
-  pod.phase = PodPhase::kStarting;
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
   allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, info, devices);
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
@@ -121,9 +126,15 @@ void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) 
     }
     allocation_desc_.push_back(desc);
   }
+}
+
+void Engine::BindAssumed(Pod& pod) {
+  const PodTemplate& t = templates_[pod.tmpl.value()];
+  pod.bound = now_;
+  pod.phase = PodPhase::kStarting;
   for (EngineObserver* o : observers_) o->OnPodBound(now_, pod);
   NotifyAllocation();
-  if (runtime.AdmissionRejects(t.requests)) {
+  if (runtimes_[pod.node.value()].AdmissionRejects(t.requests)) {
     events_.Push(now_, PodEnd{pod.id, pod.generation, EndReason::kAdmissionError});
     return;
   }

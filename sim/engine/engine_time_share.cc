@@ -130,6 +130,9 @@ bool Engine::Stale(const Event& event) const {
     return tick->device >= runtime.devices().size() ||
            runtime.devices()[tick->device].tick != tick->tick;
   }
+  if (const auto* timeout = std::get_if<GangTimeout>(&event)) {
+    return gangs_[timeout->gang.value()].round != timeout->round;
+  }
   return false;
 }
 

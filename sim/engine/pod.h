@@ -38,6 +38,9 @@ struct PodTemplate {
   // The namespace of the workload the template belongs to, an index into
   // Scenario::namespaces (0: "default"). Tenants for fair sharing and quotas.
   int32_t namespace_index = 0;
+  // Its pods belong to a gang (ControllerContext::SubmitToGang): the template is a
+  // scheduling class of its own, so that a gang that does not fit blocks no other pods.
+  bool gang = false;
 };
 
 enum class PodPhase : uint8_t {
@@ -116,12 +119,19 @@ struct Pod {
   // GPU's, a time-sliced or MPS replica 1 / replicas, a fractional share its units / the
   // GPU's units. What per-tenant GPU time is made of (sim/metrics/tenant_share.h).
   double gpus = 0;
+  GangId gang;  // the gang (coscheduling PodGroup) it belongs to; invalid: none
+  // Pending, but holding `node` and its devices for its gang: Permit keeps it waiting until
+  // minMember pods of the gang are reserved (sim/engine/gang.h). Not bound yet: a waiting
+  // pod has no nodeName in Kubernetes either.
+  bool reserved = false;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||
            phase == PodPhase::kDeleted;
   }
   bool on_node() const { return phase == PodPhase::kStarting || phase == PodPhase::kRunning; }
+  // Bound, or reserved for its gang: it holds resources and devices of `node`.
+  bool holds_node() const { return on_node() || reserved; }
 };
 
 }  // namespace migsim

@@ -31,6 +31,7 @@ void SchedulingQueue::Push(PodId pod, SchedulingClassId klass) {
 }
 
 void SchedulingQueue::UnblockAll() {
+  ++unblocks_;
   for (ClassQueue& q : classes_) {
     q.blocked = false;
     if (!q.pods.empty()) work_ = true;

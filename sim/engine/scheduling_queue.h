@@ -44,6 +44,8 @@ class SchedulingQueue {
   void Push(PodId pod, SchedulingClassId klass);
   // Capacity freed: every class may fit again (once its back-off is over).
   void UnblockAll();
+  // UnblockAll calls so far: the cluster events the queue has seen.
+  uint64_t unblocks() const { return unblocks_; }
   // Unblocks the classes blocked at or before now - the unschedulable timeout, and makes
   // work of the unblocked classes whose back-off is over.
   void Wake(SimTime now);
@@ -101,6 +103,7 @@ class SchedulingQueue {
   SimTime unschedulable_timeout_ = SimTime::Max();
   bool work_ = false;
   size_t size_ = 0;
+  uint64_t unblocks_ = 0;
 };
 
 }  // namespace migsim

@@ -88,6 +88,7 @@ int64_t PodsBeforeRetries(const WorkloadSpec& w) {
       return pods;
     }
     int64_t operator()(const TraceSpec& s) const { return static_cast<int64_t>(s.entries.size()); }
+    int64_t operator()(const DistributedJobSpec& s) const { return s.workers; }
   };
   return std::visit(Count{}, w);
 }

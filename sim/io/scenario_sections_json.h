@@ -109,7 +109,8 @@ DisruptionAction LoadPodFailurePolicy(LoadContext* ctx, const JsonRef& ref);
 // REQUIRES: the workloads are loaded.
 void LoadQueueingTheory(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
 
-// --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc, arrivals_json.cc) ---
+// --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc, arrivals_json.cc,
+// distributed_job_json.cc) ---
 
 // The most pods (or retries) one workload field may ask for: a typo such as "count": 1e9
 // is an error, not a run that exhausts memory. Traces are bounded by their rows, Arrivals by
@@ -172,6 +173,11 @@ std::string TraceSpanMessage();
 // REQUIRES: scenario->seed is loaded.
 void LoadArrivals(LoadContext* ctx, const std::string& name, const JsonRef& arrivals,
                   Scenario* scenario);
+
+// One workload of kind "DistributedJob" called `name` (distributed_job_json.cc): a gang of
+// workers, refused when the cluster can never hold it. REQUIRES: the cluster is loaded.
+void LoadDistributedJob(LoadContext* ctx, const std::string& name, const JsonRef& job,
+                        Scenario* scenario);
 
 // One workload of kind "Workflow" called `name`.
 void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& workflow,

@@ -1,5 +1,5 @@
 // `workloads`: bare pods, Deployments and Jobs (Workflows are in workflow_json.cc, Traces in
-// trace_json.cc, Arrivals in arrivals_json.cc).
+// trace_json.cc, Arrivals in arrivals_json.cc, DistributedJobs in distributed_job_json.cc).
 
 #include <algorithm>
 #include <cctype>
@@ -122,10 +122,12 @@ void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef
     LoadTrace(ctx, name, ref, scenario);
   } else if (*kind == "Arrivals") {
     LoadArrivals(ctx, name, ref, scenario);
+  } else if (*kind == "DistributedJob") {
+    LoadDistributedJob(ctx, name, ref, scenario);
   } else {
-    ctx->Fail(kind_ref.pointer(),
-              UnknownNameMessage("workload kind", *kind,
-                                 {"Pod", "Deployment", "Job", "Workflow", "Trace", "Arrivals"}));
+    ctx->Fail(kind_ref.pointer(), UnknownNameMessage("workload kind", *kind,
+                                                     {"Pod", "Deployment", "Job", "Workflow",
+                                                      "Trace", "Arrivals", "DistributedJob"}));
   }
 }
 

@@ -22,8 +22,11 @@ bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
       !MatchesSelector(node.labels, *pod.node_selector)) {
     return false;
   }
-  return pod.node_affinity == nullptr || pod.node_affinity->empty() ||
-         MatchesAffinity(node.labels, *pod.node_affinity);
+  if (pod.node_affinity != nullptr && !pod.node_affinity->empty() &&
+      !MatchesAffinity(node.labels, *pod.node_affinity)) {
+    return false;
+  }
+  return pod.gang == nullptr || pod.gang->Allows(node.id, node.labels);
 }
 
 }  // namespace migsim

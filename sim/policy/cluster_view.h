@@ -14,6 +14,7 @@
 #include "sim/cluster/mig_config.h"
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
+#include "sim/policy/gang_constraint.h"
 #include "sim/policy/resources.h"
 
 namespace migsim {
@@ -104,6 +105,8 @@ struct PodView {
   // drawn run time, else its job class's (on a whole GPU); nullopt for pods that run until
   // deleted. Queue disciplines such as SJF order by it.
   std::optional<SimTime> run_estimate{};
+  // For a pod of a gang: where the gang lets it go (Fits checks it); nullptr otherwise.
+  const GangConstraint* gang = nullptr;
 };
 
 class ClusterView {
@@ -116,7 +119,7 @@ class ClusterView {
   SimTime now() const { return now_; }
 
   // The scheduler's filter: the node is schedulable, matches the pod's node selector and
-  // node affinity, and has room for every requested resource.
+  // node affinity, has room for every requested resource, and the pod's gang allows it.
   bool Fits(const PodView& pod, const NodeInfo& node) const;
 
  private:

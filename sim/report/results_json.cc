@@ -126,6 +126,20 @@ Json TheoryJson(const std::vector<TheoryComparison>& rows) {
   return out;
 }
 
+Json GangsJson(const GangMetrics& g) {
+  return Json{{"gangs", g.gangs},
+              {"never_scheduled", g.never_scheduled},
+              {"waiting", g.waiting},
+              {"wait_s",
+               {{"mean", Micro(g.wait.mean_s)},
+                {"p50", Micro(g.wait.p50_s)},
+                {"p95", Micro(g.wait.p95_s)},
+                {"max", Micro(g.wait.max_s)},
+                {"count", g.wait.count}}},
+              {"reservation_timeouts", g.timeouts},
+              {"never_scheduled_owners", g.never_scheduled_owners}};
+}
+
 }  // namespace
 
 std::string FormatResultsJson(const RunReport& report) {
@@ -148,6 +162,7 @@ std::string FormatResultsJson(const RunReport& report) {
                  {"metrics", MetricsJson(v.metrics)},
                  {"nodes", std::move(nodes)}};
     if (!v.theory.empty()) variant["queueing_theory"] = TheoryJson(v.theory);
+    if (v.gangs) variant["gangs"] = GangsJson(*v.gangs);
     variants.push_back(std::move(variant));
   }
   root["variants"] = std::move(variants);

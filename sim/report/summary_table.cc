@@ -85,6 +85,41 @@ void AddKueueRows(const RunReport& report, std::vector<Row>& rows) {
   }
 }
 
+// Appends the gang rows (GangMetrics) when any variant declared a gang, "-" for the others.
+void AddGangRows(const RunReport& report, std::vector<Row>& rows) {
+  const bool any = std::any_of(report.variants.begin(), report.variants.end(),
+                               [](const VariantResult& v) { return v.gangs.has_value(); });
+  if (!any) return;
+  std::vector<Row> gang_rows = {{"gangs", {}},
+                                {"gangs never scheduled", {}},
+                                {"gangs waiting at the end", {}},
+                                {"gang wait mean (s)", {}},
+                                {"gang wait max (s)", {}},
+                                {"gang reservation timeouts", {}}};
+  for (const VariantResult& v : report.variants) {
+    std::vector<std::string> cells(gang_rows.size(), "-");
+    if (const std::optional<GangMetrics>& g = v.gangs) {
+      cells = {std::to_string(g->gangs),      std::to_string(g->never_scheduled),
+               std::to_string(g->waiting),    FormatFixed(g->wait.mean_s, 1),
+               FormatFixed(g->wait.max_s, 1), std::to_string(g->timeouts)};
+    }
+    for (size_t r = 0; r < cells.size(); ++r) gang_rows[r].cells.push_back(cells[r]);
+  }
+  rows.insert(rows.end(), gang_rows.begin(), gang_rows.end());
+}
+
+// "gangs never scheduled: DistributedJob/x (base), ..." or "".
+std::string FormatNeverScheduledNote(const RunReport& report) {
+  std::string names;
+  for (const VariantResult& v : report.variants) {
+    if (!v.gangs) continue;
+    for (const std::string& owner : v.gangs->never_scheduled_owners) {
+      names += (names.empty() ? "" : ", ") + owner + " (" + v.name + ")";
+    }
+  }
+  return names.empty() ? "" : "gangs never scheduled: " + names + "\n";
+}
+
 std::vector<Row> BuildRows(const RunReport& report) {
   std::vector<Row> rows = {{"policy", {}},
                            {"makespan (s)", {}},
@@ -134,6 +169,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
   AddPreemptionRows(report, rows);
   AddPriorityRows(report, rows);
   AddKueueRows(report, rows);
+  AddGangRows(report, rows);
   for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
     rows.push_back({std::move(label), std::move(cells)});
   }
@@ -188,7 +224,7 @@ std::string FormatSummaryTable(const RunReport& report) {
   if (unfinished) {
     out += "(pods running or pending at the end of the run are not in the makespan)\n";
   }
-  return out + FormatTheoryNote(report);
+  return out + FormatNeverScheduledNote(report) + FormatTheoryNote(report);
 }
 
 }  // namespace migsim

@@ -152,6 +152,10 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   if (scenario.queueing_theory) {
     result.theory = CompareWithTheory(*scenario.queueing_theory, result.metrics);
   }
+  if (!engine.gangs().empty()) {
+    result.gangs = ComputeGangMetrics(engine.gangs(), engine.pods(),
+                                      [&](OwnerId owner) { return engine.ControllerName(owner); });
+  }
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
   if (options.collect_pods) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/engine/engine.h"
+#include "sim/metrics/gang_metrics.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeline_recorder.h"
 #include "sim/policy/policy.h"
@@ -49,6 +50,8 @@ struct VariantResult {
   std::vector<TimelinePoint> timeline;  // empty unless asked for
   // The mean queueing latency beside queueing theory's, when the scenario asks.
   std::vector<TheoryComparison> theory;
+  // Its gangs; none when the run declared no gang.
+  std::optional<GangMetrics> gangs;
 };
 
 // A scenario file's variants, run.

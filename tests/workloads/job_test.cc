@@ -166,6 +166,12 @@ class RecordingContext final : public ControllerContext {
     return WorkloadId(0);
   }
   void FinishWorkload(WorkloadId) override {}
+  GangId DeclareGang(const GangSpec&, OwnerId) override { return GangId(gangs_++); }
+  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) override {
+    const PodId id = Submit(tmpl, owner, tag);
+    pods_[id.value()].gang = gang;
+    return id;
+  }
 
   Pod Ended(PodId id, PodPhase phase) {
     Pod p = pods_[id.value()];
@@ -183,6 +189,7 @@ class RecordingContext final : public ControllerContext {
   SimTime now_;
   Rng rng_{1};
   std::vector<Pod> pods_;
+  GangId::Rep gangs_ = 0;
 };
 
 TEST_CASE("a Job's back-off starts again at 10 s after a pod succeeds", "[workloads][job]") {

@@ -81,6 +81,26 @@ TEST_CASE("bad input exits 2 with one located message and writes nothing", "[cli
   fs::remove_all(dir);
 }
 
+TEST_CASE("a gang larger than the cluster exits 2 with its JSON pointer and writes nothing",
+          "[cli][gang]") {
+  const fs::path dir = TempDir("gang");
+  const fs::path file = dir / "gang.json";
+  std::ofstream(file) << R"({"name": "t", "description": "d",
+    "cluster": {"nodes": {"a": {"type": "p4d.24xlarge", "count": 2}}},
+    "job_classes": {"train": {"run_s": 10}},
+    "workloads": {"big": {"kind": "DistributedJob", "workers": 3,
+      "template": {"job_class": "train", "resources": {"nvidia.com/gpu": 8}}}}})";
+  const fs::path out = dir / "out";
+  Outcome r = RunMigsim("run " + file.string() + " --out " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output,
+             Catch::Contains(file.string() + ":/workloads/big/workers: the gang can never be "
+                                             "scheduled: 3 workers x 8 nvidia.com/gpu = 24 "
+                                             "nvidia.com/gpu, more than the cluster's 16"));
+  CHECK_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("pods that no node can hold are warned about before the run, not only left pending",
           "[cli]") {
   const fs::path dir = TempDir("unschedulable");

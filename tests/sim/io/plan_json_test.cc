@@ -108,7 +108,7 @@ TEST_CASE("plan configuration errors point at the configuration or its patch", "
   CHECK(ErrorOf(with(R"({"a": {}})", R"(, "workload_patches": {"a": {"w": {"kind": "Jobs"}}})")) ==
         "plans/p.json:/workload_patches/a: does not load as a scenario with 1 node: "
         "/workloads/w/kind: unknown workload kind 'Jobs' (valid: Pod, Deployment, Job, Workflow, "
-        "Trace, Arrivals)");
+        "Trace, Arrivals, DistributedJob)");
   CHECK(ErrorOf(with(R"({"a": {}})", R"(, "workload_patches": {"b": {}})")) ==
         "plans/p.json:/workload_patches/b: unknown configuration 'b' (valid: a)");
 }

@@ -1,0 +1,44 @@
+// Workloads of kind "DistributedJob": a gang of workers (workloads/distributed_job.h), and
+// the check that the cluster can ever hold it.
+
+#include "sim/io/scenario_sections_json.h"
+#include "workloads/gang_fit.h"
+
+namespace migsim::io {
+namespace {
+
+// More restarts than this is a typo; it also keeps the workers' tags (attempt x workers +
+// index) within 32 bits.
+constexpr int64_t kMaxRestarts = 1000;
+constexpr int64_t kMaxWorkers = 100000;
+
+}  // namespace
+
+void LoadDistributedJob(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+                        Scenario* scenario) {
+  ObjectReader r(ctx, ref,
+                 {"kind", "namespace", "at_s", "workers", "template", "one_per_node",
+                  "topology_key", "schedule_timeout_s", "backoff_limit"});
+  DistributedJobSpec spec;
+  spec.name = name;
+  spec.at = r.Seconds("at_s", SimTime::Zero());
+  r.Require("workers");
+  spec.workers = static_cast<int>(r.Int("workers", 1, 1, kMaxWorkers));
+  spec.one_per_node = r.Bool("one_per_node", true);
+  if (r.Has("topology_key")) spec.topology_key = r.NonEmptyString("topology_key");
+  spec.schedule_timeout = r.Seconds("schedule_timeout_s", spec.schedule_timeout);
+  spec.backoff_limit = static_cast<int>(r.Int("backoff_limit", 6, 0, kMaxRestarts));
+  if (!r.Require("template") || !ctx->ok()) return;
+  spec.tmpl = LoadPodTemplate(ctx, r.Field("template"), TemplateRun::kJobClass, scenario);
+  if (!ctx->ok()) return;
+  scenario->templates[spec.tmpl.value()].gang = true;
+  if (const std::optional<GangFitProblem> problem =
+          GangNeverFits(*scenario, spec.tmpl, spec.workers, spec.one_per_node, spec.topology_key)) {
+    ctx->Fail(ref.PointerTo(problem->field),
+              "the gang can never be scheduled: " + problem->message);
+    return;
+  }
+  scenario->workloads.emplace_back(std::move(spec));
+}
+
+}  // namespace migsim::io

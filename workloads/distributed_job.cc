@@ -1,0 +1,61 @@
+#include "workloads/distributed_job.h"
+
+#include <string>
+
+namespace migsim {
+
+void DistributedJob::Start(ControllerContext& ctx, OwnerId self) {
+  self_ = self;
+  ctx.SetTimer(spec_.at, self_, 0);
+}
+
+// The gang is declared when the job is created, not at the start of the run: a job
+// created after the horizon declares none.
+void DistributedJob::OnTimer(ControllerContext& ctx, uint64_t) {
+  gang_ = ctx.DeclareGang(GangSpec{.min_member = static_cast<uint32_t>(spec_.workers),
+                                   .schedule_timeout = spec_.schedule_timeout,
+                                   .one_per_node = spec_.one_per_node,
+                                   .topology_key = spec_.topology_key},
+                          self_);
+  SubmitWorkers(ctx);
+}
+
+// Tags number the workers of every attempt: attempt k's worker i has tag k x workers + i.
+void DistributedJob::SubmitWorkers(ControllerContext& ctx) {
+  workers_.clear();
+  succeeded_ = 0;
+  const auto first = static_cast<uint32_t>(restarts_ * spec_.workers);
+  for (int i = 0; i < spec_.workers; ++i) {
+    workers_.push_back(
+        ctx.SubmitToGang(spec_.tmpl, self_, first + static_cast<uint32_t>(i), gang_));
+  }
+}
+
+void DistributedJob::DeleteWorkers(ControllerContext& ctx) {
+  for (PodId id : workers_) ctx.Delete(id);  // no effect on those that ended
+}
+
+void DistributedJob::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
+  if (pod.phase == PodPhase::kSucceeded) {
+    ++succeeded_;
+    return;
+  }
+  // Deleted workers are not reported, so this is a worker of the current attempt.
+  ++failures_;
+  DeleteWorkers(ctx);
+  if (failures_ > spec_.backoff_limit) {
+    failed_ = true;
+    return;
+  }
+  ++restarts_;
+  SubmitWorkers(ctx);
+}
+
+std::string DistributedJob::PodName(const Pod& pod) const {
+  const auto workers = static_cast<uint32_t>(spec_.workers);
+  const uint32_t attempt = pod.tag / workers;
+  return spec_.name + "-worker-" + std::to_string(pod.tag % workers) +
+         (attempt == 0 ? "" : "-restart-" + std::to_string(attempt));
+}
+
+}  // namespace migsim
