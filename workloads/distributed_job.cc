@@ -1,5 +1,6 @@
 #include "workloads/distributed_job.h"
 
+#include <algorithm>
 #include <string>
 
 namespace migsim {
@@ -27,7 +28,7 @@ void DistributedJob::SubmitWorkers(ControllerContext& ctx) {
   const auto first = static_cast<uint32_t>(restarts_ * spec_.workers);
   for (int i = 0; i < spec_.workers; ++i) {
     workers_.push_back(
-        ctx.SubmitToGang(spec_.tmpl, self_, first + static_cast<uint32_t>(i), gang_));
+        ctx.SubmitToGang(spec_.tmpl, self_, first + static_cast<uint32_t>(i), gang_, resume_));
   }
 }
 
@@ -40,7 +41,9 @@ void DistributedJob::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
     ++succeeded_;
     return;
   }
-  // Deleted workers are not reported, so this is a worker of the current attempt.
+  // Deleted workers are not reported, so this is a worker of the current attempt. Workers
+  // train in lockstep: the next attempt resumes from a preempted worker's last checkpoint.
+  if (pod.reason == EndReason::kPreempted) resume_ = std::min(pod.checkpoint, 1 - 1e-9);
   ++failures_;
   DeleteWorkers(ctx);
   if (failures_ > spec_.backoff_limit) {

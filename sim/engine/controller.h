@@ -11,8 +11,8 @@
 #include "sim/core/ids.h"
 #include "sim/core/rng.h"
 #include "sim/core/sim_time.h"
-#include "sim/engine/kueue_spec.h"
 #include "sim/engine/gang.h"
+#include "sim/engine/kueue_spec.h"
 #include "sim/engine/pod.h"
 
 namespace migsim {
@@ -51,7 +51,10 @@ class ControllerContext {
   virtual GangId DeclareGang(const GangSpec& spec, OwnerId owner) = 0;
   // Submit, into gang `gang`: the pod is scheduled with its gang, all or nothing.
   // REQUIRES: `gang` was declared by `owner`; `tmpl` is a gang template (PodTemplate::gang).
-  virtual PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) = 0;
+  // `resumed`: as for SubmitResumed, the fraction of the work a predecessor's checkpoint
+  // kept (0: from the start).
+  virtual PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang,
+                             double resumed) = 0;
 
  protected:
   ~ControllerContext() = default;

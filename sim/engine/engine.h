@@ -153,7 +153,8 @@ class Engine final : private ControllerContext {
                               std::span<const PodSet> pod_sets) override;
   void FinishWorkload(WorkloadId workload) override;
   GangId DeclareGang(const GangSpec& spec, OwnerId owner) override;
-  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) override;
+  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang,
+                     double resumed) override;
 
   void Handle(const ControllerTimer& e);
   void Handle(const PodStart& e);

@@ -110,9 +110,8 @@ TEST_CASE("time-slicing a p3.8xlarge with 10 replicas advertises 40 GPUs and run
 // kept from the engine's notifications, and with the per-pod records' states.
 TEST_CASE("every seed scenario's pod counts agree with the pods' notifications and records",
           "[scenarios]") {
-  for (const char* name :
-       {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100", "bert-inference",
-        "timeslice-oom", "fractional-gpu"}) {
+  for (const char* name : {"56-superres", "mig-strategies", "timeslice-cifar10", "bert-a100",
+                           "bert-inference", "timeslice-oom", "fractional-gpu"}) {
     ScenarioRun run;
     RunScenarioFile(name, run);
     REQUIRE(run.ledgers.size() == run.report.variants.size());
@@ -148,10 +147,9 @@ TEST_CASE("seven BERT fine-tunings on one A100 take NVIDIA's measured times per 
     double per_model_s, total_s, sequences_per_s;
   };
   // Seed 003, Table 1.
-  for (const Row& row : {Row{"mig-7x1g", 5539.02, 5539.02, 224.04},
-                         Row{"timeslice-7", 8207.05, 8207.05, 151.20},
-                         Row{"serial-full", 1480, 10360.55, 119.78},
-                         Row{"t4-serial", 3771, 26398.34, 47.01}}) {
+  for (const Row& row :
+       {Row{"mig-7x1g", 5539.02, 5539.02, 224.04}, Row{"timeslice-7", 8207.05, 8207.05, 151.20},
+        Row{"serial-full", 1480, 10360.55, 119.78}, Row{"t4-serial", 3771, 26398.34, 47.01}}) {
     INFO(row.variant);
     const VariantResult& v = Variant(run, row.variant);
     CHECK(v.metrics.pods.completed == 7);
@@ -241,6 +239,47 @@ TEST_CASE("fractional shares pack small pods like time-slicing, and pin their me
   const VariantResult& small = Variant(run, "fractional-125m");
   CHECK(small.metrics.pods.failed == 40);
   for (const PodRecord& pod : small.pods) CHECK(pod.reason == "OOMKilled");
+}
+
+}  // namespace
+}  // namespace migsim::testing
+
+namespace migsim::testing {
+namespace {
+
+const PriorityClassLatency& ClassLatency(const VariantResult& v, const std::string& name) {
+  for (const PriorityClassLatency& c : v.metrics.queueing_by_priority_class) {
+    if (c.name == name) return c;
+  }
+  FAIL("no priority class " << name);
+  throw 0;
+}
+
+TEST_CASE("at the inference peak, priorities evict training that would otherwise delay serving",
+          "[scenarios][issue12]") {
+  ScenarioRun run;
+  RunScenarioFile("inference-vs-training", run);
+  const VariantResult& preempt = Variant(run, "priorities-preemption");
+  const VariantResult& flat = Variant(run, "no-priorities");
+  // With priorities the peak replicas take training's GPUs after a grace period; without,
+  // they queue behind the training jobs for well over an hour.
+  CHECK(preempt.metrics.preemptions > 0);
+  CHECK(preempt.metrics.gpu_hours_lost_to_preemption > 0);
+  CHECK(flat.metrics.preemptions == 0);
+  CHECK(ClassLatency(preempt, "inference").queueing.p95_s < 300);
+  CHECK(ClassLatency(flat, "inference").queueing.p95_s > 3600);
+  // The gang lost a worker, restarted whole and bound twice; it never ran in part.
+  REQUIRE(preempt.gangs.has_value());
+  CHECK(preempt.gangs->wait.count == 2);
+  CHECK(preempt.gangs->never_scheduled == 0);
+  // Every training job still completes, resuming from checkpoints.
+  CHECK(preempt.metrics.jobs.completed == 9);
+  CHECK(preempt.metrics.jobs.unfinished == 0);
+  // With Kueue, the fine-tuning Jobs borrow the headroom queue's idle quota.
+  const VariantResult& kueue = Variant(run, "kueue-borrowing");
+  REQUIRE(kueue.metrics.cluster_queues.size() == 2);
+  CHECK(kueue.metrics.cluster_queues[0].name == "research");
+  CHECK(kueue.metrics.cluster_queues[0].borrowed_gpus_max == 4);
 }
 
 }  // namespace

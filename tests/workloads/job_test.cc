@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "policies/first_fit.h"
-#include "tests/support/tiny_world.h"
 #include "sim/engine/backoff.h"
+#include "tests/support/tiny_world.h"
 
 namespace migsim {
 namespace {
@@ -167,7 +167,7 @@ class RecordingContext final : public ControllerContext {
   }
   void FinishWorkload(WorkloadId) override {}
   GangId DeclareGang(const GangSpec&, OwnerId) override { return GangId(gangs_++); }
-  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang) override {
+  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang, double) override {
     const PodId id = Submit(tmpl, owner, tag);
     pods_[id.value()].gang = gang;
     return id;
@@ -200,8 +200,8 @@ TEST_CASE("a Job's back-off starts again at 10 s after a pod succeeds", "[worklo
   REQUIRE(ctx.submitted() == 1);
   auto fail_last = [&](double at) {
     ctx.set_now(at);
-    job.OnPodEnded(ctx, ctx.Ended(PodId(static_cast<PodId::Rep>(ctx.submitted() - 1)),
-                                  PodPhase::kFailed));
+    job.OnPodEnded(
+        ctx, ctx.Ended(PodId(static_cast<PodId::Rep>(ctx.submitted() - 1)), PodPhase::kFailed));
     return (ctx.timers.back().first - ctx.now()).seconds();
   };
   CHECK(fail_last(10) == 10);
@@ -209,8 +209,8 @@ TEST_CASE("a Job's back-off starts again at 10 s after a pod succeeds", "[worklo
   CHECK(fail_last(30) == 20);
   job.OnTimer(ctx, 1);
   ctx.set_now(50);
-  job.OnPodEnded(ctx, ctx.Ended(PodId(static_cast<PodId::Rep>(ctx.submitted() - 1)),
-                                PodPhase::kSucceeded));
+  job.OnPodEnded(
+      ctx, ctx.Ended(PodId(static_cast<PodId::Rep>(ctx.submitted() - 1)), PodPhase::kSucceeded));
   CHECK(fail_last(60) == 10);
   CHECK(job.succeeded() == 1);
   CHECK_FALSE(job.failed());
