@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "sim/io/scenario_json.h"
+#include "tests/support/scenario_text.h"
 
 namespace migsim {
 namespace {
@@ -21,23 +22,13 @@ std::string Doc(const std::string& job = "", const std::string& extra = "",
          job + "}}" + extra + "}";
 }
 
-std::string MessageOf(const std::string& text) {
-  Result<ScenarioFile> loaded = ParseScenarioText(text, "t.json");
-  REQUIRE_FALSE(loaded.ok());
-  return loaded.status().ToString();
-}
-
-Scenario Load(const std::string& text) {
-  Result<ScenarioFile> loaded = ParseScenarioText(text, "t.json");
-  INFO((loaded.ok() ? "" : loaded.status().ToString()));
-  REQUIRE(loaded.ok());
-  return loaded.value().variants[0].second;
-}
+using test::LoadError;
+using test::LoadFirstVariant;
 
 }  // namespace
 
 TEST_CASE("disruption budgets, failure policies, grace periods and checkpoints load", "[io]") {
-  const Scenario s = Load(Doc(
+  const Scenario s = LoadFirstVariant(Doc(
       R"(, "podFailurePolicy": {"rules": [
            {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]})",
       R"(, "pod_disruption_budgets": {
@@ -62,27 +53,27 @@ TEST_CASE("disruption budgets, failure policies, grace periods and checkpoints l
 }
 
 TEST_CASE("bad disruption inputs are reported at their pointer", "[io]") {
-  CHECK(MessageOf(
+  CHECK(LoadError(
             Doc("", R"(, "pod_disruption_budgets": {"b": {"selector": {"matchLabels": {}}}})")) ==
         "t.json:/pod_disruption_budgets/b: give exactly one of minAvailable and maxUnavailable");
-  CHECK(MessageOf(Doc("", R"(, "pod_disruption_budgets": {"b": {"selector": {"matchLabels": {}},
+  CHECK(LoadError(Doc("", R"(, "pod_disruption_budgets": {"b": {"selector": {"matchLabels": {}},
         "minAvailable": "150%"}})")) ==
         "t.json:/pod_disruption_budgets/b/minAvailable: expected an integer or a percentage from "
         "\"0%\" to \"100%\", got '150%'");
-  CHECK(MessageOf(Doc("", R"(, "pod_disruption_budgets": {"b": {"minAvailable": -1,
+  CHECK(LoadError(Doc("", R"(, "pod_disruption_budgets": {"b": {"minAvailable": -1,
         "selector": {"matchLabels": {}}}})")) ==
         "t.json:/pod_disruption_budgets/b/minAvailable: must be >= 0");
-  CHECK(MessageOf(Doc("", R"(, "pod_disruption_budgets": {"b": {"maxUnavailable": 1}})")) ==
+  CHECK(LoadError(Doc("", R"(, "pod_disruption_budgets": {"b": {"maxUnavailable": 1}})")) ==
         "t.json:/pod_disruption_budgets/b: missing required field 'selector'");
-  CHECK(MessageOf(Doc(R"(, "podFailurePolicy": {"rules": [{"action": "Retry",
+  CHECK(LoadError(Doc(R"(, "podFailurePolicy": {"rules": [{"action": "Retry",
         "onPodConditions": [{"type": "DisruptionTarget"}]}]})"))
             .rfind("t.json:/workloads/w/podFailurePolicy/rules/0/action: unknown action 'Retry'",
                    0) == 0);
-  CHECK(MessageOf(Doc(R"(, "podFailurePolicy": {"rules": [{"action": "Ignore",
+  CHECK(LoadError(Doc(R"(, "podFailurePolicy": {"rules": [{"action": "Ignore",
         "onPodConditions": [{"type": "ConfigIssue"}]}]})")) ==
         "t.json:/workloads/w/podFailurePolicy/rules/0/onPodConditions/0/type: only the "
         "DisruptionTarget condition (a preempted pod) is modelled, not 'ConfigIssue'");
-  CHECK(MessageOf(Doc("", "", R"(, "checkpoint_interval_s": 0)")) ==
+  CHECK(LoadError(Doc("", "", R"(, "checkpoint_interval_s": 0)")) ==
         "t.json:/job_classes/train/checkpoint_interval_s: must be > 0");
 }
 
