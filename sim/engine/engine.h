@@ -189,7 +189,8 @@ class Engine final : private ControllerContext {
   TemplateId FlavoredTemplate(TemplateId base, const std::vector<int32_t>& flavors) const;
   void ScheduleCycle();
   bool TryBind(Pod& pod);
-  void PostFilter(Pod& pod, const PodView& view, const ClusterView& cluster);
+  std::vector<MigReconfiguration> PostFilter(Pod& pod, const PodView& view,
+                                             const ClusterView& cluster);
   PodView ViewOf(const Pod& pod, uint32_t pending_alike = 1) const;
   // True when the policy's placement is one the engine can apply (see policy.h).
   bool Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster);

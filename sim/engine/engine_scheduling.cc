@@ -60,8 +60,10 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
       t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
 }
 
-// Nominated pods' resources are held against this one while the policy places it and its
-// answer is checked (HoldNominated), and given back before anything is booked.
+// Nominated pods' resources are held against this one while the policy places it, its
+// answer is checked and preemption's dry run looks for room (HoldNominated); they are
+// given back before anything is booked or repartitioned, since both rewrite the node's
+// books.
 bool Engine::TryBind(Pod& pod) {
   const PodView view = ViewOf(pod, static_cast<uint32_t>(queue_.FrontClassSize()));
   const ClusterView cluster(node_info_, resources_, now_);
@@ -71,22 +73,23 @@ bool Engine::TryBind(Pod& pod) {
   // The policy's answer is checked, never trusted: a bad answer leaves the pod pending.
   const bool valid = placement && Valid(*placement, view, cluster);
   if (placement && !valid) ++rejected_decisions_;
-  if (!placement) PostFilter(pod, view, cluster);
+  std::vector<MigReconfiguration> changes;
+  if (!placement) changes = PostFilter(pod, view, cluster);
   if (holds) HoldNominated(pod, -1);
+  if (!changes.empty()) Reconfigure(changes);
   if (!valid) return false;
   Bind(pod, placement->node, placement->devices);
   return true;
 }
 
-// The pod fits no node: the policy's post-filter may repartition MIG; when it asks for
-// nothing, DefaultPreemption may evict lower priorities to make room.
-void Engine::PostFilter(Pod& pod, const PodView& view, const ClusterView& cluster) {
+// The pod fits no node: the policy's post-filter may ask for MIG repartitions (returned,
+// for the caller to apply); when it asks for nothing, DefaultPreemption may evict lower
+// priorities to make room (eviction keeps the victims' resources booked until they end).
+std::vector<MigReconfiguration> Engine::PostFilter(Pod& pod, const PodView& view,
+                                                   const ClusterView& cluster) {
   std::vector<MigReconfiguration> changes = policy_->PostFilter(cluster, view);
-  if (!changes.empty()) {
-    Reconfigure(changes);
-    return;
-  }
-  Preempt(pod, view);
+  if (changes.empty()) Preempt(pod, view);
+  return changes;
 }
 
 bool Engine::Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster) {
