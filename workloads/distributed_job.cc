@@ -18,17 +18,37 @@ void DistributedJob::OnTimer(ControllerContext& ctx, uint64_t) {
                                    .one_per_node = spec_.one_per_node,
                                    .topology_key = spec_.topology_key},
                           self_);
+  if (managed()) {
+    const PodSet set{spec_.tmpl, spec_.workers};
+    workload_ = ctx.RequestAdmission(self_, spec_.local_queue, std::span(&set, 1));
+    return;
+  }
   SubmitWorkers(ctx);
+}
+
+void DistributedJob::OnAdmitted(ControllerContext& ctx, WorkloadId,
+                                std::span<const TemplateId> templates) {
+  tmpl_ = templates.front();
+  SubmitWorkers(ctx);
+}
+
+void DistributedJob::OnEvicted(ControllerContext& ctx, WorkloadId) {
+  DeleteWorkers(ctx);
+  workers_.clear();
+}
+
+void DistributedJob::Finished(ControllerContext& ctx) {
+  if (managed()) ctx.FinishWorkload(workload_);
 }
 
 // Tags number the workers of every attempt: attempt k's worker i has tag k x workers + i.
 void DistributedJob::SubmitWorkers(ControllerContext& ctx) {
   workers_.clear();
   succeeded_ = 0;
-  const auto first = static_cast<uint32_t>(restarts_ * spec_.workers);
+  const auto first = static_cast<uint32_t>(attempts_++ * spec_.workers);
   for (int i = 0; i < spec_.workers; ++i) {
     workers_.push_back(
-        ctx.SubmitToGang(spec_.tmpl, self_, first + static_cast<uint32_t>(i), gang_, resume_));
+        ctx.SubmitToGang(tmpl_, self_, first + static_cast<uint32_t>(i), gang_, resume_));
   }
 }
 
@@ -38,7 +58,7 @@ void DistributedJob::DeleteWorkers(ControllerContext& ctx) {
 
 void DistributedJob::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
   if (pod.phase == PodPhase::kSucceeded) {
-    ++succeeded_;
+    if (++succeeded_ == spec_.workers) Finished(ctx);
     return;
   }
   // Deleted workers are not reported, so this is a worker of the current attempt. Workers
@@ -48,6 +68,7 @@ void DistributedJob::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
   DeleteWorkers(ctx);
   if (failures_ > spec_.backoff_limit) {
     failed_ = true;
+    Finished(ctx);
     return;
   }
   ++restarts_;

@@ -1,4 +1,5 @@
 #pragma once
+#include <span>
 #include <vector>
 
 #include "sim/engine/controller.h"
@@ -20,6 +21,12 @@ class DistributedJob final : public Controller {
   void Start(ControllerContext& ctx, OwnerId self) override;
   void OnTimer(ControllerContext& ctx, uint64_t tag) override;
   void OnPodEnded(ControllerContext& ctx, const Pod& pod) override;
+  // Kueue (DistributedJobSpec::local_queue): the job is created suspended and admitted as
+  // one workload of its workers; evicted, its workers are deleted (no failure counted) and
+  // it waits to be admitted again, then starts a new attempt.
+  void OnAdmitted(ControllerContext& ctx, WorkloadId workload,
+                  std::span<const TemplateId> templates) override;
+  void OnEvicted(ControllerContext& ctx, WorkloadId workload) override;
   // "<name>-worker-<i>", then "<name>-worker-<i>-restart-<k>" after k restarts.
   std::string PodName(const Pod& pod) const override;
 
@@ -30,6 +37,8 @@ class DistributedJob final : public Controller {
  private:
   void SubmitWorkers(ControllerContext& ctx);
   void DeleteWorkers(ControllerContext& ctx);
+  bool managed() const { return spec_.local_queue >= 0; }
+  void Finished(ControllerContext& ctx);
 
   DistributedJobSpec spec_;
   OwnerId self_;
@@ -40,6 +49,9 @@ class DistributedJob final : public Controller {
   int restarts_ = 0;
   double resume_ = 0;  // the work the next attempt starts with (a checkpoint)
   bool failed_ = false;
+  TemplateId tmpl_ = spec_.tmpl;  // Kueue's flavored copy once admitted
+  WorkloadId workload_;
+  int attempts_ = 0;  // attempts started (restarts and readmissions): numbers the tags
 };
 
 }  // namespace migsim

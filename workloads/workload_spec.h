@@ -122,6 +122,9 @@ struct DistributedJobSpec {
   std::string topology_key{};                       // empty: none
   SimTime schedule_timeout = SimTime::Seconds(60);  // the plugin's default
   int backoff_limit = 6;                            // a Kubernetes Job's default
+  // Kueue's LocalQueue (as JobSpec::local_queue): the job is admitted whole; -1: not
+  // managed by Kueue.
+  int32_t local_queue = -1;
 };
 
 using WorkloadSpec = std::variant<PodGroupSpec, DeploymentSpec, JobSpec, WorkflowSpec, TraceSpec,

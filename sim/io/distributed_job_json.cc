@@ -18,7 +18,7 @@ void LoadDistributedJob(LoadContext* ctx, const std::string& name, const JsonRef
                         Scenario* scenario) {
   ObjectReader r(ctx, ref,
                  {"kind", "namespace", "at_s", "workers", "template", "one_per_node",
-                  "topology_key", "schedule_timeout_s", "backoff_limit"});
+                  "topology_key", "schedule_timeout_s", "backoff_limit", "queue_name"});
   DistributedJobSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());

@@ -138,14 +138,38 @@ TemplateId AddFlavoredTemplate(TemplateId base, const std::vector<int32_t>& flav
 
 }  // namespace
 
+namespace {
+
+// What a managed workload asks Kueue for: its name, LocalQueue, template and pod count
+// (a Job: min(parallelism, completions); a DistributedJob: its workers, as one gang).
+struct Managed {
+  std::string name;
+  int32_t local_queue = -1;
+  TemplateId tmpl;
+  int64_t count = 0;
+};
+
+std::optional<Managed> ManagedOf(const WorkloadSpec& w) {
+  if (const auto* job = std::get_if<JobSpec>(&w); job && job->local_queue >= 0) {
+    return Managed{job->name, job->local_queue, job->tmpl,
+                   std::min(job->parallelism, job->completions)};
+  }
+  if (const auto* dj = std::get_if<DistributedJobSpec>(&w); dj && dj->local_queue >= 0) {
+    return Managed{dj->name, dj->local_queue, dj->tmpl, dj->workers};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 void FinishKueue(LoadContext* ctx, Scenario* scenario) {
   if (!scenario->kueue) return;
   for (const WorkloadSpec& w : scenario->workloads) {
-    const auto* job = std::get_if<JobSpec>(&w);
-    if (job == nullptr || job->local_queue < 0) continue;
+    const std::optional<Managed> job = ManagedOf(w);
+    if (!job) continue;
     const int32_t cq = scenario->kueue->local_queues[job->local_queue].cluster_queue;
     const ClusterQueueSpec& spec = scenario->kueue->cluster_queues[cq];
-    const int64_t count = std::min(job->parallelism, job->completions);
+    const int64_t count = job->count;
     std::string uncovered;
     const auto request =
         Request(scenario->templates[job->tmpl.value()], count, *scenario, &uncovered);

@@ -93,10 +93,15 @@ void LoadWorkload(LoadContext* ctx, const std::string& name, const JsonRef& ref,
     }
   }
   // Only kinds Kueue manages accept `queue_name` (their ObjectReader's fields).
-  auto* job =
-      scenario->workloads.empty() ? nullptr : std::get_if<JobSpec>(&scenario->workloads.back());
-  if (ctx->ok() && job != nullptr && ref.value().contains("queue_name")) {
-    job->local_queue = ReadQueueName(ctx, ref.Member("queue_name"), ns, *scenario);
+  if (!ctx->ok() || scenario->workloads.empty() || !ref.value().contains("queue_name")) return;
+  int32_t* local_queue = nullptr;
+  if (auto* job = std::get_if<JobSpec>(&scenario->workloads.back())) {
+    local_queue = &job->local_queue;
+  } else if (auto* dj = std::get_if<DistributedJobSpec>(&scenario->workloads.back())) {
+    local_queue = &dj->local_queue;
+  }
+  if (local_queue != nullptr) {
+    *local_queue = ReadQueueName(ctx, ref.Member("queue_name"), ns, *scenario);
   }
 }
 

@@ -279,6 +279,7 @@ TEST_CASE("at the inference peak, priorities evict training that would otherwise
   const VariantResult& kueue = Variant(run, "kueue-borrowing");
   REQUIRE(kueue.metrics.cluster_queues.size() == 2);
   CHECK(kueue.metrics.cluster_queues[0].name == "research");
+  CHECK(kueue.metrics.cluster_queues[0].admitted == 9);  // the gang as one workload
   CHECK(kueue.metrics.cluster_queues[0].borrowed_gpus_max == 4);
 }
 

@@ -117,3 +117,26 @@ TEST_CASE("the Kueue example runs the same twice", "[kueue][workloads]") {
 }
 
 }  // namespace migsim
+
+namespace migsim {
+
+TEST_CASE("a managed DistributedJob is admitted whole and its gang waits for the quota",
+          "[kueue][workloads][gang]") {
+  // Queue a's 4 GPUs borrow b's 4: a 2 x 4-GPU gang fits them only once the 1-GPU Job of
+  // queue b, admitted first, has finished.
+  const std::string gang = R"({"kind": "DistributedJob", "queue_name": "qa", "at_s": 1,
+      "workers": 2, "one_per_node": false, "template": {"job_class": "train",
+      "resources": {"nvidia.com/gpu": 4}}})";
+  const VariantResult r =
+      Run(Doc(R"({"small": )" + JobIn("qb", 0, 1) + R"(, "dist": )" + gang + "}"));
+  REQUIRE(r.pods.size() == 3);
+  CHECK(r.pods[1].created == SimTime::Seconds(100));  // the gang's pods, at admission
+  CHECK(r.pods[2].created == SimTime::Seconds(100));
+  CHECK(r.pods[1].node == "res-0");  // the flavor's node
+  CHECK(r.pods[1].bound == r.pods[2].bound);
+  const ClusterQueueMetrics& a = r.metrics.cluster_queues[0];
+  CHECK(a.admitted == 1);
+  CHECK(a.borrowed_gpus_max == 4);
+}
+
+}  // namespace migsim

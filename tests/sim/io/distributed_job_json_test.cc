@@ -52,7 +52,7 @@ TEST_CASE("a DistributedJob's fields are checked", "[io][gang]") {
   CHECK(test::LoadError(Doc(R"("count": 2)")) ==
         "t.json:/workloads/j/count: unknown field 'count' (expected one of: kind, namespace, "
         "at_s, workers, template, one_per_node, topology_key, schedule_timeout_s, "
-        "backoff_limit)");
+        "backoff_limit, queue_name)");
   CHECK(test::LoadError(Doc(R"("at_s": 1)")) ==
         "t.json:/workloads/j: missing required field 'workers'");
   CHECK(test::LoadError(Doc(R"("workers": 0)")) == "t.json:/workloads/j/workers: must be >= 1");
