@@ -98,6 +98,7 @@ void Engine::AssignSchedulingClasses() {
           return queue_order_->Less(ViewOf(pods_[a.value()]), ViewOf(pods_[b.value()]));
         },
         queue_order_->OrdersWithinClass());
+    SetUpDisciplines();
   }
 }
 
@@ -265,6 +266,7 @@ void Engine::ReleaseFromNode(Pod& pod) {
   info.pods[pod.node_slot] = info.pods.back();
   pods_[info.pods[pod.node_slot].id.value()].node_slot = pod.node_slot;
   info.pods.pop_back();
+  BookTenant(pod, -1);
   queue_.UnblockAll();
   NotifyAllocation();
 }

@@ -18,6 +18,7 @@
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
 #include "sim/engine/disruption_budget.h"
+#include "sim/engine/dominant_shares.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/kueue_admission.h"
 #include "sim/engine/node_runtime.h"
@@ -218,6 +219,10 @@ class Engine final : private ControllerContext {
   void SetBusy(NodeId node, uint32_t device, double fraction);
   void SetBusyOfExclusiveDevices(const Pod& pod, double fraction);
   std::span<const NodeRuntime::Held> DevicesOf(const Pod& pod) const;
+  // Queue disciplines beyond a static order (engine_disciplines.cc).
+  void SetUpDisciplines();
+  // Fair share: books the pod's requests to its namespace (+1 on bind, -1 on release).
+  void BookTenant(const Pod& pod, int sign);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -281,6 +286,9 @@ class Engine final : private ControllerContext {
   std::unique_ptr<const KueueSpec> kueue_spec_;
   std::unique_ptr<KueueAdmission> kueue_;
   std::vector<std::pair<OwnerId, std::vector<PodSet>>> kueue_workloads_;
+  // Fair share (a QueueOrder that GroupsByNamespace): the namespaces' dominant shares.
+  bool fair_share_ = false;
+  DominantShares dominant_shares_;
 };
 
 }  // namespace migsim

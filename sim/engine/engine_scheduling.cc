@@ -109,6 +109,7 @@ void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) 
   pod.gpus = runtime.GpusHeld(DevicesOf(pod));
   pod.node_slot = static_cast<uint32_t>(info.pods.size());
   info.pods.push_back({pod.id, &t.requests});
+  BookTenant(pod, +1);
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {
     const NodeRuntime::Device& dev = runtime.devices()[held.device];
     DeviceDesc desc{

@@ -3,11 +3,20 @@
 // (kube-scheduler's QueueSort extension point). The engine's default, without one, is
 // PrioritySort: higher priority first, then the older pod.
 
+#include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sim/policy/cluster_view.h"
 
 namespace migsim {
+
+// The parameters of the queue disciplines that have some (scheduler.fair_share, ...).
+struct QueueOrderParams {
+  // fair-share: (namespace index, weight > 0); namespaces not listed weigh 1.
+  std::vector<std::pair<int32_t, double>> fair_share_weights{};
+};
 
 class QueueOrder {
  public:
@@ -20,6 +29,16 @@ class QueueOrder {
   // selectors and priority), e.g. by run-time estimate: each class is then kept ordered,
   // at O(log n) a push or pop, instead of in creation order.
   virtual bool OrdersWithinClass() const { return false; }
+
+  // Fair share: true when the queue is to offer first the pods of the namespace (tenant)
+  // with the smallest NamespaceKey, which the engine recomputes as pods bind and end;
+  // Less then orders the pods of one namespace.
+  virtual bool GroupsByNamespace() const { return false; }
+  // Namespace `ns`'s key (smaller goes first), given its dominant share: the largest
+  // fraction of a cluster resource its bound pods request (Dominant Resource Fairness).
+  virtual double NamespaceKey(int32_t /*ns*/, double dominant_share) const {
+    return dominant_share;
+  }
 };
 
 }  // namespace migsim
