@@ -2,7 +2,9 @@
 
 #include "policies/queue/fair_share_order.h"
 #include "policies/queue/fifo_order.h"
+#include "policies/queue/las_order.h"
 #include "policies/queue/sjf_order.h"
+#include "policies/queue/srtf_order.h"
 #include "sim/core/check.h"
 
 namespace migsim {
@@ -21,6 +23,14 @@ const std::vector<QueueOrderInfo>& QueueOrderCatalog() {
        "dominant share of the cluster (bound requests over capacity, max over cpu, memory and "
        "each extended resource) over its weight (scheduler.fair_share.weights, default 1) is "
        "smallest; FIFO within a namespace; non-preemptive"},
+      {"las",
+       "least attained service, Tiresias' discretised 2D-LAS: queues split by attained GPU-seconds "
+       "(scheduler.las.thresholds_gpu_s, default [3600]), highest first, FIFO within; "
+       "preemptive (a pod of a higher queue evicts one of a lower); optional promotion of "
+       "pods waiting longer than scheduler.las.promote_after_s"},
+      {"srtf",
+       "shortest remaining time first: the least run-time estimate left (less the resumed "
+       "part) first; preemptive (a pending pod evicts a bound one with more left to run)"},
   };
   return catalog;
 }
@@ -49,6 +59,10 @@ std::unique_ptr<QueueOrder> MakeQueueOrder(std::string_view name, const QueueOrd
   if (name == "fifo") return std::make_unique<FifoOrder>();
   if (name == "sjf") return std::make_unique<SjfOrder>();
   if (name == "fair-share") return std::make_unique<FairShareOrder>(WeightsByNamespace(params));
+  if (name == "las") {
+    return std::make_unique<LasOrder>(params.las_thresholds_gpu_s, params.las_promote_after);
+  }
+  if (name == "srtf") return std::make_unique<SrtfOrder>();
   MIGSIM_CHECK(false, "unknown queue order");
   return nullptr;
 }

@@ -147,9 +147,8 @@ PodId Engine::Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) {
 
 PodId Engine::SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) {
   MIGSIM_CHECK(resumed >= 0 && resumed < 1, "a pod resumes from a fraction of its work in [0, 1)");
-  const PodId id = Submit(tmpl, owner, tag);
-  pods_[id.value()].resumed = resumed;
-  return id;
+  CountSubmission(owner);
+  return AddPod(tmpl, owner, tag, std::nullopt, resumed);
 }
 
 PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) {
@@ -160,7 +159,7 @@ PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTi
 }
 
 PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
-                     std::optional<SimTime> recorded_run) {
+                     std::optional<SimTime> recorded_run, double resumed) {
   PodId id(static_cast<PodId::Rep>(pods_.size()));
   Pod& pod = pods_.emplace_back();
   pod.id = id;
@@ -169,7 +168,13 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
   pod.tmpl = tmpl;
   pod.created = now_;
   pod.recorded_run = recorded_run;
+  pod.resumed = resumed;  // before it is queued: queue orders may read it
+  if (preemptive_order_ && !carried_attained_[owner.value()].empty()) {
+    pod.attained_gpu_s = carried_attained_[owner.value()].back();
+    carried_attained_[owner.value()].pop_back();
+  }
   queue_.Push(id, template_class_[tmpl.value()]);
+  ScheduleRankChange(pod);
   budgets_.AddExpected(tmpl, 1);
   for (EngineObserver* o : observers_) o->OnPodSubmitted(now_, pod);
   return id;
@@ -218,6 +223,7 @@ void Engine::Handle(const PodStart& e) {
     }
   }
   SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod));
+  ScheduleRankChange(pod);
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     runtimes_[pod.node.value()].AddProcess(*shared, pod.id);
     Reshare(pod.node, *shared);  // its end comes from the device's tick

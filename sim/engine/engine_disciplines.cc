@@ -1,5 +1,6 @@
 // Queue disciplines whose order depends on the cluster's state, not only on the pods:
-// fair share across namespaces (DRF).
+// fair share across namespaces (DRF), and the preemptive ones (LAS, SRTF), whose ranks
+// change as pods run.
 
 #include <algorithm>
 
@@ -11,6 +12,8 @@ namespace migsim {
 // class's group is its namespace, and a namespace's place among the groups is re-read
 // whenever one of its pods binds or is released: O(log namespaces) a decision.
 void Engine::SetUpDisciplines() {
+  preemptive_order_ = queue_order_->Preemptive();
+  carried_attained_.resize(controllers_.size());
   if (!queue_order_->GroupsByNamespace()) return;
   int32_t namespaces = 1;
   for (const PodTemplate& t : templates_) namespaces = std::max(namespaces, t.namespace_index + 1);
@@ -33,6 +36,50 @@ void Engine::BookTenant(const Pod& pod, int sign) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   dominant_shares_.Add(t.namespace_index, t.requests, sign);
   queue_.Rekey(static_cast<uint32_t>(t.namespace_index));
+}
+
+// Preemptive disciplines (LAS, SRTF) reuse DefaultPreemption whole; only what it compares
+// changes: the discipline's rank of each pod, now, instead of its priority.
+int32_t Engine::Rank(const Pod& pod) const {
+  if (!preemptive_order_) return templates_[pod.tmpl.value()].priority;
+  return queue_order_->Rank(ViewOf(pod), now_);
+}
+
+void Engine::AddServiceTo(const Pod& pod, PodView& view) const {
+  view.resumed = pod.resumed;
+  view.attained_gpu_s = pod.attained_gpu_s;
+  if (!pod.on_node()) return;
+  view.gpus = pod.gpus;
+  if (pod.phase == PodPhase::kRunning && !pod.terminating) view.ran = now_ - pod.started;
+  view.attained_gpu_s += pod.gpus * view.ran.seconds();
+}
+
+// A rank change is scheduled for the pod in the phase it is in; it is stale once the pod
+// has left that phase (bound, evicted, ended).
+void Engine::ScheduleRankChange(const Pod& pod) {
+  if (!preemptive_order_) return;
+  const std::optional<SimTime> at = queue_order_->NextRankChange(ViewOf(pod), now_);
+  if (!at || *at <= now_ || *at == SimTime::Max()) return;
+  events_.Push(*at, RankChange{pod.id, pod.generation, pod.phase == PodPhase::kRunning});
+}
+
+bool Engine::StaleRankChange(const RankChange& e) const {
+  const Pod& pod = pods_[e.pod.value()];
+  if (pod.generation != e.generation || pod.terminating) return true;
+  return pod.phase != (e.running ? PodPhase::kRunning : PodPhase::kPending);
+}
+
+// The pod may now evict or be evicted where it could not: blocked pods get another cycle.
+void Engine::Handle(const RankChange& e) {
+  queue_.UnblockAll();
+  ScheduleRankChange(pods_[e.pod.value()]);
+}
+
+void Engine::CarryAttained(const Pod& pod) {
+  if (!preemptive_order_) return;
+  PodView view{};
+  AddServiceTo(pod, view);
+  carried_attained_[pod.owner.value()].push_back(view.attained_gpu_s);
 }
 
 }  // namespace migsim

@@ -51,11 +51,13 @@ void Engine::Handle(const UnschedulableFlush&) {
 
 PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  return PodView{
+  PodView view{
       pod.id,           &t.requests,
       &t.node_selector, &t.node_affinity,
       pod.created,      pending_alike,
       t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
+  AddServiceTo(pod, view);
+  return view;
 }
 
 // Nominated pods' resources are held against this one while the policy places it and its

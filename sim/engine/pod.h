@@ -116,6 +116,8 @@ struct Pod {
   // GPU's, a time-sliced or MPS replica 1 / replicas, a fractional share its units / the
   // GPU's units. What per-tenant GPU time is made of (sim/metrics/tenant_share.h).
   double gpus = 0;
+  // Attained service (GPU-seconds) inherited from the preempted pods it replaces (LAS).
+  double attained_gpu_s = 0;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||

@@ -1,5 +1,4 @@
-// The parameters of the queue disciplines in `scheduler`: fair_share (and the preemptive
-// disciplines' own sections).
+// The parameters of the queue disciplines in `scheduler`: fair_share and las.
 
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_sections_json.h"
@@ -26,17 +25,55 @@ void LoadFairShareWeights(LoadContext* ctx, const JsonRef& ref, Scenario* scenar
   }
 }
 
+// `las`: thresholds_gpu_s (ascending, > 0, at least one) and promote_after_s (> 0).
+void LoadLas(LoadContext* ctx, const JsonRef& ref, QueueOrderParams* params) {
+  ObjectReader r(ctx, ref, {"thresholds_gpu_s", "promote_after_s"});
+  if (!r.valid()) return;
+  if (r.Has("thresholds_gpu_s")) {
+    const JsonRef list = r.Field("thresholds_gpu_s");
+    if (!ExpectArray(ctx, list)) return;
+    if (list.value().empty()) return ctx->Fail(list.pointer(), "needs at least one threshold");
+    params->las_thresholds_gpu_s.clear();
+    for (size_t i = 0; i < list.value().size() && ctx->ok(); ++i) {
+      const std::optional<double> t = ReadNumber(ctx, list.Element(i), 0);
+      if (!t) return;
+      const double floor =
+          params->las_thresholds_gpu_s.empty() ? 0 : params->las_thresholds_gpu_s.back();
+      if (*t <= floor) {
+        return ctx->Fail(list.Element(i).pointer(),
+                         "must be > " + FormatNumber(floor) + " (thresholds ascend from 0)");
+      }
+      params->las_thresholds_gpu_s.push_back(*t);
+    }
+  }
+  if (r.Has("promote_after_s")) {
+    const SimTime after = r.Seconds("promote_after_s", SimTime::Zero());
+    if (ctx->ok() && after <= SimTime::Zero()) {
+      return ctx->Fail(r.Field("promote_after_s").pointer(), "must be > 0");
+    }
+    params->las_promote_after = after;
+  }
+}
+
+// A discipline's section is an error under another queue order: it would be ignored.
+bool SectionFits(LoadContext* ctx, const ObjectReader& scheduler, const Scenario& scenario,
+                 std::string_view section, std::string_view order) {
+  if (!scheduler.Has(section) || !ctx->ok()) return false;
+  if (scenario.queue_order == order) return true;
+  ctx->Fail(scheduler.Field(section).pointer(),
+            "needs scheduler.queue_order '" + std::string(order) + "'");
+  return false;
+}
+
 }  // namespace
 
 void LoadQueueDisciplines(LoadContext* ctx, const ObjectReader& scheduler, Scenario* scenario) {
-  if (scheduler.Has("fair_share") && ctx->ok()) {
-    const JsonRef ref = scheduler.Field("fair_share");
-    if (scenario->queue_order != "fair-share") {
-      ctx->Fail(ref.pointer(), "needs scheduler.queue_order 'fair-share'");
-      return;
-    }
-    ObjectReader r(ctx, ref, {"weights"});
+  if (SectionFits(ctx, scheduler, *scenario, "fair_share", "fair-share")) {
+    ObjectReader r(ctx, scheduler.Field("fair_share"), {"weights"});
     if (r.valid() && r.Has("weights")) LoadFairShareWeights(ctx, r.Field("weights"), scenario);
+  }
+  if (SectionFits(ctx, scheduler, *scenario, "las", "las")) {
+    LoadLas(ctx, scheduler.Field("las"), &scenario->queue_params);
   }
 }
 

@@ -104,6 +104,14 @@ struct PodView {
   // drawn run time, else its job class's (on a whole GPU); nullopt for pods that run until
   // deleted. Queue disciplines such as SJF order by it.
   std::optional<SimTime> run_estimate{};
+  // For preemptive queue disciplines (LAS, SRTF). The fraction of its work the pod resumed
+  // from a checkpoint; how long it has run (0 unless running); the GPUs it holds (0 while
+  // pending); its attained service in GPU-seconds: what the pods it replaces (preempted
+  // pods of its controller) had attained, plus gpus × ran.
+  double resumed = 0;
+  SimTime ran{};
+  double gpus = 0;
+  double attained_gpu_s = 0;
 };
 
 class ClusterView {

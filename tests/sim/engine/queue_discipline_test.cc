@@ -1,11 +1,13 @@
 // Queue disciplines whose order follows the cluster's state: fair share (DRF) across
-// namespaces.
+// namespaces; least attained service and shortest remaining time, both preemptive.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "policies/first_fit.h"
+#include "policies/queue/las_order.h"
 #include "sim/engine/engine.h"
 #include "tests/support/tiny_world.h"
 
@@ -104,6 +106,95 @@ TEST_CASE("a fair-share run is the same twice and accounts for every pod",
   auto second = RunEngine(TwoTenants("fair-share", 7, 30), policy);
   CHECK(BoundTimes(*first) == BoundTimes(*second));
   for (const Pod& pod : first->pods()) CHECK(pod.phase == PodPhase::kSucceeded);
+}
+
+// One V100 (p3.2xlarge); a bare one-GPU pod "long" of `long_s` at 0 s and "short" of
+// `short_s` at `short_at` s, both evicted without a grace period.
+Scenario LongThenShort(const std::string& order, double long_s, double short_s, double short_at) {
+  Scenario s;
+  s.queue_order = order;
+  s.cluster.nodes.push_back(GpuNode("p3", "p3.2xlarge"));
+  for (const auto& [name, run_s, at] :
+       {std::tuple{"long", long_s, 0.0}, std::tuple{"short", short_s, short_at}}) {
+    const TemplateId t = AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}},
+                                         .job_class = AddJobClass(s, name, Sec(0), Sec(run_s))});
+    s.templates[t.value()].termination_grace = SimTime::Zero();
+    AddPods(s, name, Sec(at), t);
+  }
+  return s;
+}
+
+TEST_CASE("srtf evicts a running pod with more time left for a pending one with less",
+          "[engine][queue_discipline]") {
+  FirstFitPolicy policy;
+  SECTION("srtf: short evicts long at once") {
+    auto engine = RunEngine(LongThenShort("srtf", 1000, 10, 100), policy);
+    CHECK(engine->pods()[0].reason == EndReason::kPreempted);
+    CHECK(engine->pods()[0].ended == Sec(100));
+    // The preemptor binds after the back-off of its failed cycle (1 s), as kube-scheduler's.
+    CHECK(engine->pods()[1].bound.seconds() == 101);
+    CHECK(engine->preemptions() == 1);
+  }
+  SECTION("srtf: a pod with more time left than the running one's remainder waits") {
+    auto engine = RunEngine(LongThenShort("srtf", 1000, 950, 100), policy);
+    CHECK(engine->preemptions() == 0);
+    CHECK(engine->pods()[1].bound == Sec(1000));
+  }
+  SECTION("sjf is not preemptive: short waits for long") {
+    auto engine = RunEngine(LongThenShort("sjf", 1000, 10, 100), policy);
+    CHECK(engine->preemptions() == 0);
+    CHECK(engine->pods()[1].bound == Sec(1000));
+  }
+}
+
+TEST_CASE(
+    "las demotes a running pod when its service crosses the threshold, and a pod of "
+    "the higher queue then evicts it",
+    "[engine][queue_discipline]") {
+  FirstFitPolicy policy;
+  Scenario s = LongThenShort("las", 1000, 50, 10);
+  s.queue_params.las_thresholds_gpu_s = {100};
+  SECTION(
+      "below the threshold both are in the first queue: short waits; at 100 GPU-s long "
+      "is demoted and evicted") {
+    auto engine = RunEngine(s, policy);
+    CHECK(engine->pods()[0].reason == EndReason::kPreempted);
+    CHECK(engine->pods()[0].ended == Sec(100));
+    // Its second failed cycle (the first at 10 s): a back-off of 2 s.
+    CHECK(engine->pods()[1].bound.seconds() == 102);
+  }
+  SECTION("with a threshold beyond long's run nobody is demoted") {
+    s.queue_params.las_thresholds_gpu_s = {5000};
+    auto engine = RunEngine(s, policy);
+    CHECK(engine->preemptions() == 0);
+    CHECK(engine->pods()[1].bound == Sec(1000));
+  }
+}
+
+TEST_CASE("las orders pending pods by queue, then by entry into it with promotion",
+          "[engine][queue_discipline]") {
+  LasOrder las({100}, std::nullopt);
+  PodView fresh{.id = PodId(2), .created = Sec(50)};
+  PodView served{.id = PodId(1), .created = Sec(0), .attained_gpu_s = 200};
+  CHECK(las.Less(fresh, served));
+  CHECK(las.Rank(served, Sec(60)) == -1);
+  LasOrder promoting({100}, Sec(30));
+  // served enters the first queue at 0 + 30 s, before fresh was created.
+  CHECK(promoting.Less(served, fresh));
+  CHECK(promoting.Rank(served, Sec(29)) == -1);
+  CHECK(promoting.Rank(served, Sec(30)) == 0);
+  CHECK(promoting.NextRankChange(served, Sec(10)) == Sec(30));
+  PodView running{.id = PodId(3), .gpus = 2, .attained_gpu_s = 40};
+  CHECK(promoting.NextRankChange(running, Sec(10)) == Sec(40));  // 60 GPU-s to go at 2 GPUs
+}
+
+TEST_CASE("preemptive disciplines' runs are the same twice", "[engine][queue_discipline]") {
+  for (const std::string order : {"las", "srtf"}) {
+    FirstFitPolicy policy;
+    auto first = RunEngine(LongThenShort(order, 1000, 50, 10), policy);
+    auto second = RunEngine(LongThenShort(order, 1000, 50, 10), policy);
+    CHECK(BoundTimes(*first) == BoundTimes(*second));
+  }
 }
 
 }  // namespace

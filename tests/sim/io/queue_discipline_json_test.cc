@@ -57,5 +57,29 @@ TEST_CASE("bad fair_share settings are errors at their pointer", "[io][queue_dis
         "t.json:/scheduler/fair_share/weight: unknown field 'weight' (expected one of: weights)");
 }
 
+TEST_CASE("las thresholds and promotion are read", "[io][queue_discipline]") {
+  Result<ScenarioFile> loaded = Load(
+      R"({"queue_order": "las", "las": {"thresholds_gpu_s": [100, 3600], "promote_after_s": 60}})");
+  REQUIRE(loaded.ok());
+  const QueueOrderParams& p = loaded.value().variants.front().second.queue_params;
+  CHECK(p.las_thresholds_gpu_s == std::vector<double>{100, 3600});
+  CHECK(p.las_promote_after == SimTime::Seconds(60));
+  Result<ScenarioFile> defaults = Load(R"({"queue_order": "las"})");
+  REQUIRE(defaults.ok());
+  CHECK(defaults.value().variants.front().second.queue_params.las_thresholds_gpu_s ==
+        std::vector<double>{3600});
+}
+
+TEST_CASE("bad las settings are errors at their pointer", "[io][queue_discipline]") {
+  CHECK(ErrorOf(R"({"queue_order": "srtf", "las": {}})") ==
+        "t.json:/scheduler/las: needs scheduler.queue_order 'las'");
+  CHECK(ErrorOf(R"({"queue_order": "las", "las": {"thresholds_gpu_s": []}})") ==
+        "t.json:/scheduler/las/thresholds_gpu_s: needs at least one threshold");
+  CHECK(ErrorOf(R"({"queue_order": "las", "las": {"thresholds_gpu_s": [100, 100]}})") ==
+        "t.json:/scheduler/las/thresholds_gpu_s/1: must be > 100 (thresholds ascend from 0)");
+  CHECK(ErrorOf(R"({"queue_order": "las", "las": {"promote_after_s": 0}})") ==
+        "t.json:/scheduler/las/promote_after_s: must be > 0");
+}
+
 }  // namespace
 }  // namespace migsim
