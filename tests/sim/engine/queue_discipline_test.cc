@@ -9,6 +9,7 @@
 #include "policies/first_fit.h"
 #include "policies/queue/las_order.h"
 #include "sim/engine/engine.h"
+#include "sim/io/scenario_json.h"
 #include "tests/support/tiny_world.h"
 
 // In migsim::test, beside the tiny-world helpers.
@@ -186,6 +187,33 @@ TEST_CASE("las orders pending pods by queue, then by entry into it with promotio
   CHECK(promoting.NextRankChange(served, Sec(10)) == Sec(30));
   PodView running{.id = PodId(3), .gpus = 2, .attained_gpu_s = 40};
   CHECK(promoting.NextRankChange(running, Sec(10)) == Sec(40));  // 60 GPU-s to go at 2 GPUs
+}
+
+TEST_CASE("las hands a preempted Job pod's attained service to its replacement",
+          "[engine][queue_discipline]") {
+  // One A100; a Job pod of 1000 s, replaced at once when preempted; a 50 s pod at 10 s
+  // evicts it once it has run 100 GPU-seconds.
+  Result<ScenarioFile> loaded = ParseScenarioText(R"({"name": "t", "description": "d",
+    "cluster": {"nodes": {"a": {"type": "p4d.24xlarge", "mig": {"config": "all-disabled"}}}},
+    "scheduler": {"queue_order": "las", "las": {"thresholds_gpu_s": [100]}},
+    "job_classes": {"long": {"run_s": 1000}, "short": {"run_s": 50}},
+    "workloads": {
+      "long": {"kind": "Job", "completions": 1, "parallelism": 1,
+               "podFailurePolicy": {"rules": [{"action": "Ignore",
+                                               "onPodConditions": [{"type": "DisruptionTarget"}]}]},
+               "template": {"job_class": "long", "terminationGracePeriodSeconds": 0,
+                            "resources": {"nvidia.com/gpu": 8}}},
+      "short": {"kind": "Pod", "at_s": 10,
+                "template": {"job_class": "short", "resources": {"nvidia.com/gpu": 8}}}}})",
+                                                  "t.json");
+  REQUIRE(loaded.ok());
+  FirstFitPolicy policy;
+  auto engine = RunEngine(loaded.value().variants.front().second, policy);
+  REQUIRE(engine->pods().size() == 3);
+  CHECK(engine->pods()[0].reason == EndReason::kPreempted);
+  CHECK(engine->pods()[0].ended.seconds() == Approx(12.5));  // 8 GPUs: 100 GPU-s in 12.5 s
+  CHECK(engine->pods()[2].attained_gpu_s == Approx(100));    // the replacement
+  CHECK(engine->pods()[2].phase == PodPhase::kSucceeded);
 }
 
 TEST_CASE("preemptive disciplines' runs are the same twice", "[engine][queue_discipline]") {
