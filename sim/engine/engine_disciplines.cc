@@ -45,7 +45,9 @@ int32_t Engine::Rank(const Pod& pod) const {
   return queue_order_->Rank(ViewOf(pod), now_);
 }
 
+// Only preemptive disciplines read these: other runs skip the work on every view.
 void Engine::AddServiceTo(const Pod& pod, PodView& view) const {
+  if (!preemptive_order_) return;
   view.resumed = pod.resumed;
   view.attained_gpu_s = pod.attained_gpu_s;
   if (!pod.on_node()) return;

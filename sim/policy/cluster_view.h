@@ -104,7 +104,7 @@ struct PodView {
   // drawn run time, else its job class's (on a whole GPU); nullopt for pods that run until
   // deleted. Queue disciplines such as SJF order by it.
   std::optional<SimTime> run_estimate{};
-  // For preemptive queue disciplines (LAS, SRTF). The fraction of its work the pod resumed
+  // Set only under a preemptive queue discipline (LAS, SRTF), 0 otherwise. The fraction of its work the pod resumed
   // from a checkpoint; how long it has run (0 unless running); the GPUs it holds (0 while
   // pending); its attained service in GPU-seconds: what the pods it replaces (preempted
   // pods of its controller) had attained, plus gpus × ran.
