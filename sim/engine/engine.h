@@ -234,7 +234,11 @@ class Engine final : private ControllerContext {
   void BookTenant(const Pod& pod, int sign);
   // What preemption compares: the queue discipline's rank when it is preemptive, else the
   // pod's priority.
-  int32_t Rank(const Pod& pod) const;
+  // Inline: preemption asks it of every pod on the nodes it looks at.
+  int32_t Rank(const Pod& pod) const {
+    return preemptive_order_ ? DisciplineRank(pod) : templates_[pod.tmpl.value()].priority;
+  }
+  int32_t DisciplineRank(const Pod& pod) const;
   // Queues the pod's next RankChange, if its discipline has one.
   void ScheduleRankChange(const Pod& pod);
   bool StaleRankChange(const RankChange& e) const;

@@ -40,8 +40,7 @@ void Engine::BookTenant(const Pod& pod, int sign) {
 
 // Preemptive disciplines (LAS, SRTF) reuse DefaultPreemption whole; only what it compares
 // changes: the discipline's rank of each pod, now, instead of its priority.
-int32_t Engine::Rank(const Pod& pod) const {
-  if (!preemptive_order_) return templates_[pod.tmpl.value()].priority;
+int32_t Engine::DisciplineRank(const Pod& pod) const {
   return queue_order_->Rank(ViewOf(pod), now_);
 }
 

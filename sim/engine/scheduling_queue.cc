@@ -124,7 +124,7 @@ void SchedulingQueue::PushHead(HeadEntry head) {
   heads.push_back(head);
   std::push_heap(heads.begin(), heads.end(),
                  [this](const HeadEntry& a, const HeadEntry& b) { return After(a, b); });
-  if (heads.front() == head) Reorder(group);
+  if (!class_group_.empty() && heads.front() == head) Reorder(group);
 }
 
 void SchedulingQueue::PopHead() {
@@ -133,15 +133,18 @@ void SchedulingQueue::PopHead() {
   std::pop_heap(heads.begin(), heads.end(),
                 [this](const HeadEntry& a, const HeadEntry& b) { return After(a, b); });
   heads.pop_back();
+  if (class_group_.empty()) return;
   offered_group_.reset();
   Reorder(group);
 }
 
 void SchedulingQueue::BeginCycle(SimTime now) {
   for (std::vector<HeadEntry>& heads : heads_) heads.clear();
-  group_order_.clear();
-  offered_group_.reset();
-  std::fill(placed_.begin(), placed_.end(), std::nullopt);
+  if (!class_group_.empty()) {
+    group_order_.clear();
+    offered_group_.reset();
+    std::fill(placed_.begin(), placed_.end(), std::nullopt);
+  }
   for (size_t c = 0; c < classes_.size(); ++c) {
     const ClassQueue& q = classes_[c];
     if (!q.blocked && !q.pods.empty() && q.retry_at <= now) {
@@ -152,7 +155,11 @@ void SchedulingQueue::BeginCycle(SimTime now) {
 }
 
 std::optional<PodId> SchedulingQueue::Front() const {
-  if (class_group_.empty() ? heads_.front().empty() : group_order_.empty()) return std::nullopt;
+  if (class_group_.empty()) {
+    if (heads_.front().empty()) return std::nullopt;
+    return PodId(heads_.front().front().first);
+  }
+  if (group_order_.empty()) return std::nullopt;
   offered_group_.reset();
   return PodId(FrontHeads().front().first);
 }
