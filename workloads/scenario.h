@@ -15,6 +15,7 @@
 #include "sim/engine/priority_class.h"
 #include "sim/engine/scheduler_config.h"
 #include "sim/policy/policy_spec.h"
+#include "sim/policy/queue_order.h"
 #include "sim/policy/resources.h"
 #include "workloads/queueing_theory_spec.h"
 #include "workloads/workload_spec.h"
@@ -25,7 +26,7 @@ struct Scenario {
   uint64_t seed = 1;
   SimTime horizon = SimTime::Max();
   ClusterSpec cluster;
-  ResourceTable resources;        // names the templates request
+  ResourceTable resources;  // names the templates request
   std::vector<JobClass> job_classes;
   std::vector<PodTemplate> templates;
   std::vector<WorkloadSpec> workloads;
@@ -36,7 +37,8 @@ struct Scenario {
   std::vector<std::string> namespaces{"default"};
   std::vector<PodDisruptionBudget> disruption_budgets;
   SchedulerConfig scheduler;
-  std::string queue_order = "priority";  // a name in QueueOrderNames()
+  std::string queue_order = "priority";               // a name in QueueOrderNames()
+  QueueOrderParams queue_params;                      // the parameters of queue_order
   std::optional<QueueingTheorySpec> queueing_theory;  // compare the run with this formula
   std::optional<KueueSpec> kueue;  // Kueue's objects; Jobs with a queue_name are managed
 };

@@ -22,6 +22,8 @@ const std::vector<QueueOrderInfo>& QueueOrderCatalog();
 std::vector<std::string> QueueOrderNames();
 // The order named `name`; nullptr for "priority" (the engine's own PrioritySort).
 // REQUIRES: `name` is in QueueOrderNames().
-std::unique_ptr<QueueOrder> MakeQueueOrder(std::string_view name);
+// `params` holds the parameters of those that take some.
+std::unique_ptr<QueueOrder> MakeQueueOrder(std::string_view name,
+                                           const QueueOrderParams& params = {});
 
 }  // namespace migsim

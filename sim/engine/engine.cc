@@ -102,6 +102,7 @@ void Engine::AssignSchedulingClasses() {
           return queue_order_->Less(ViewOf(pods_[a.value()]), ViewOf(pods_[b.value()]));
         },
         queue_order_->OrdersWithinClass());
+    SetUpDisciplines();
   }
 }
 
@@ -150,9 +151,8 @@ PodId Engine::Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) {
 
 PodId Engine::SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) {
   MIGSIM_CHECK(resumed >= 0 && resumed < 1, "a pod resumes from a fraction of its work in [0, 1)");
-  const PodId id = Submit(tmpl, owner, tag);
-  pods_[id.value()].resumed = resumed;
-  return id;
+  CountSubmission(owner);
+  return AddPod(tmpl, owner, tag, std::nullopt, resumed);
 }
 
 PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) {
@@ -163,7 +163,7 @@ PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTi
 }
 
 PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
-                     std::optional<SimTime> recorded_run) {
+                     std::optional<SimTime> recorded_run, double resumed) {
   PodId id(static_cast<PodId::Rep>(pods_.size()));
   Pod& pod = pods_.emplace_back();
   pod.id = id;
@@ -172,7 +172,13 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
   pod.tmpl = tmpl;
   pod.created = now_;
   pod.recorded_run = recorded_run;
+  pod.resumed = resumed;  // before it is queued: queue orders may read it
+  if (preemptive_order_ && !carried_attained_[owner.value()].empty()) {
+    pod.attained_gpu_s = carried_attained_[owner.value()].back();
+    carried_attained_[owner.value()].pop_back();
+  }
   queue_.Push(id, template_class_[tmpl.value()]);
+  ScheduleRankChange(pod);
   budgets_.AddExpected(tmpl, 1);
   for (EngineObserver* o : observers_) o->OnPodSubmitted(now_, pod);
   return id;
@@ -222,6 +228,7 @@ void Engine::Handle(const PodStart& e) {
     }
   }
   SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod));
+  ScheduleRankChange(pod);
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     runtimes_[pod.node.value()].AddProcess(*shared, pod.id);
     Reshare(pod.node, *shared);  // its end comes from the device's tick
@@ -277,6 +284,7 @@ void Engine::FreeNode(Pod& pod) {
   info.pods[pod.node_slot] = info.pods.back();
   pods_[info.pods[pod.node_slot].id.value()].node_slot = pod.node_slot;
   info.pods.pop_back();
+  BookTenant(pod, -1);
 }
 
 std::span<const NodeRuntime::Held> Engine::DevicesOf(const Pod& pod) const {

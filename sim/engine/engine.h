@@ -20,6 +20,7 @@
 #include "sim/engine/controller.h"
 #include "sim/engine/disruption_budget.h"
 #include "sim/engine/gang.h"
+#include "sim/engine/dominant_shares.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/kueue_admission.h"
 #include "sim/engine/node_runtime.h"
@@ -126,6 +127,12 @@ class Engine final : private ControllerContext {
     uint32_t device;
     uint64_t tick;
   };
+  // A pod's rank under a preemptive queue discipline changes (engine_disciplines.cc).
+  struct RankChange {
+    PodId pod;
+    uint32_t generation;
+    bool running;  // scheduled for the pod running (else pending)
+  };
   // A class's back-off ends: it may be offered again.
   struct BackoffWake {};
   // kube-scheduler's unschedulable timeout: blocked classes are retried. When only these
@@ -138,7 +145,8 @@ class Engine final : private ControllerContext {
   };
   using Event =
       std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
-                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout>;
+                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout,
+                   RankChange>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -166,6 +174,7 @@ class Engine final : private ControllerContext {
   void Handle(const BackoffWake& e);
   void Handle(const UnschedulableFlush& e);
   void Handle(const GangTimeout& e);
+  void Handle(const RankChange& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
   // True when every queued event is an UnschedulableFlush.
@@ -174,7 +183,8 @@ class Engine final : private ControllerContext {
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
 
-  PodId AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag, std::optional<SimTime> recorded_run);
+  PodId AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag, std::optional<SimTime> recorded_run,
+               double resumed = 0);
   // End of run (engine_accounting.cc): aborts, in every build, unless the pods found are
   // the pods submitted (pod_accounting.h) and QueueError, NodeBookingError and
   // LiveEventError find nothing. O(pods + nodes' resources and devices + queued events).
@@ -278,6 +288,25 @@ class Engine final : private ControllerContext {
   void SetBusy(NodeId node, uint32_t device, double fraction);
   void SetBusyOfExclusiveDevices(const Pod& pod, double fraction);
   std::span<const NodeRuntime::Held> DevicesOf(const Pod& pod) const;
+  // Queue disciplines beyond a static order (engine_disciplines.cc).
+  void SetUpDisciplines();
+  // Fair share: books the pod's requests to its namespace (+1 on bind, -1 on release).
+  void BookTenant(const Pod& pod, int sign);
+  // What preemption compares: the queue discipline's rank when it is preemptive, else the
+  // pod's priority.
+  // Inline: preemption asks it of every pod on the nodes it looks at.
+  int32_t Rank(const Pod& pod) const {
+    return preemptive_order_ ? DisciplineRank(pod) : templates_[pod.tmpl.value()].priority;
+  }
+  int32_t DisciplineRank(const Pod& pod) const;
+  // Queues the pod's next RankChange, if its discipline has one.
+  void ScheduleRankChange(const Pod& pod);
+  bool StaleRankChange(const RankChange& e) const;
+  // PodView's resumed, ran, gpus and attained_gpu_s.
+  void AddServiceTo(const Pod& pod, PodView& view) const;
+  // Preemptive disciplines (LAS): a preempted pod's attained service, handed by its
+  // controller (by OwnerId) to the next pod it creates.
+  void CarryAttained(const Pod& pod);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -344,6 +373,13 @@ class Engine final : private ControllerContext {
   std::vector<std::pair<OwnerId, std::vector<PodSet>>> kueue_workloads_;
   std::vector<Gang> gangs_;
   uint64_t reservation_releases_ = 0;  // queue unblocks made by releasing reservations
+  // Fair share (a QueueOrder that GroupsByNamespace): the namespaces' dominant shares.
+  bool fair_share_ = false;
+  DominantShares dominant_shares_;
+  // Preemptive disciplines (LAS, SRTF): whether the queue order is one, and by owner the
+  // attained service of its preempted pods not yet handed on.
+  bool preemptive_order_ = false;
+  std::vector<std::vector<double>> carried_attained_;
 };
 
 }  // namespace migsim

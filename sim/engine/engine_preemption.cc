@@ -29,10 +29,13 @@ bool EvictionCouldHelp(const PodView& pod, const NodeInfo& node) {
 }  // namespace
 
 void Engine::Preempt(Pod& pod, const PodView& view) {
-  // No pod of the run has a lower priority: nothing could be evicted (most scenarios).
-  if (view.priority <= lowest_priority_) return;
+  // No pod of the run has a lower priority, and no discipline ranks pods otherwise: nothing
+  // could be evicted (most scenarios).
+  if (!preemptive_order_ && view.priority <= lowest_priority_) return;
   if (!templates_[pod.tmpl.value()].preempts || !EligibleToPreempt(pod)) return;
-  const std::vector<NodeVictims> candidates = FindCandidates(view);
+  PodView ranked = view;  // a preemptive queue discipline's rank stands for the priority
+  ranked.priority = Rank(pod);
+  const std::vector<NodeVictims> candidates = FindCandidates(ranked);
   if (candidates.empty()) {
     ClearNomination(pod);
     return;
@@ -47,10 +50,10 @@ void Engine::Preempt(Pod& pod, const PodView& view) {
 // pods on its nominated node are still terminating, instead of evicting more.
 bool Engine::EligibleToPreempt(const Pod& pod) const {
   if (!pod.nominated.valid()) return true;
-  const int32_t priority = templates_[pod.tmpl.value()].priority;
+  const int32_t priority = Rank(pod);
   for (const BoundPod& bound : node_info_[pod.nominated.value()].pods) {
     const Pod& other = pods_[bound.id.value()];
-    if (other.terminating && templates_[other.tmpl.value()].priority < priority) return false;
+    if (other.terminating && Rank(other) < priority) return false;
   }
   return true;
 }
@@ -88,9 +91,7 @@ bool Engine::LowerPodsFreeEnough(const NodeInfo& info, const PodView& view) cons
   }
   for (const BoundPod& bound : info.pods) {
     const Pod& pod = pods_[bound.id.value()];
-    if (pod.terminating || pod.reserved || templates_[pod.tmpl.value()].priority >= view.priority) {
-      continue;
-    }
+    if (pod.terminating || pod.reserved || Rank(pod) >= view.priority) continue;
     cpu -= bound.requests->cpu_milli;
     memory -= bound.requests->memory_mib;
     for (const ResourceRequest& held : bound.requests->extended) {
@@ -116,9 +117,10 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
     const PodTemplate& t = templates_[pod.tmpl.value()];
     // A gang pod waiting in Permit holds the node but is not bound: its reservation ends
     // by itself (timeout), so it is not a victim.
-    if (pod.terminating || pod.reserved || t.priority >= priority) continue;
+    const int32_t rank = Rank(pod);
+    if (pod.terminating || pod.reserved || rank >= priority) continue;
     lower.push_back({.pod = pod.id,
-                     .priority = t.priority,
+                     .priority = rank,
                      .started = pod.has_started ? pod.started : pod.bound,
                      .requests = &t.requests,
                      .devices = DevicesOf(pod),
@@ -132,6 +134,7 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
 // and goes back to its controller.
 void Engine::Evict(Pod& victim) {
   ++preemptions_;
+  CarryAttained(victim);
   SetReady(victim, false);
   const double kept_s = SaveCheckpoint(victim);
   if (victim.phase == PodPhase::kRunning) {
@@ -202,9 +205,9 @@ void Engine::ClearNomination(Pod& pod) {
 void Engine::HoldNominated(const Pod& pod, int sign) {
   if (sign > 0) {
     held_nominations_.clear();
-    const int32_t priority = templates_[pod.tmpl.value()].priority;
+    const int32_t priority = Rank(pod);
     for (PodId id : nominated_pods_) {
-      if (id != pod.id && templates_[pods_[id.value()].tmpl.value()].priority >= priority) {
+      if (id != pod.id && Rank(pods_[id.value()]) >= priority) {
         held_nominations_.push_back(id);
       }
     }

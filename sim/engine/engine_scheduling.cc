@@ -53,11 +53,13 @@ void Engine::Handle(const UnschedulableFlush&) {
 
 PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  return PodView{
+  PodView view{
       pod.id,           &t.requests,
       &t.node_selector, &t.node_affinity,
       pod.created,      pending_alike,
       t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
+  AddServiceTo(pod, view);
+  return view;
 }
 
 // Nominated pods' resources are held against this one while the policy places it, its
@@ -117,6 +119,7 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
   pod.gpus = runtime.GpusHeld(DevicesOf(pod));
   pod.node_slot = static_cast<uint32_t>(info.pods.size());
   info.pods.push_back({pod.id, &t.requests});
+  BookTenant(pod, +1);
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {
     const NodeRuntime::Device& dev = runtime.devices()[held.device];
     DeviceDesc desc{

@@ -125,6 +125,7 @@ bool Engine::Stale(const Event& event) const {
   if (const auto* end = std::get_if<PodEnd>(&event)) {
     return pods_[end->pod.value()].generation != end->generation;
   }
+  if (const auto* rank = std::get_if<RankChange>(&event)) return StaleRankChange(*rank);
   if (const auto* tick = std::get_if<DeviceTick>(&event)) {
     const NodeRuntime& runtime = runtimes_[tick->node.value()];
     return tick->device >= runtime.devices().size() ||

@@ -124,6 +124,8 @@ struct Pod {
   // minMember pods of the gang are reserved (sim/engine/gang.h). Not bound yet: a waiting
   // pod has no nodeName in Kubernetes either.
   bool reserved = false;
+  // Attained service (GPU-seconds) inherited from the preempted pods it replaces (LAS).
+  double attained_gpu_s = 0;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||

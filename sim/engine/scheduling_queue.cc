@@ -87,20 +87,65 @@ bool SchedulingQueue::After(const HeadEntry& a, const HeadEntry& b) const {
   return PodAfter(PodId(a.first), PodId(b.first));
 }
 
+void SchedulingQueue::set_groups(std::vector<uint32_t> class_group,
+                                 std::function<double(uint32_t)> key) {
+  class_group_ = std::move(class_group);
+  group_key_ = std::move(key);
+  uint32_t groups = 1;
+  for (uint32_t g : class_group_) groups = std::max(groups, g + 1);
+  heads_.assign(groups, {});
+  placed_.assign(groups, std::nullopt);
+}
+
+void SchedulingQueue::Reorder(uint32_t group) {
+  if (class_group_.empty()) return;
+  std::optional<GroupEntry>& placed = placed_[group];
+  if (placed) group_order_.erase(*placed);
+  placed.reset();
+  if (heads_[group].empty()) return;
+  placed = GroupEntry{group_key_(group), heads_[group].front().first, group};
+  group_order_.insert(*placed);
+}
+
+void SchedulingQueue::Rekey(uint32_t group) {
+  if (!class_group_.empty() && placed_[group]) Reorder(group);
+}
+
+// Accept, Reject and Drop act on the group Front() offered, even when a Rekey since has
+// put another group first.
+const std::vector<SchedulingQueue::HeadEntry>& SchedulingQueue::FrontHeads() const {
+  if (class_group_.empty()) return heads_.front();
+  if (!offered_group_) offered_group_ = std::get<2>(*group_order_.begin());
+  return heads_[*offered_group_];
+}
+
 void SchedulingQueue::PushHead(HeadEntry head) {
-  heads_.push_back(head);
-  std::push_heap(heads_.begin(), heads_.end(),
+  const uint32_t group = GroupOf(head.second);
+  std::vector<HeadEntry>& heads = heads_[group];
+  heads.push_back(head);
+  std::push_heap(heads.begin(), heads.end(),
                  [this](const HeadEntry& a, const HeadEntry& b) { return After(a, b); });
+  if (!class_group_.empty() && heads.front() == head) Reorder(group);
 }
 
 void SchedulingQueue::PopHead() {
-  std::pop_heap(heads_.begin(), heads_.end(),
+  const uint32_t group = GroupOf(FrontHeads().front().second);
+  std::vector<HeadEntry>& heads = heads_[group];
+  std::pop_heap(heads.begin(), heads.end(),
                 [this](const HeadEntry& a, const HeadEntry& b) { return After(a, b); });
-  heads_.pop_back();
+  heads.pop_back();
+  if (class_group_.empty()) return;
+  offered_group_.reset();
+  Reorder(group);
 }
 
 void SchedulingQueue::BeginCycle(SimTime now) {
-  heads_.clear();
+  for (std::vector<HeadEntry>& heads : heads_) heads.clear();
+  if (!class_group_.empty()) {
+    group_order_.clear();
+    offered_group_.reset();
+    std::fill(placed_.begin(), placed_.end(), std::nullopt);
+  }
   for (size_t c = 0; c < classes_.size(); ++c) {
     const ClassQueue& q = classes_[c];
     if (!q.blocked && !q.pods.empty() && q.retry_at <= now) {
@@ -111,12 +156,17 @@ void SchedulingQueue::BeginCycle(SimTime now) {
 }
 
 std::optional<PodId> SchedulingQueue::Front() const {
-  if (heads_.empty()) return std::nullopt;
-  return PodId(heads_.front().first);
+  if (class_group_.empty()) {
+    if (heads_.front().empty()) return std::nullopt;
+    return PodId(heads_.front().front().first);
+  }
+  if (group_order_.empty()) return std::nullopt;
+  offered_group_.reset();
+  return PodId(FrontHeads().front().first);
 }
 
 void SchedulingQueue::PopFront() {
-  const SchedulingClassId::Rep klass = heads_.front().second;
+  const SchedulingClassId::Rep klass = FrontHeads().front().second;
   PopHead();
   ClassQueue& q = classes_[klass];
   if (within_class_) {
@@ -134,7 +184,7 @@ void SchedulingQueue::Accept() { PopFront(); }
 void SchedulingQueue::Drop() { PopFront(); }
 
 void SchedulingQueue::Reject(SimTime retry_at, SimTime now) {
-  ClassQueue& q = classes_[heads_.front().second];
+  ClassQueue& q = classes_[FrontHeads().front().second];
   q.blocked = true;
   q.retry_at = retry_at;
   q.blocked_at = now;

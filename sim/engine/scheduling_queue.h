@@ -13,10 +13,17 @@
 // once unblocked, is not offered before it. A class blocked for longer than the
 // unschedulable timeout is unblocked anyway. NextRetry and NextFlush tell the engine when
 // to call Wake.
+//
+// Groups (fair share across tenants): classes may be put in groups, each with a key that
+// can change at any time (Rekey). A cycle then offers first the head of the group whose
+// key is smallest (ties: the older head), and inside a group orders as above. The groups
+// of a cycle are kept in an ordered set, so a change costs O(log groups).
 
 #include <deque>
 #include <functional>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -38,6 +45,13 @@ class SchedulingQueue {
   // estimate); otherwise a class keeps creation order. `less` must not change its answer
   // for two pods while they are queued. Call before the first Push.
   void set_order(std::function<bool(PodId, PodId)> less, bool within_class = false);
+  // Puts class c in group `class_group[c]`; `key(g)` orders the groups (smaller first)
+  // and may change between calls, provided Rekey(g) is called when it does. Call before
+  // the first Push.
+  void set_groups(std::vector<uint32_t> class_group, std::function<double(uint32_t)> key);
+  // Group g's key changed: reorders it among the groups of the cycle under way. Accept,
+  // Reject and Drop still act on the pod Front() offered.
+  void Rekey(uint32_t group);
   // A class blocked since `t` is unblocked at t + `timeout` (Wake).
   void set_unschedulable_timeout(SimTime timeout) { unschedulable_timeout_ = timeout; }
 
@@ -67,7 +81,7 @@ class SchedulingQueue {
   void Reject(SimTime retry_at = SimTime::Zero(), SimTime now = SimTime::Zero());
   void Drop();  // the front pod is no longer pending (deleted): remove it
   // Pods queued in the front pod's class, the front one included.
-  size_t FrontClassSize() const { return classes_[heads_.front().second].pods.size(); }
+  size_t FrontClassSize() const { return classes_[FrontHeads().front().second].pods.size(); }
 
   size_t pending_upper_bound() const { return size_; }
   // Calls f(PodId) for every queued pod, blocked classes included, in no set order.
@@ -88,16 +102,33 @@ class SchedulingQueue {
   };
   using HeadEntry = std::pair<PodId::Rep, SchedulingClassId::Rep>;  // (pod id, class)
 
+  // (key, head pod, group): a group's place among the groups of the cycle.
+  using GroupEntry = std::tuple<double, PodId::Rep, uint32_t>;
+
   void PopFront();
   void PushHead(HeadEntry head);
   void PopHead();
+  uint32_t GroupOf(SchedulingClassId::Rep klass) const {
+    return class_group_.empty() ? 0 : class_group_[klass];
+  }
+  // The heads heap of the group to try next. REQUIRES: Front() has a value.
+  const std::vector<HeadEntry>& FrontHeads() const;
+  // Refreshes group g's entry in group_order_ after its heads or key changed.
+  void Reorder(uint32_t group);
   // Heap order: true when `a` comes after `b`.
   bool After(const HeadEntry& a, const HeadEntry& b) const;
   bool PodAfter(PodId a, PodId b) const;
 
   std::vector<ClassQueue> classes_;
-  // Heap of class heads for the current cycle, the next to try at the front.
-  std::vector<HeadEntry> heads_;
+  // By group: heap of class heads for the current cycle, the next to try at the front.
+  // Without groups there is one group and no group_order_.
+  std::vector<std::vector<HeadEntry>> heads_{1};
+  std::vector<uint32_t> class_group_;  // empty: no groups
+  std::function<double(uint32_t)> group_key_;
+  std::set<GroupEntry> group_order_;               // the groups with heads, next first
+  std::vector<std::optional<GroupEntry>> placed_;  // by group: its entry in group_order_
+  // The group of the pod Front() last offered, until it is accepted, rejected or dropped.
+  mutable std::optional<uint32_t> offered_group_;
   std::function<bool(PodId, PodId)> less_;  // empty: PrioritySort
   bool within_class_ = false;
   SimTime unschedulable_timeout_ = SimTime::Max();

@@ -101,7 +101,7 @@ void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario&
 void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
   ObjectReader r(ctx, ref,
                  {"queue_order", "pod_initial_backoff_s", "pod_max_backoff_s",
-                  "pod_max_in_unschedulable_pods_duration_s"});
+                  "pod_max_in_unschedulable_pods_duration_s", "fair_share", "las"});
   if (!r.valid()) return;
   SchedulerConfig& config = scenario->scheduler;
   config.pod_initial_backoff = r.Seconds("pod_initial_backoff_s", config.pod_initial_backoff);
@@ -121,6 +121,7 @@ void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
                 UnknownNameMessage("queue order", scenario->queue_order, valid));
     }
   }
+  LoadQueueDisciplines(ctx, r, scenario);
 }
 
 }  // namespace migsim::io

@@ -91,6 +91,9 @@ void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario&
                         PodTemplate* pod);
 // `scheduler`: back-off settings and the queue order.
 void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
+// The queue disciplines' parameters in `scheduler` (fair_share, ...) into
+// scenario->queue_params (queue_discipline_json.cc). REQUIRES: queue_order is read.
+void LoadQueueDisciplines(LoadContext* ctx, const ObjectReader& scheduler, Scenario* scenario);
 
 // --- namespaces and disruptions ---
 

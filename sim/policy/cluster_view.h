@@ -107,6 +107,14 @@ struct PodView {
   std::optional<SimTime> run_estimate{};
   // For a pod of a gang: where the gang lets it go (Fits checks it); nullptr otherwise.
   const GangConstraint* gang = nullptr;
+  // Set only under a preemptive queue discipline (LAS, SRTF), 0 otherwise. The fraction of its work the pod resumed
+  // from a checkpoint; how long it has run (0 unless running); the GPUs it holds (0 while
+  // pending); its attained service in GPU-seconds: what the pods it replaces (preempted
+  // pods of its controller) had attained, plus gpus × ran.
+  double resumed = 0;
+  SimTime ran{};
+  double gpus = 0;
+  double attained_gpu_s = 0;
 };
 
 class ClusterView {

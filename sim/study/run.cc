@@ -4,8 +4,8 @@
 #include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
-#include "sim/metrics/kueue_metrics.h"
 #include "sim/metrics/job_completion.h"
+#include "sim/metrics/kueue_metrics.h"
 #include "sim/metrics/priority_latency.h"
 #include "sim/metrics/tenant_share.h"
 #include "workloads/controller_factory.h"
@@ -21,7 +21,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   in.templates = scenario.templates;
   for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
   in.scheduler = scenario.scheduler;
-  in.queue_order = MakeQueueOrder(scenario.queue_order);
+  in.queue_order = MakeQueueOrder(scenario.queue_order, scenario.queue_params);
   in.disruption_budgets = scenario.disruption_budgets;
   in.kueue = scenario.kueue;
   return in;

@@ -99,3 +99,48 @@ TEST_CASE("a dropped pod leaves the queue and the next pod of its class is offer
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+TEST_CASE("with groups the group of smallest key goes first and is reordered when it changes",
+          "[engine][scheduling_queue]") {
+  // Classes 0 and 1 in group 0, class 2 in group 1; a group's key grows by one per pod
+  // accepted from it, as a tenant's share does when its pods bind.
+  SchedulingQueue q(3);
+  std::vector<double> key = {0, 0};
+  q.set_groups({0, 0, 1}, [&key](uint32_t g) { return key[g]; });
+  for (uint32_t p = 0; p < 4; ++p) q.Push(PodId(p), Class(p % 2));
+  for (uint32_t p = 4; p < 8; ++p) q.Push(PodId(p), Class(2));
+  std::vector<uint32_t> offered;
+  q.BeginCycle();
+  while (std::optional<PodId> front = q.Front()) {
+    offered.push_back(front->value());
+    const uint32_t group = front->value() < 4 ? 0 : 1;
+    q.Accept();
+    key[group] += 1;
+    q.Rekey(group);
+  }
+  // Ties go to the older head: group 0's pod 0 before group 1's pod 4.
+  CHECK(offered == std::vector<uint32_t>{0, 4, 1, 5, 2, 6, 3, 7});
+}
+
+TEST_CASE("a rejected class leaves its group's other classes on offer",
+          "[engine][scheduling_queue]") {
+  SchedulingQueue q(3);
+  q.set_groups({0, 0, 1}, [](uint32_t g) { return g == 0 ? 0.0 : 1.0; });
+  q.Push(PodId(0), Class(0));
+  q.Push(PodId(1), Class(1));
+  q.Push(PodId(2), Class(2));
+  q.BeginCycle();
+  REQUIRE(q.Front() == PodId(0));
+  q.Reject();
+  REQUIRE(q.Front() == PodId(1));
+  q.Accept();
+  REQUIRE(q.Front() == PodId(2));
+  q.Accept();
+  CHECK_FALSE(q.Front().has_value());
+}
+
+}  // namespace
+}  // namespace migsim
