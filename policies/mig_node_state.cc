@@ -27,11 +27,10 @@ MigGpu GpuState(const NodeInfo& node, int g) {
 
 bool FitsBesidesDevices(const PodView& pod, const NodeInfo& node) {
   const PodRequests& req = *pod.requests;
-  return node.schedulable && !node.mig_pending && node.gpu_model != nullptr &&
+  return !node.mig_pending && node.gpu_model != nullptr &&
          node.cpu_milli_requested + req.cpu_milli <= node.cpu_milli_allocatable &&
          node.memory_mib_requested + req.memory_mib <= node.memory_mib_allocatable &&
-         (pod.node_selector == nullptr || MatchesSelector(node.labels, *pod.node_selector)) &&
-         (pod.node_affinity == nullptr || MatchesAffinity(node.labels, *pod.node_affinity));
+         ClusterView::Admits(pod, node);
 }
 
 }  // namespace migsim

@@ -19,8 +19,8 @@
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
 #include "sim/engine/disruption_budget.h"
-#include "sim/engine/gang.h"
 #include "sim/engine/dominant_shares.h"
+#include "sim/engine/gang.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/kueue_admission.h"
 #include "sim/engine/node_runtime.h"
@@ -84,7 +84,7 @@ class Engine final : private ControllerContext {
   int64_t rejected_decisions() const { return rejected_decisions_; }
   // Pods evicted by preemption, and the GPU time they held that no checkpoint kept (from
   // bind to the end of the grace period, less the running time their last checkpoint
-  // covers), in GPU-hours (GpusHeld).
+  // covers), in GPU-hours (Pod::gpus).
   int64_t preemptions() const { return preemptions_; }
   double gpu_hours_lost_to_preemption() const { return preempted_gpu_seconds_ / 3600; }
   int64_t gpu_capacity_weight() const { return capacity_weight_; }
@@ -145,8 +145,7 @@ class Engine final : private ControllerContext {
   };
   using Event =
       std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
-                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout,
-                   RankChange>;
+                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout, RankChange>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -213,7 +212,6 @@ class Engine final : private ControllerContext {
   std::vector<PotentialVictim> LowerPriorityPods(const NodeInfo& info, int32_t priority) const;
   void Evict(Pod& victim);
   double SaveCheckpoint(Pod& victim);
-  double GpusHeld(const Pod& pod) const;
   void SetReady(Pod& pod, bool ready);
   void ClearNomination(Pod& pod);
   void HoldNominated(const Pod& pod, int sign);

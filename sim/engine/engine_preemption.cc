@@ -17,13 +17,7 @@ namespace {
 // Failures eviction cannot fix: the node is cordoned or being repartitioned, or its
 // labels do not match the pod's selector or affinity.
 bool EvictionCouldHelp(const PodView& pod, const NodeInfo& node) {
-  if (!node.schedulable || node.mig_pending) return false;
-  if (pod.node_selector != nullptr && !pod.node_selector->empty() &&
-      !MatchesSelector(node.labels, *pod.node_selector)) {
-    return false;
-  }
-  return pod.node_affinity == nullptr || pod.node_affinity->empty() ||
-         MatchesAffinity(node.labels, *pod.node_affinity);
+  return !node.mig_pending && ClusterView::Admits(pod, node);
 }
 
 }  // namespace
@@ -149,8 +143,7 @@ void Engine::Evict(Pod& victim) {
   ++victim.generation;  // its start or its end no longer happens
   const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
   events_.Push(end, PodEnd{victim.id, victim.generation, EndReason::kPreempted});
-  preempted_gpu_seconds_ +=
-      GpusHeld(victim) * std::max(0.0, (end - victim.bound).seconds() - kept_s);
+  preempted_gpu_seconds_ += victim.gpus * std::max(0.0, (end - victim.bound).seconds() - kept_s);
   for (EngineObserver* o : observers_) o->OnPodPreempted(now_, victim);
 }
 
@@ -172,18 +165,6 @@ double Engine::SaveCheckpoint(Pod& victim) {
   const double done = ran_s > 0 ? std::min(1.0, victim.progress * kept_s / ran_s) : 0.0;
   victim.checkpoint = victim.resumed + (1 - victim.resumed) * done;
   return kept_s;
-}
-
-// GPUs the pod holds: a whole GPU is 1, a MIG device its share of the GPU's compute
-// slices, a time-sliced replica or fractional unit its share of the device.
-double Engine::GpusHeld(const Pod& pod) const {
-  const NodeRuntime& runtime = runtimes_[pod.node.value()];
-  double gpus = 0;
-  for (const NodeRuntime::Held& held : DevicesOf(pod)) {
-    const NodeRuntime::Device& device = runtime.devices()[held.device];
-    gpus += static_cast<double>(device.weight) / kGpuWeight * held.count / device.plugin.replicas;
-  }
-  return gpus;
 }
 
 // A pod is healthy for its disruption budgets while it runs and is not being evicted.

@@ -16,14 +16,6 @@ NodeWithout::NodeWithout(const NodeInfo& node) {
   info_.devices = node.devices;
 }
 
-bool NodeWithout::Fits(const PodRequests& requests) const {
-  for (const ResourceRequest& r : requests.extended) {
-    if (!info_.CanTake(r.resource, r.count)) return false;
-  }
-  return info_.cpu_milli_requested + requests.cpu_milli <= info_.cpu_milli_allocatable &&
-         info_.memory_mib_requested + requests.memory_mib <= info_.memory_mib_allocatable;
-}
-
 void NodeWithout::Shift(const PotentialVictim& pod, int sign) {
   const PodRequests& r = *pod.requests;
   info_.cpu_milli_requested += sign * r.cpu_milli;

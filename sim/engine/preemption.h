@@ -36,9 +36,9 @@ class NodeWithout {
   explicit NodeWithout(const NodeInfo& node);
   void Remove(const PotentialVictim& pod) { Shift(pod, -1); }
   void Restore(const PotentialVictim& pod) { Shift(pod, +1); }
-  // The resource part of ClusterView::Fits: would a pod with `requests` fit now? (The
-  // caller checked what eviction cannot change: labels, cordons.)
-  bool Fits(const PodRequests& requests) const;
+  // NodeInfo::HasRoomFor on what is left: would a pod with `requests` fit now? (The caller
+  // checked what eviction cannot change: labels, cordons.)
+  bool Fits(const PodRequests& requests) const { return info_.HasRoomFor(requests); }
 
  private:
   void Shift(const PotentialVictim& pod, int sign);

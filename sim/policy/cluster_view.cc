@@ -10,14 +10,12 @@ bool NodeInfo::CanTakeFromDevices(ResourceId r, int32_t count) const {
 }
 
 bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
-  const PodRequests& req = *pod.requests;
-  // Extended resources first: on a busy GPU cluster they rule out the most nodes.
-  for (const ResourceRequest& r : req.extended) {
-    if (!node.CanTake(r.resource, r.count)) return false;
-  }
+  if (!node.HasRoomFor(*pod.requests) || !Admits(pod, node)) return false;
+  return pod.gang == nullptr || pod.gang->Allows(node.id, node.labels);
+}
+
+bool ClusterView::Admits(const PodView& pod, const NodeInfo& node) {
   if (!node.schedulable) return false;
-  if (node.cpu_milli_requested + req.cpu_milli > node.cpu_milli_allocatable) return false;
-  if (node.memory_mib_requested + req.memory_mib > node.memory_mib_allocatable) return false;
   if (pod.node_selector != nullptr && !pod.node_selector->empty() &&
       !MatchesSelector(node.labels, *pod.node_selector)) {
     return false;
@@ -26,7 +24,7 @@ bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
       !MatchesAffinity(node.labels, *pod.node_affinity)) {
     return false;
   }
-  return pod.gang == nullptr || pod.gang->Allows(node.id, node.labels);
+  return true;
 }
 
 }  // namespace migsim

@@ -88,6 +88,16 @@ struct NodeInfo {
     return device_shares.empty() || CanTakeFromDevices(r, count);
   }
   bool CanTakeFromDevices(ResourceId r, int32_t count) const;
+  // True when the node's free resources hold `req`: each extended resource (CanTake), CPU
+  // and memory. The resource half of ClusterView::Fits.
+  bool HasRoomFor(const PodRequests& req) const {
+    // Extended resources first: on a busy GPU cluster they rule out the most nodes.
+    for (const ResourceRequest& r : req.extended) {
+      if (!CanTake(r.resource, r.count)) return false;
+    }
+    return cpu_milli_requested + req.cpu_milli <= cpu_milli_allocatable &&
+           memory_mib_requested + req.memory_mib <= memory_mib_allocatable;
+  }
 };
 
 // A pod waiting to be placed, as the scheduler sees it.
@@ -107,10 +117,10 @@ struct PodView {
   std::optional<SimTime> run_estimate{};
   // For a pod of a gang: where the gang lets it go (Fits checks it); nullptr otherwise.
   const GangConstraint* gang = nullptr;
-  // Set only under a preemptive queue discipline (LAS, SRTF), 0 otherwise. The fraction of its work the pod resumed
-  // from a checkpoint; how long it has run (0 unless running); the GPUs it holds (0 while
-  // pending); its attained service in GPU-seconds: what the pods it replaces (preempted
-  // pods of its controller) had attained, plus gpus × ran.
+  // Set only under a preemptive queue discipline (LAS, SRTF), 0 otherwise. The fraction of its work
+  // the pod resumed from a checkpoint; how long it has run (0 unless running); the GPUs it holds (0
+  // while pending); its attained service in GPU-seconds: what the pods it replaces (preempted pods
+  // of its controller) had attained, plus gpus × ran.
   double resumed = 0;
   SimTime ran{};
   double gpus = 0;
@@ -129,6 +139,9 @@ class ClusterView {
   // The scheduler's filter: the node is schedulable, matches the pod's node selector and
   // node affinity, has room for every requested resource, and the pod's gang allows it.
   bool Fits(const PodView& pod, const NodeInfo& node) const;
+  // The other half of Fits, what no change of the node's load alters: the node is
+  // schedulable and matches the pod's node selector and node affinity.
+  static bool Admits(const PodView& pod, const NodeInfo& node);
 
  private:
   std::span<const NodeInfo> nodes_;
