@@ -20,7 +20,15 @@ void Deployment::OnTimer(ControllerContext& ctx, uint64_t tag) {
 
 void Deployment::Reconcile(ControllerContext& ctx) {
   const size_t desired = static_cast<size_t>(desired_);
-  while (live_.size() < desired) live_.push_back(ctx.Submit(spec_.tmpl, self_, next_ordinal_++));
+  while (live_.size() < desired) {
+    if (handovers_.empty()) {
+      live_.push_back(ctx.Submit(spec_.tmpl, self_, next_ordinal_++));
+    } else {
+      live_.push_back(ctx.SubmitResumed(spec_.tmpl, self_, next_ordinal_++, handovers_.back()));
+      handovers_.pop_back();
+    }
+  }
+  handovers_.clear();  // replicas scaled away are not recreated
   if (live_.size() > desired) ScaleDown(ctx, live_.size() - desired);
 }
 
@@ -50,6 +58,7 @@ void Deployment::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
   Forget(pod.id);
   // A preempted pod was deleted, not crashed: its ReplicaSet creates a replacement at once.
   if (pod.reason == EndReason::kPreempted) {
+    handovers_.push_back(Handover{.attained_gpu_s = pod.attained_gpu_s});
     Reconcile(ctx);
     return;
   }

@@ -32,6 +32,9 @@ class Deployment final : public Controller {
   int failures_ = 0;
   uint32_t next_ordinal_ = 0;
   std::vector<PodId> live_;  // pods not ended, in creation order
+  // Preempted replicas not yet recreated: what each hands to its replacement (LAS's
+  // attained service; Deployment pods keep no work).
+  std::vector<Handover> handovers_;
 };
 
 }  // namespace migsim

@@ -63,7 +63,7 @@ void DistributedJob::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
   }
   // Deleted workers are not reported, so this is a worker of the current attempt. Workers
   // train in lockstep: the next attempt resumes from a preempted worker's last checkpoint.
-  if (pod.reason == EndReason::kPreempted) resume_ = std::min(pod.checkpoint, 1 - 1e-9);
+  if (pod.reason == EndReason::kPreempted) resume_ = pod.handover();
   ++failures_;
   DeleteWorkers(ctx);
   if (failures_ > spec_.backoff_limit) {

@@ -47,7 +47,7 @@ class DistributedJob final : public Controller {
   int succeeded_ = 0;           // workers of the current attempt that succeeded
   int failures_ = 0;            // counts against backoff_limit
   int restarts_ = 0;
-  double resume_ = 0;  // the work the next attempt starts with (a checkpoint)
+  Handover resume_;  // what the next attempt starts from (a checkpoint)
   bool failed_ = false;
   TemplateId tmpl_ = spec_.tmpl;  // Kueue's flavored copy once admitted
   WorkloadId workload_;

@@ -53,7 +53,7 @@ class Job final : public Controller {
   uint32_t next_ordinal_ = 0;
   std::vector<PodId> active_;
   // Checkpoints of preempted pods (fractions of the work) that replacements resume from.
-  std::vector<double> resume_;
+  std::vector<Handover> resume_;
   TemplateId tmpl_ = spec_.tmpl;  // Kueue's flavored copy once admitted
   WorkloadId workload_;
   bool suspended_ = managed();  // waiting for Kueue's admission

@@ -46,7 +46,15 @@ void Workflow::Pump(ControllerContext& ctx) {
   while (!ready_.empty() && (spec_.parallelism == 0 || in_flight_ < spec_.parallelism)) {
     uint32_t item = ready_.front();
     ready_.pop_front();
-    PodId pod = ctx.Submit(spec_.steps[item_step_[item]].tmpl, self_, item);
+    const TemplateId tmpl = spec_.steps[item_step_[item]].tmpl;
+    const auto attained = item_attained_.find(item);
+    PodId pod;
+    if (attained == item_attained_.end()) {
+      pod = ctx.Submit(tmpl, self_, item);
+    } else {
+      pod = ctx.SubmitResumed(tmpl, self_, item, Handover{.attained_gpu_s = attained->second});
+      item_attained_.erase(attained);
+    }
     if (attempts_[item] > 0) pod_attempt_[pod.value()] = attempts_[item];
     ++in_flight_;
   }
@@ -71,6 +79,7 @@ void Workflow::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
     if (--steps_[step].items_left == 0) StepSucceeded(ctx, step);
   } else if (ShouldRetry(step, attempts_[pod.tag], pod.reason)) {
     ++attempts_[pod.tag];
+    if (pod.attained_gpu_s > 0) item_attained_[pod.tag] = pod.attained_gpu_s;
     ready_.push_front(pod.tag);
   } else {
     phase_ = Phase::kFailed;

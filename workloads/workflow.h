@@ -48,6 +48,9 @@ class Workflow final : public Controller {
   std::vector<int> attempts_;         // work item -> retries so far
   std::deque<uint32_t> ready_;        // work items waiting for a parallelism slot
   std::unordered_map<PodId::Rep, int> pod_attempt_;  // retries only: pod -> attempt
+  // Retries of preempted pods only: work item -> the service its evicted pod attained
+  // (an Argo retry runs the step again from the start: no work is handed on).
+  std::unordered_map<uint32_t, double> item_attained_;
   int in_flight_ = 0;
   int steps_left_ = 0;
 };

@@ -23,10 +23,10 @@ class ControllerContext {
   virtual Rng& rng() = 0;
   // Creates a pending pod from `tmpl`, owned by `owner`, with the owner's `tag`.
   virtual PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) = 0;
-  // Submit for a pod that takes over the work of an evicted predecessor from its last
-  // checkpoint: `resumed` of the work is already done (Pod::checkpoint of the
-  // predecessor). REQUIRES: 0 <= resumed < 1.
-  virtual PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) = 0;
+  // Submit for a pod that takes over from an evicted predecessor (Pod::handover): its
+  // work from the last checkpoint, `from.work` of it already done, and the service the
+  // predecessor attained. REQUIRES: 0 <= from.work < 1, from.attained_gpu_s >= 0.
+  virtual PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, Handover from) = 0;
   // The same for a trace pod, which runs for `run` once started, on any device: its
   // template has no job class. REQUIRES: run >= 0.
   virtual PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) = 0;
@@ -51,10 +51,9 @@ class ControllerContext {
   virtual GangId DeclareGang(const GangSpec& spec, OwnerId owner) = 0;
   // Submit, into gang `gang`: the pod is scheduled with its gang, all or nothing.
   // REQUIRES: `gang` was declared by `owner`; `tmpl` is a gang template (PodTemplate::gang).
-  // `resumed`: as for SubmitResumed, the fraction of the work a predecessor's checkpoint
-  // kept (0: from the start).
+  // `from`: as for SubmitResumed, what an evicted predecessor hands on ({}: nothing).
   virtual PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang,
-                             double resumed) = 0;
+                             Handover from) = 0;
 
  protected:
   ~ControllerContext() = default;

@@ -149,10 +149,10 @@ PodId Engine::Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) {
   return AddPod(tmpl, owner, tag, std::nullopt);
 }
 
-PodId Engine::SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) {
-  MIGSIM_CHECK(resumed >= 0 && resumed < 1, "a pod resumes from a fraction of its work in [0, 1)");
+PodId Engine::SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, Handover from) {
+  CheckHandover(from);
   CountSubmission(owner);
-  return AddPod(tmpl, owner, tag, std::nullopt, resumed);
+  return AddPod(tmpl, owner, tag, std::nullopt, from);
 }
 
 PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) {
@@ -163,7 +163,7 @@ PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTi
 }
 
 PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
-                     std::optional<SimTime> recorded_run, double resumed) {
+                     std::optional<SimTime> recorded_run, Handover from) {
   PodId id(static_cast<PodId::Rep>(pods_.size()));
   Pod& pod = pods_.emplace_back();
   pod.id = id;
@@ -172,11 +172,9 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
   pod.tmpl = tmpl;
   pod.created = now_;
   pod.recorded_run = recorded_run;
-  pod.resumed = resumed;  // before it is queued: queue orders may read it
-  if (preemptive_order_ && !carried_attained_[owner.value()].empty()) {
-    pod.attained_gpu_s = carried_attained_[owner.value()].back();
-    carried_attained_[owner.value()].pop_back();
-  }
+  // Before it is queued: queue orders may read them.
+  pod.resumed = from.work;
+  pod.attained_gpu_s = from.attained_gpu_s;
   queue_.Push(id, template_class_[tmpl.value()]);
   ScheduleRankChange(pod);
   budgets_.AddExpected(tmpl, 1);
@@ -187,6 +185,7 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
 void Engine::Delete(PodId id) {
   Pod& pod = pods_[id.value()];
   if (pod.ended_already()) return;
+  if (pod.gang.valid()) BookLostAttempt(pod);
   Leave(pod);
   // A pending pod stays in the scheduling queue until the queue reaches it and drops it.
   pod.phase = PodPhase::kDeleted;

@@ -151,7 +151,7 @@ class Engine final : private ControllerContext {
   SimTime now() const override { return now_; }
   Rng& rng() override { return rng_; }
   PodId Submit(TemplateId tmpl, OwnerId owner, uint32_t tag) override;
-  PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) override;
+  PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, Handover from) override;
   PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) override;
   void Delete(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
@@ -161,7 +161,7 @@ class Engine final : private ControllerContext {
   void FinishWorkload(WorkloadId workload) override;
   GangId DeclareGang(const GangSpec& spec, OwnerId owner) override;
   PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang,
-                     double resumed) override;
+                     Handover from) override;
 
   void Handle(const ControllerTimer& e);
   void Handle(const PodStart& e);
@@ -183,7 +183,7 @@ class Engine final : private ControllerContext {
   bool Stale(const Event& e) const;
 
   PodId AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag, std::optional<SimTime> recorded_run,
-               double resumed = 0);
+               Handover from = {});
   // End of run (engine_accounting.cc): aborts, in every build, unless the pods found are
   // the pods submitted (pod_accounting.h) and QueueError, NodeBookingError and
   // LiveEventError find nothing. O(pods + nodes' resources and devices + queued events).
@@ -212,6 +212,12 @@ class Engine final : private ControllerContext {
   std::vector<PotentialVictim> LowerPriorityPods(const NodeInfo& info, int32_t priority) const;
   void Evict(Pod& victim);
   double SaveCheckpoint(Pod& victim);
+  // The running time of `pod` that its checkpoints cover at `at` (0: no checkpoints, or
+  // not running).
+  double CheckpointedSeconds(const Pod& pod, SimTime at) const;
+  // Books the GPU time a gang member loses when it is deleted after its attempt was lost
+  // (Gang::attempt_lost_at) to preemption.
+  void BookLostAttempt(const Pod& member);
   void SetReady(Pod& pod, bool ready);
   void ClearNomination(Pod& pod);
   void HoldNominated(const Pod& pod, int sign);
@@ -302,9 +308,9 @@ class Engine final : private ControllerContext {
   bool StaleRankChange(const RankChange& e) const;
   // PodView's resumed, ran, gpus and attained_gpu_s.
   void AddServiceTo(const Pod& pod, PodView& view) const;
-  // Preemptive disciplines (LAS): a preempted pod's attained service, handed by its
-  // controller (by OwnerId) to the next pod it creates.
-  void CarryAttained(const Pod& pod);
+  // Preemptive disciplines (LAS): an evicted pod's Pod::attained_gpu_s becomes all the
+  // service it attained, for its controller to hand to its replacement.
+  void RecordAttained(Pod& pod) const;
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -374,10 +380,8 @@ class Engine final : private ControllerContext {
   // Fair share (a QueueOrder that GroupsByNamespace): the namespaces' dominant shares.
   bool fair_share_ = false;
   DominantShares dominant_shares_;
-  // Preemptive disciplines (LAS, SRTF): whether the queue order is one, and by owner the
-  // attained service of its preempted pods not yet handed on.
+  // Preemptive disciplines (LAS, SRTF): whether the queue order is one.
   bool preemptive_order_ = false;
-  std::vector<std::vector<double>> carried_attained_;
 };
 
 }  // namespace migsim

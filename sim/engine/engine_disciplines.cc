@@ -13,7 +13,6 @@ namespace migsim {
 // whenever one of its pods binds or is released: O(log namespaces) a decision.
 void Engine::SetUpDisciplines() {
   preemptive_order_ = queue_order_->Preemptive();
-  carried_attained_.resize(controllers_.size());
   if (!queue_order_->GroupsByNamespace()) return;
   int32_t namespaces = 1;
   for (const PodTemplate& t : templates_) namespaces = std::max(namespaces, t.namespace_index + 1);
@@ -76,11 +75,11 @@ void Engine::Handle(const RankChange& e) {
   ScheduleRankChange(pods_[e.pod.value()]);
 }
 
-void Engine::CarryAttained(const Pod& pod) {
+void Engine::RecordAttained(Pod& pod) const {
   if (!preemptive_order_) return;
   PodView view{};
   AddServiceTo(pod, view);
-  carried_attained_[pod.owner.value()].push_back(view.attained_gpu_s);
+  pod.attained_gpu_s = view.attained_gpu_s;
 }
 
 }  // namespace migsim

@@ -49,17 +49,16 @@ GangId Engine::DeclareGang(const GangSpec& spec, OwnerId owner) {
   return GangId(static_cast<GangId::Rep>(gangs_.size() - 1));
 }
 
-PodId Engine::SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId id,
-                           double resumed) {
-  MIGSIM_CHECK(resumed >= 0 && resumed < 1, "a pod resumes from a fraction of its work in [0, 1)");
+PodId Engine::SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId id, Handover from) {
+  CheckHandover(from);
   MIGSIM_CHECK(id.value() < gangs_.size() && gangs_[id.value()].owner == owner,
                "a pod submitted into a gang its controller did not declare");
   MIGSIM_CHECK(templates_[tmpl.value()].gang, "a gang's pod from a template that is not a gang's");
   CountSubmission(owner);
-  const PodId pod = AddPod(tmpl, owner, tag, std::nullopt);
+  const PodId pod = AddPod(tmpl, owner, tag, std::nullopt, from);
   pods_[pod.value()].gang = id;
-  pods_[pod.value()].resumed = resumed;
   Gang& gang = gangs_[id.value()];
+  gang.attempt_lost_at.reset();  // a new attempt
   gang.members.push_back(pod);
   ++gang.live;
   return pod;

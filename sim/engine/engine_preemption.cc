@@ -128,7 +128,7 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
 // and goes back to its controller.
 void Engine::Evict(Pod& victim) {
   ++preemptions_;
-  CarryAttained(victim);
+  RecordAttained(victim);  // before it stops running: it reads the run so far
   SetReady(victim, false);
   const double kept_s = SaveCheckpoint(victim);
   if (victim.phase == PodPhase::kRunning) {
@@ -138,6 +138,10 @@ void Engine::Evict(Pod& victim) {
       }
     }
     SetBusyOfExclusiveDevices(victim, 0);
+  }
+  if (victim.gang.valid()) {
+    std::optional<SimTime>& lost_at = gangs_[victim.gang.value()].attempt_lost_at;
+    if (!lost_at) lost_at = now_;
   }
   victim.terminating = true;
   ++victim.generation;  // its start or its end no longer happens
@@ -153,18 +157,34 @@ void Engine::Evict(Pod& victim) {
 // what it resumed from.
 double Engine::SaveCheckpoint(Pod& victim) {
   victim.checkpoint = victim.resumed;
-  const PodTemplate& t = templates_[victim.tmpl.value()];
-  if (victim.phase != PodPhase::kRunning || t.runs_forever || !t.job_class.valid()) return 0;
-  const std::optional<SimTime> interval = job_classes_[t.job_class.value()].checkpoint_interval;
-  if (!interval || interval->micros() <= 0) return 0;
+  const double kept_s = CheckpointedSeconds(victim, now_);
+  if (kept_s <= 0) return 0;
   AdvanceProgress(victim);
   const double ran_s = (now_ - victim.started).seconds();
-  const double kept_s = std::floor(ran_s / interval->seconds()) * interval->seconds();
   // Progress is linear in time on an exclusive device; on a shared one this takes the
   // run's average speed.
   const double done = ran_s > 0 ? std::min(1.0, victim.progress * kept_s / ran_s) : 0.0;
   victim.checkpoint = victim.resumed + (1 - victim.resumed) * done;
   return kept_s;
+}
+
+double Engine::CheckpointedSeconds(const Pod& pod, SimTime at) const {
+  const PodTemplate& t = templates_[pod.tmpl.value()];
+  if (pod.phase != PodPhase::kRunning || t.runs_forever || !t.job_class.valid()) return 0;
+  const std::optional<SimTime> interval = job_classes_[t.job_class.value()].checkpoint_interval;
+  if (!interval || interval->micros() <= 0 || at <= pod.started) return 0;
+  const double ran_s = (at - pod.started).seconds();
+  return std::floor(ran_s / interval->seconds()) * interval->seconds();
+}
+
+// The other members of an evicted pod's gang lose their work since their last checkpoint
+// too: their controller deletes them, and the next attempt resumes from the checkpoint.
+void Engine::BookLostAttempt(const Pod& member) {
+  const std::optional<SimTime> lost_at = gangs_[member.gang.value()].attempt_lost_at;
+  if (!lost_at || !member.on_node() || member.terminating) return;
+  const double held_s = (now_ - member.bound).seconds();
+  preempted_gpu_seconds_ +=
+      member.gpus * std::max(0.0, held_s - CheckpointedSeconds(member, *lost_at));
 }
 
 // A pod is healthy for its disruption budgets while it runs and is not being evicted.

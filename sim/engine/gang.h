@@ -67,6 +67,10 @@ struct Gang {
   // Its Permits, in time order: when, and how many of its pods were bound then.
   std::vector<std::pair<SimTime, uint32_t>> permits{};
   uint32_t timeouts = 0;  // times its reservations timed out
+  // Set when a member is evicted: the attempt is lost (its controller deletes the other
+  // members), and so is their work since their last checkpoint before this time. Cleared
+  // when the next attempt's pods join.
+  std::optional<SimTime> attempt_lost_at{};
 };
 
 }  // namespace migsim

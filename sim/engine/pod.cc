@@ -1,8 +1,21 @@
 #include "sim/engine/pod.h"
 
+#include <algorithm>
+
+#include "sim/core/check.h"
 #include "sim/engine/priority_class.h"
 
 namespace migsim {
+
+void CheckHandover(const Handover& from) {
+  MIGSIM_CHECK(from.work >= 0 && from.work < 1,
+               "a pod resumes from a fraction of its work in [0, 1)");
+  MIGSIM_CHECK(from.attained_gpu_s >= 0, "a pod inherits a negative attained service");
+}
+
+Handover Pod::handover() const {
+  return Handover{.work = std::min(checkpoint, 1 - 1e-9), .attained_gpu_s = attained_gpu_s};
+}
 
 std::string_view PhaseName(PodPhase phase) {
   switch (phase) {

@@ -76,6 +76,19 @@ inline bool IsSystemError(EndReason r) {
          r == EndReason::kPreempted;
 }
 
+// What an evicted pod hands to the pod its controller creates in its place
+// (ControllerContext::SubmitResumed): the fraction of the work its checkpoints kept, short
+// of the whole (a replacement always has something left to run), and the GPU-seconds of
+// service it attained, which LAS ranks by. A pod the controller does not replace hands
+// nothing on.
+struct Handover {
+  double work = 0;  // in [0, 1)
+  double attained_gpu_s = 0;
+};
+
+// Aborts (a controller's bug) unless 0 <= from.work < 1 and from.attained_gpu_s >= 0.
+void CheckHandover(const Handover& from);
+
 struct Pod {
   PodId id;
   OwnerId owner;
@@ -124,8 +137,12 @@ struct Pod {
   // minMember pods of the gang are reserved (sim/engine/gang.h). Not bound yet: a waiting
   // pod has no nodeName in Kubernetes either.
   bool reserved = false;
-  // Attained service (GPU-seconds) inherited from the preempted pods it replaces (LAS).
+  // Attained service (GPU-seconds, LAS): inherited from the evicted pod it replaces, and
+  // once it is evicted itself, everything it attained (set by Engine::Evict) to hand on.
   double attained_gpu_s = 0;
+
+  // What this evicted pod hands to the pod its controller creates in its place.
+  Handover handover() const;
 
   bool ended_already() const {
     return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed ||

@@ -154,9 +154,10 @@ class RecordingContext final : public ControllerContext {
     pods_[id.value()].recorded_run = run;
     return id;
   }
-  PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, double resumed) override {
+  PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, Handover from) override {
     const PodId id = Submit(tmpl, owner, tag);
-    pods_[id.value()].resumed = resumed;
+    pods_[id.value()].resumed = from.work;
+    pods_[id.value()].attained_gpu_s = from.attained_gpu_s;
     return id;
   }
   void Delete(PodId id) override { deleted.push_back(id); }
@@ -167,7 +168,7 @@ class RecordingContext final : public ControllerContext {
   }
   void FinishWorkload(WorkloadId) override {}
   GangId DeclareGang(const GangSpec&, OwnerId) override { return GangId(gangs_++); }
-  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang, double) override {
+  PodId SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId gang, Handover) override {
     const PodId id = Submit(tmpl, owner, tag);
     pods_[id.value()].gang = gang;
     return id;

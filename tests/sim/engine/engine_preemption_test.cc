@@ -156,6 +156,28 @@ TEST_CASE("a preempted pod's replacement resumes from the last checkpoint",
   CHECK(engine->gpu_hours_lost_to_preemption() == Approx(40.0 / 3600));
 }
 
+TEST_CASE("a gang whose worker is preempted loses every worker's work since the checkpoint",
+          "[engine][preemption]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("n0", "p3.2xlarge"));
+  s.cluster.nodes.push_back(test::GpuNode("n1", "p3.2xlarge"));
+  const JobClassId run = AddJobClass(s, "run", Sec(0), Sec(100));
+  s.job_classes[run.value()].checkpoint_interval = Sec(20);
+  const TemplateId worker = Gpu(s, run, 0);
+  s.templates[worker.value()].gang = true;
+  s.workloads.push_back(DistributedJobSpec{.name = "train", .workers = 2, .tmpl = worker});
+  AddPods(s, "urgent", Sec(50), Gpu(s, run, 10));  // evicts one worker at 50 s
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  // The victim ends at 80 s; its controller then deletes the other worker and starts a
+  // second attempt, which resumes from the checkpoint at 40 s.
+  REQUIRE(engine->pods().size() == 5);
+  CHECK(PodAt(*engine, 3).resumed == Approx(0.4));
+  CHECK(PodAt(*engine, 4).resumed == Approx(0.4));
+  // Each worker held its GPU from 0 s to 80 s and kept the 40 s up to the checkpoint.
+  CHECK(engine->gpu_hours_lost_to_preemption() == Approx(2 * 40.0 / 3600));
+}
+
 TEST_CASE("preemption prefers a node where no disruption budget breaks", "[engine][preemption]") {
   Scenario s;
   s.cluster.nodes.push_back(test::GpuNode("a", "p3.2xlarge"));

@@ -216,6 +216,29 @@ TEST_CASE("las hands a preempted Job pod's attained service to its replacement",
   CHECK(engine->pods()[2].phase == PodPhase::kSucceeded);
 }
 
+TEST_CASE("las hands nothing on from a preempted pod its controller does not replace",
+          "[engine][queue_discipline]") {
+  // One V100. A trace submits a 1000 s pod at 0 s and a 10 s one at 500 s; a 50 s pod of
+  // another owner at 10 s evicts the first once it has 100 GPU-seconds. The trace does not
+  // replace evicted pods, so its next pod starts with no service of its own predecessor's.
+  Scenario s = LongThenShort("las", 1000, 50, 10);
+  s.queue_params.las_thresholds_gpu_s = {100};
+  const TemplateId late = AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}},
+                                          .job_class = AddJobClass(s, "late", Sec(0), Sec(10))});
+  const TemplateId first(0);
+  s.workloads.front() = WorkloadSpec{TraceSpec{
+      .name = "trace", .entries = {{.at = Sec(0), .tmpl = first}, {.at = Sec(500), .tmpl = late}}}};
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  REQUIRE(engine->pods().size() == 3);
+  CHECK(engine->pods()[0].reason == EndReason::kPreempted);
+  CHECK(engine->pods()[0].attained_gpu_s == Approx(100));  // what it had to hand on
+  const Pod& next = engine->pods()[2];
+  CHECK(next.tmpl == late);
+  CHECK(next.attained_gpu_s == 0);
+  CHECK(next.bound == Sec(500));
+}
+
 TEST_CASE("preemptive disciplines' runs are the same twice", "[engine][queue_discipline]") {
   for (const std::string order : {"las", "srtf"}) {
     FirstFitPolicy policy;
