@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "sim/io/csv_lines.h"
+#include "sim/io/input_file.h"
 #include "sim/io/pod_list_csv.h"
 #include "sim/io/scenario_sections_json.h"
 #include "workloads/arrival_process.h"
@@ -37,7 +38,7 @@ double PositiveNumber(LoadContext* ctx, ObjectReader& r, std::string_view key, d
 // The values of `column` in the CSV at `path`; an error names the CSV line.
 Result<std::vector<double>> ReadColumn(const std::string& path, const std::string& column,
                                        bool* column_missing) {
-  Result<std::string> text = ReadTextFile(path);
+  Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
   struct Row {
     int line = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/io/utf8.h"
 
 namespace migsim {
 
@@ -23,14 +24,6 @@ std::string_view TrimCsvField(std::string_view s);
 // The trimmed fields of `line` into `fields` (cleared first; reused across lines so a
 // file costs one allocation, not one per line).
 void SplitCsvLine(std::string_view line, std::vector<std::string_view>* fields);
-
-// The whole file; an IoError located at the path when it cannot be read (a directory
-// included).
-Result<std::string> ReadTextFile(const std::string& path);
-
-// True when `s` is well-formed UTF-8 (ASCII included). Names read from a CSV end up in
-// JSON outputs, which must be UTF-8.
-bool IsValidUtf8(std::string_view s);
 
 // "a, b, c".
 std::string JoinFields(const std::vector<std::string_view>& parts, std::string_view separator);

@@ -6,6 +6,7 @@
 
 #include "sim/cluster/gpu_model.h"
 #include "sim/io/csv_lines.h"
+#include "sim/io/input_file.h"
 
 namespace migsim {
 namespace {
@@ -148,7 +149,7 @@ Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
 }
 
 Result<std::vector<MeasuredPoint>> LoadMeasurementsFile(const std::string& path) {
-  Result<std::string> text = ReadTextFile(path);
+  Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
   return ParseMeasurements(text.value(), path);
 }

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <set>
 
-#include "sim/io/csv_lines.h"
+#include "sim/io/input_file.h"
 
 namespace migsim {
 namespace {
@@ -156,7 +156,7 @@ Result<MigPartedFile> ParseMigParted(std::string_view text, const std::string& p
 }
 
 Result<MigPartedFile> LoadMigPartedFile(const std::string& path) {
-  Result<std::string> text = ReadTextFile(path);
+  Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
   return ParseMigParted(text.value(), path);
 }

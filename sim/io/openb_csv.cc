@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/io/csv_lines.h"
+#include "sim/io/input_file.h"
 
 namespace migsim {
 namespace {
@@ -177,13 +178,13 @@ Result<std::vector<OpenbPod>> ParseOpenbPods(std::string_view text, const std::s
 }
 
 Result<std::vector<OpenbNode>> LoadOpenbNodes(const std::string& path) {
-  Result<std::string> text = ReadTextFile(path);
+  Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
   return ParseOpenbNodes(text.value(), path);
 }
 
 Result<std::vector<OpenbPod>> LoadOpenbPods(const std::string& path) {
-  Result<std::string> text = ReadTextFile(path);
+  Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
   return ParseOpenbPods(text.value(), path);
 }

@@ -63,7 +63,7 @@ Result<std::vector<OpenbNode>> ParseOpenbNodes(std::string_view text, const std:
 // Parse the text of a pod CSV. `file` only labels error locations.
 Result<std::vector<OpenbPod>> ParseOpenbPods(std::string_view text, const std::string& file);
 
-// Read and parse a file; an unreadable file is an IoError "cannot read file" at {path, ""}.
+// Read (ReadInputFile: its errors when the file cannot be read) and parse a file.
 Result<std::vector<OpenbNode>> LoadOpenbNodes(const std::string& path);
 
 // Names identify nodes and pods in every output. Ok when no two of `rows` (OpenbNode or

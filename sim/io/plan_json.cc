@@ -5,15 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <utility>
 
 #include "sim/core/text.h"
+#include "sim/io/input_file.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
 
@@ -257,20 +254,7 @@ Result<PlanFile> Parse(std::string_view text, const std::string& label, const Re
   return std::move(t.plan);
 }
 
-Result<std::string> ReadFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::IoError("cannot read file: it is a directory", {path, ""});
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return Status::IoError("cannot read file: " + std::string(std::strerror(errno)), {path, ""});
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Status::IoError("cannot read file: read error", {path, ""});
-  return text.str();
-}
+Result<std::string> ReadFile(const std::string& path) { return ReadInputFile(path); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "sim/core/sim_time.h"
 #include "sim/io/csv_lines.h"
+#include "sim/io/input_file.h"
 
 namespace migsim {
 namespace {
@@ -80,7 +81,7 @@ Result<std::vector<PodListRow>> ParsePodList(std::string_view text, const std::s
 }
 
 Result<std::vector<PodListRow>> LoadPodList(const std::string& path) {
-  Result<std::string> text = ReadTextFile(path);
+  Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
   return ParsePodList(text.value(), path);
 }

@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "policies/registry.h"
 #include "sim/core/text.h"
+#include "sim/io/input_file.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/policy_json.h"
 #include "sim/io/scenario_sections_json.h"
@@ -235,17 +231,9 @@ Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string&
 }
 
 Result<ScenarioFile> LoadScenarioFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::IoError("cannot read file: it is a directory", {path, ""});
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status::IoError("cannot read file: " + std::string(std::strerror(errno)), {path, ""});
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Status::IoError("cannot read file: read error", {path, ""});
-  return ParseScenarioText(text.str(), path);
+  Result<std::string> text = ReadInputFile(path);
+  if (!text.ok()) return text.status();
+  return ParseScenarioText(text.value(), path);
 }
 
 }  // namespace migsim

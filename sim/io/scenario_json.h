@@ -15,7 +15,8 @@ namespace migsim {
 // runs, so a bad variant stops the load rather than a run halfway through a sweep.
 //
 // Errors (the first one found is returned):
-//  - IoError "cannot read file: <reason>" located at `path`;
+//  - ReadInputFile's (sim/io/input_file.h) when the file cannot be read: "cannot read
+//    file: <reason>", "not a regular file (...)", too large, not UTF-8;
 //  - ParseError "malformed JSON: ..." located at "line L, column C";
 //  - InvalidArgument located at the JSON pointer of the offending element. For an error
 //    that only a variant has, the message starts with "variant '<name>': " and the

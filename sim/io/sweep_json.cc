@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "sim/core/text.h"
+#include "sim/io/input_file.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
 #include "sim/io/sweep_pointer.h"
@@ -39,17 +36,6 @@ struct Spec {
   std::vector<std::pair<std::string, std::vector<Json>>> axes;
   std::vector<Assignments> listed;
 };
-
-Result<std::string> ReadText(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return Status::IoError("it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IoError(std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Status::IoError("read error");
-  return text.str();
-}
 
 // A member name that must be a pointer: reported at its own location in the sweep file.
 void CheckPointer(LoadContext* ctx, const JsonRef& parent, const std::string& key) {
@@ -113,12 +99,8 @@ Status ReadScenario(const std::string& file, const JsonRef& ref, Spec* spec) {
       (relative.is_absolute() ? relative : fs::path(file).parent_path() / relative)
           .lexically_normal()
           .string();
-  Result<std::string> text = ReadText(spec->scenario_label);
-  if (!text.ok()) {
-    return Status::IoError(
-        "cannot read file '" + spec->scenario_label + "': " + text.status().message(),
-        {file, ref.pointer()});
-  }
+  Result<std::string> text = ReadInputFile(spec->scenario_label);
+  if (!text.ok()) return Status::IoError(text.status().ToString(), {file, ref.pointer()});
   Result<Json> doc = io::ParseJson(text.value(), spec->scenario_label);
   if (!doc.ok()) return doc.status();
   spec->scenario = std::move(doc).value();
@@ -294,9 +276,8 @@ Result<SweepFile> ParseSweepText(std::string_view text, const std::string& file_
 }
 
 Result<SweepFile> LoadSweepFile(const std::string& path) {
-  Result<std::string> text = ReadText(path);
-  if (!text.ok())
-    return Status::IoError("cannot read file: " + text.status().message(), {path, ""});
+  Result<std::string> text = ReadInputFile(path);
+  if (!text.ok()) return text.status();
   return ParseSweepText(text.value(), path);
 }
 

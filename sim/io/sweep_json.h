@@ -47,8 +47,9 @@ struct SweepFile {
 // stops the sweep before anything runs).
 //
 // Errors (the first found), as Status::ToString():
-//  - "sweep.json: cannot read file: No such file or directory"; for the scenario file
-//    "sweep.json:/scenario: cannot read file 'x.json': ...";
+//  - ReadInputFile's: "sweep.json: cannot read file: No such file or directory", ...; for
+//    the scenario file the same after its pointer: "sweep.json:/scenario: x.json: cannot
+//    read file: No such file or directory";
 //  - "sweep.json:line 3, column 5: malformed JSON: ..." (likewise in the scenario file);
 //  - the sweep's own fields at their pointer: "sweep.json:/axes/~1seed: must not be empty";
 //  - a point that cannot be built or is not a valid scenario:

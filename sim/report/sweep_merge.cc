@@ -1,14 +1,11 @@
 #include "sim/report/sweep_merge.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "sim/core/text.h"
+#include "sim/io/input_file.h"
 #include "sim/study/sweep/sweep_shard.h"
 
 namespace migsim {
@@ -145,12 +142,9 @@ Result<MergedSweep> MergeSweepShardFiles(const std::vector<std::string>& paths) 
   }
   std::vector<std::pair<std::string, std::string>> contents;
   for (const std::string& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-      return Status::IoError("cannot read file: " + std::string(std::strerror(errno)), {file, ""});
-    std::ostringstream text;
-    text << in.rdbuf();
-    contents.emplace_back(file, text.str());
+    Result<std::string> text = ReadInputFile(file);
+    if (!text.ok()) return text.status();
+    contents.emplace_back(file, std::move(text).value());
   }
   return MergeSweepShards(contents);
 }

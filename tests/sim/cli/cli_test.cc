@@ -1,37 +1,20 @@
 // The migsim executable end to end: exit codes, messages, and that bad input writes
 // nothing.
-#include <sys/wait.h>
-
-#include <array>
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "tests/support/run_migsim.h"
 
 namespace migsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Outcome RunMigsim(const std::string& args) {
-  std::string command = std::string(MIGSIM_BINARY) + " " + args + " 2>&1";
-  Outcome out;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.output.append(buf.data(), n);
-  int status = pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+using test::Outcome;
+using test::RunMigsim;
 
 fs::path TempDir(const std::string& name) {
   fs::path dir = fs::temp_directory_path() / ("migsim-cli-test-" + name);

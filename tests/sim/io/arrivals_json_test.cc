@@ -255,7 +255,7 @@ TEST_CASE("an empirical run time reports its CSV's problems, naming the line", "
   const std::string r =
       R"("count": 1, "rate_per_s": 1, "run_time": {"distribution": "empirical", )";
   CHECK(Error(Arrivals(r + R"("csv": "none.csv"}, "template": {})")) ==
-        kW + "/run_time/csv: none.csv: cannot read file");
+        kW + "/run_time/csv: none.csv: cannot read file: No such file or directory");
   CHECK(Error(Arrivals(r + R"("csv": "runs.csv", "column": "secs"}, "template": {})"),
               "run_s\n5\n") ==
         kW + "/run_time/column: runs.csv:line 1: no column 'secs' (columns: run_s)");

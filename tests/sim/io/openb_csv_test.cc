@@ -183,14 +183,18 @@ TEST_CASE("an unreadable file is an I/O error naming the path", "[openb]") {
   Result<std::vector<OpenbPod>> pods = LoadOpenbPods(missing);
   REQUIRE_FALSE(pods.ok());
   CHECK(pods.status().code() == StatusCode::kIoError);
-  CHECK(pods.status().ToString() == missing + ": cannot read file");
+  CHECK(pods.status().ToString() == missing + ": cannot read file: No such file or directory");
   Result<std::vector<OpenbNode>> nodes = LoadOpenbNodes(MIGSIM_SOURCE_DIR);  // a directory
   REQUIRE_FALSE(nodes.ok());
-  CHECK(nodes.status().ToString() == std::string(MIGSIM_SOURCE_DIR) + ": is a directory");
+  CHECK(nodes.status().ToString() ==
+        std::string(MIGSIM_SOURCE_DIR) +
+            ": not a regular file (a directory); migsim reads scenarios, traces and configs from "
+            "regular files");
   // A device would be read forever: refused before reading.
   Result<std::vector<OpenbPod>> zeros = LoadOpenbPods("/dev/zero");
   REQUIRE_FALSE(zeros.ok());
-  CHECK(zeros.status().ToString() == "/dev/zero: not a regular file");
+  CHECK_THAT(zeros.status().ToString(),
+             Catch::StartsWith("/dev/zero: not a regular file (a character device)"));
 }
 
 TEST_CASE("a row that is not UTF-8 is refused at its line: names end up in JSON outputs",

@@ -130,7 +130,8 @@ TEST_CASE("a pod list trace needs its rows, its templates and nothing of the ope
   CHECK(Error(R"("pods": 3)") ==
         json + "/pods: expected a CSV file name or an array of pods, got a number");
   CHECK(Error(R"("pods": "missing.csv")") ==
-        json + "/pods: " + Dir().string() + "/missing.csv: cannot read file");
+        json + "/pods: " + Dir().string() +
+            "/missing.csv: cannot read file: No such file or directory");
   CHECK(Error(R"("pods": [], "openb_pods": "x.csv")") ==
         json + "/pods: give either openb_pods or pods, not both");
   CHECK_THAT(Error(R"("pods": [], "gpu": "whole")"),

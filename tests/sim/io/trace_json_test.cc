@@ -247,8 +247,9 @@ TEST_CASE("a missing trace file and bad trace options are errors at their fields
   TraceDir dir;
   const Result<ScenarioFile> missing = Load(dir, Doc().replace(Doc().find("pods.csv"), 8, "no.csv"));
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.status().ToString() == dir.Label() + ":/workloads/w/openb_pods: " +
-                                           dir.Path("no.csv") + ": cannot read file");
+  CHECK(missing.status().ToString() == dir.Label() +
+                                           ":/workloads/w/openb_pods: " + dir.Path("no.csv") +
+                                           ": cannot read file: No such file or directory");
   const Result<ScenarioFile> gpu = Load(dir, Doc(R"(, "gpu": "half")"));
   REQUIRE_FALSE(gpu.ok());
   CHECK_THAT(gpu.status().ToString(),

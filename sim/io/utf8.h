@@ -1,0 +1,20 @@
+#pragma once
+// UTF-8 validity: every text migsim reads must be UTF-8, since names and messages taken from
+// it end up in JSON outputs and terminals.
+
+#include <cstddef>
+#include <string_view>
+
+namespace migsim {
+
+// The offset of the first byte of the first sequence in `s` that is not well-formed UTF-8
+// (an invalid or truncated sequence, an overlong form, a surrogate, a code point past
+// U+10FFFF), or std::string_view::npos when all of `s` is UTF-8 (ASCII included).
+size_t FirstInvalidUtf8(std::string_view s);
+
+// True when `s` is well-formed UTF-8.
+inline bool IsValidUtf8(std::string_view s) {
+  return FirstInvalidUtf8(s) == std::string_view::npos;
+}
+
+}  // namespace migsim

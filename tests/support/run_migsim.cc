@@ -1,0 +1,29 @@
+#include "tests/support/run_migsim.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+
+namespace migsim::test {
+
+// coreutils' timeout exits 124 when the time limit ended the command; -k kills it if it
+// ignores the TERM.
+Outcome RunMigsim(const std::string& args, int timeout_s) {
+  const std::string command = "timeout -k 5 " + std::to_string(timeout_s) + " " +
+                              std::string(MIGSIM_BINARY) + " " + args + " 2>&1";
+  Outcome out;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.output.append(buf.data(), n);
+  int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  out.timed_out = out.exit_code == 124 || out.exit_code == 137;
+  if (out.timed_out) out.exit_code = -1;
+  return out;
+}
+
+}  // namespace migsim::test
