@@ -32,8 +32,13 @@ void DistributedJob::OnAdmitted(ControllerContext& ctx, WorkloadId,
   SubmitWorkers(ctx);
 }
 
+// Its workers are deleted gracefully; they train in lockstep, so the next admission
+// resumes from the checkpoint of any of them.
 void DistributedJob::OnEvicted(ControllerContext& ctx, WorkloadId) {
-  DeleteWorkers(ctx);
+  for (PodId id : workers_) {
+    ctx.DeleteGracefully(id);
+    if (ctx.pod(id).checkpoint > resume_.work) resume_ = ctx.pod(id).handover();
+  }
   workers_.clear();
 }
 

@@ -31,9 +31,14 @@ void Job::OnAdmitted(ControllerContext& ctx, WorkloadId, std::span<const Templat
   Pump(ctx);
 }
 
+// Suspended: its pods are deleted gracefully, and what their checkpoints kept goes to the
+// pods of its next admission.
 void Job::OnEvicted(ControllerContext& ctx, WorkloadId) {
   suspended_ = true;
-  for (PodId id : active_) ctx.Delete(id);
+  for (PodId id : active_) {
+    ctx.DeleteGracefully(id);
+    if (ctx.pod(id).checkpoint > 0) resume_.push_back(ctx.pod(id).handover());
+  }
   active_.clear();
 }
 

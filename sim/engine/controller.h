@@ -34,6 +34,11 @@ class ControllerContext {
   // their resources). No effect on a pod that already ended. Does not call back
   // OnPodEnded: the caller knows.
   virtual void Delete(PodId pod) = 0;
+  // Delete as the API server does it: a bound pod stops computing at once and keeps its
+  // node for its terminationGracePeriodSeconds, then ends Deleted. What its checkpoints
+  // kept is its handover() as soon as this returns. Pending pods go at once; no effect on
+  // a pod that ended or is terminating. Not reported to OnPodEnded either.
+  virtual void DeleteGracefully(PodId pod) = 0;
   // Calls owner->OnTimer(tag) at `at`. REQUIRES: at >= now().
   virtual void SetTimer(SimTime at, OwnerId owner, uint64_t tag) = 0;
   virtual const Pod& pod(PodId id) const = 0;
@@ -76,8 +81,8 @@ class Controller {
   // pod set, the template to create its pods from (the flavors' node labels added).
   virtual void OnAdmitted(ControllerContext&, WorkloadId /*workload*/,
                           std::span<const TemplateId> /*templates*/) {}
-  // Kueue evicted `workload` (preemption): the controller deletes its running pods, as a
-  // suspended Job does, and waits for the next OnAdmitted.
+  // Kueue evicted `workload` (preemption): the controller deletes its pods gracefully, as
+  // a suspended Job's controller does, and waits for the next OnAdmitted.
   virtual void OnEvicted(ControllerContext&, WorkloadId /*workload*/) {}
 };
 

@@ -186,6 +186,22 @@ void Engine::Delete(PodId id) {
   Pod& pod = pods_[id.value()];
   if (pod.ended_already()) return;
   if (pod.gang.valid()) BookLostAttempt(pod);
+  EndDeleted(pod);
+}
+
+// Kueue's evictions suspend Jobs, whose controller deletes their pods gracefully.
+void Engine::DeleteGracefully(PodId id) {
+  Pod& pod = pods_[id.value()];
+  if (pod.ended_already()) return;
+  if (pod.terminating) {
+    pod.planned_end = EndReason::kDeleted;  // already going: it will end deleted, unreported
+    return;
+  }
+  if (!pod.on_node()) return Delete(id);
+  Terminate(pod, EndReason::kDeleted);
+}
+
+void Engine::EndDeleted(Pod& pod) {
   Leave(pod);
   // A pending pod stays in the scheduling queue until the queue reaches it and drops it.
   pod.phase = PodPhase::kDeleted;
@@ -239,8 +255,10 @@ void Engine::Handle(const PodStart& e) {
 void Engine::Handle(const PodEnd& e) {
   Pod& pod = pods_[e.pod.value()];
   if (pod.generation != e.generation) return;
-  EndPod(pod, e.reason == EndReason::kCompleted ? PodPhase::kSucceeded : PodPhase::kFailed,
-         e.reason);
+  // A terminating pod ends as Terminate planned, or deleted if deleted meanwhile.
+  const EndReason reason = pod.terminating ? pod.planned_end : e.reason;
+  if (reason == EndReason::kDeleted) return EndDeleted(pod);  // DeleteGracefully
+  EndPod(pod, reason == EndReason::kCompleted ? PodPhase::kSucceeded : PodPhase::kFailed, reason);
 }
 
 // What every ending does before the pod takes its final phase.

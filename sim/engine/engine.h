@@ -154,6 +154,7 @@ class Engine final : private ControllerContext {
   PodId SubmitResumed(TemplateId tmpl, OwnerId owner, uint32_t tag, Handover from) override;
   PodId SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTime run) override;
   void Delete(PodId pod) override;
+  void DeleteGracefully(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
   WorkloadId RequestAdmission(OwnerId owner, int32_t local_queue,
@@ -211,6 +212,9 @@ class Engine final : private ControllerContext {
   bool LowerPodsFreeEnough(const NodeInfo& info, const PodView& view) const;
   std::vector<PotentialVictim> LowerPriorityPods(const NodeInfo& info, int32_t priority) const;
   void Evict(Pod& victim);
+  void Terminate(Pod& pod, EndReason reason);
+  // Delete's end, also of a graceful deletion once its grace period is over.
+  void EndDeleted(Pod& pod);
   double SaveCheckpoint(Pod& victim);
   // The running time of `pod` that its checkpoints cover at `at` (0: no checkpoints, or
   // not running).

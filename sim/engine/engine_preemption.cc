@@ -123,32 +123,36 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
   return lower;
 }
 
-// Graceful deletion: the victim stops computing at once (SIGTERM), keeps its node and
-// devices for its terminationGracePeriodSeconds, then ends Failed with reason Preempted
-// and goes back to its controller.
+// The victim ends Failed with reason Preempted after its grace period and goes back to its
+// controller; its gang, if any, loses the attempt.
 void Engine::Evict(Pod& victim) {
   ++preemptions_;
   RecordAttained(victim);  // before it stops running: it reads the run so far
-  SetReady(victim, false);
-  const double kept_s = SaveCheckpoint(victim);
-  if (victim.phase == PodPhase::kRunning) {
-    if (std::optional<uint32_t> shared = SharedDevice(victim)) {
-      if (runtimes_[victim.node.value()].RemoveProcess(*shared, victim.id)) {
-        Reshare(victim.node, *shared);
-      }
-    }
-    SetBusyOfExclusiveDevices(victim, 0);
-  }
   if (victim.gang.valid()) {
     std::optional<SimTime>& lost_at = gangs_[victim.gang.value()].attempt_lost_at;
     if (!lost_at) lost_at = now_;
   }
-  victim.terminating = true;
-  ++victim.generation;  // its start or its end no longer happens
-  const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
-  events_.Push(end, PodEnd{victim.id, victim.generation, EndReason::kPreempted});
-  preempted_gpu_seconds_ += victim.gpus * std::max(0.0, (end - victim.bound).seconds() - kept_s);
+  Terminate(victim, EndReason::kPreempted);
   for (EngineObserver* o : observers_) o->OnPodPreempted(now_, victim);
+}
+
+// Graceful termination: the pod stops computing at once (SIGTERM), keeps its node and
+// devices for its terminationGracePeriodSeconds, then ends (PodEnd) with `reason`.
+void Engine::Terminate(Pod& pod, EndReason reason) {
+  SetReady(pod, false);
+  const double kept_s = SaveCheckpoint(pod);
+  if (pod.phase == PodPhase::kRunning) {
+    if (std::optional<uint32_t> shared = SharedDevice(pod)) {
+      if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
+    }
+    SetBusyOfExclusiveDevices(pod, 0);
+  }
+  pod.terminating = true;
+  pod.planned_end = reason;
+  ++pod.generation;  // its start or its end no longer happens
+  const SimTime end = now_ + templates_[pod.tmpl.value()].termination_grace;
+  events_.Push(end, PodEnd{pod.id, pod.generation, reason});  // as planned_end
+  preempted_gpu_seconds_ += pod.gpus * std::max(0.0, (end - pod.bound).seconds() - kept_s);
 }
 
 // Sets victim.checkpoint, the fraction of the whole work its checkpoints kept, and returns

@@ -161,6 +161,7 @@ class RecordingContext final : public ControllerContext {
     return id;
   }
   void Delete(PodId id) override { deleted.push_back(id); }
+  void DeleteGracefully(PodId id) override { deleted.push_back(id); }
   void SetTimer(SimTime at, OwnerId, uint64_t tag) override { timers.push_back({at, tag}); }
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
   WorkloadId RequestAdmission(OwnerId, int32_t, std::span<const PodSet>) override {

@@ -63,7 +63,7 @@ TEST_CASE("a managed Job creates its pods only when admitted, on its flavor's no
   CHECK(r.metrics.cluster_queues[1].admitted == 0);
 }
 
-TEST_CASE("a reclaimed Job's pods are deleted and it runs again without a failure",
+TEST_CASE("a reclaimed Job's pods are deleted gracefully and it runs again without a failure",
           "[kueue][workloads]") {
   const std::string workloads =
       R"({"borrower": )" + JobIn("qa", 0, 8) + R"(, "owner": )" + JobIn("qb", 50, 4) + "}";
@@ -71,10 +71,12 @@ TEST_CASE("a reclaimed Job's pods are deleted and it runs again without a failur
   REQUIRE(r.pods.size() == 3);
   CHECK(r.pods[0].name == "borrower-0");
   CHECK(r.pods[0].state == "deleted");
-  CHECK(*r.pods[0].ended == SimTime::Seconds(50));
+  // Evicted at 50 s, it keeps its GPUs for the default 30 s grace period.
+  CHECK(*r.pods[0].ended == SimTime::Seconds(80));
   CHECK(r.pods[1].name == "owner-0");
+  CHECK(*r.pods[1].bound == SimTime::Seconds(80));
   CHECK(r.pods[2].name == "borrower-1");
-  CHECK(r.pods[2].created == SimTime::Seconds(150));  // readmitted once b's quota is free
+  CHECK(r.pods[2].created == SimTime::Seconds(180));  // readmitted once b's quota is free
   CHECK(r.metrics.pods.completed == 2);
   CHECK(r.metrics.pods.failed == 0);
   CHECK(r.metrics.cluster_queues[0].evictions == 1);
@@ -83,6 +85,23 @@ TEST_CASE("a reclaimed Job's pods are deleted and it runs again without a failur
   const VariantResult waits = Run(Doc(workloads));  // reclaimWithinCohort Never
   CHECK(waits.metrics.cluster_queues[0].evictions == 0);
   CHECK(waits.metrics.cluster_queues[1].admission.max_s == Approx(50));
+}
+
+TEST_CASE("a reclaimed Job resumes from its evicted pods' last checkpoint when readmitted",
+          "[kueue][workloads]") {
+  std::string doc =
+      Doc(R"({"borrower": )" + JobIn("qa", 0, 8) + R"(, "owner": )" + JobIn("qb", 50, 4) + "}",
+          R"(, "preemption": {"reclaimWithinCohort": "Any"})");
+  const std::string plain = R"("train": {"run_s": 100})";
+  doc.replace(doc.find(plain), plain.size(),
+              R"("train": {"run_s": 100, "checkpoint_interval_s": 20})");
+  const VariantResult r = Run(doc);
+  REQUIRE(r.pods.size() == 3);
+  CHECK(r.pods[2].name == "borrower-1");
+  // 50 s run, checkpoints at 20 s and 40 s: 60 s left after its readmission at 180 s.
+  CHECK(*r.pods[2].ended == SimTime::Seconds(240));
+  // Held 0..80 s, the 40 s up to the checkpoint kept: 8 GPUs x 40 s lost.
+  CHECK(r.metrics.gpu_hours_lost_to_preemption == Approx(8 * 40.0 / 3600));
 }
 
 TEST_CASE("a workload still queued at the end counts as waiting", "[kueue][workloads]") {
