@@ -208,7 +208,8 @@ class Engine final : private ControllerContext {
   // Preemption (engine_preemption.cc).
   void Preempt(Pod& pod, const PodView& view);
   bool EligibleToPreempt(const Pod& pod) const;
-  std::vector<NodeVictims> FindCandidates(const PodView& view);
+  // At least `at_least` candidates if there are (a gang needs one per pending member).
+  std::vector<NodeVictims> FindCandidates(const PodView& view, size_t at_least = 0);
   bool LowerPodsFreeEnough(const NodeInfo& info, const PodView& view) const;
   std::vector<PotentialVictim> LowerPriorityPods(const NodeInfo& info, int32_t priority) const;
   void Evict(Pod& victim);
@@ -266,6 +267,15 @@ class Engine final : private ControllerContext {
   // Releases the gang's reservations; `announce`: as a cluster event (they were held).
   void ReleaseReservations(Gang& gang, bool announce);
   void GangFailed(Gang& gang);
+  // Gang preemption, all or nothing (engine_gang_preemption.cc).
+  struct GangSeat {
+    NodeId node;
+    const NodeVictims* victims = nullptr;  // none: a member fits there as it is
+  };
+  std::vector<Pod*> PendingMembers(const Gang& gang);
+  void PreemptForGang(const Gang& gang);
+  std::vector<GangSeat> PlanGang(const PodView& view, const std::vector<NodeVictims>& candidates,
+                                 size_t count) const;
   void CompactMembers(Gang& gang);
   // A member ends or is deleted: the gang's counts, and its reservation if it held one.
   void LeaveGang(Pod& pod);

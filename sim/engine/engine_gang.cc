@@ -109,6 +109,7 @@ Engine::GangOutcome Engine::TryGang(GangId id) {
   }
   // Reservations made in this attempt alone are undone unseen: the cluster is as it was.
   ReleaseReservations(gang, held_before);
+  PreemptForGang(gang);
   GangFailed(gang);
   return GangOutcome::kRejected;
 }

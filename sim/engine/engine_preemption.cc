@@ -54,11 +54,11 @@ bool Engine::EligibleToPreempt(const Pod& pod) const {
 
 // DryRunPreemption: from a random node on (kube-scheduler spreads preemptions that way),
 // up to PreemptionCandidateLimit nodes where evicting lower-priority pods makes room.
-std::vector<NodeVictims> Engine::FindCandidates(const PodView& view) {
+std::vector<NodeVictims> Engine::FindCandidates(const PodView& view, size_t at_least) {
   const size_t n = node_info_.size();
   std::vector<NodeVictims> found;
   if (n == 0) return found;
-  const size_t limit = PreemptionCandidateLimit(n);
+  const size_t limit = std::max(PreemptionCandidateLimit(n), at_least);
   const size_t offset = preemption_rng_.Below(n);
   const std::vector<int32_t> allowed = budgets_.Allowed();
   for (size_t i = 0; i < n && found.size() < limit; ++i) {

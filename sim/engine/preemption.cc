@@ -101,17 +101,18 @@ std::optional<NodeVictims> SelectVictims(NodeId node, const NodeInfo& info,
   return out;
 }
 
-const NodeVictims& PickPreemptionNode(std::span<const NodeVictims> candidates) {
-  // Smaller keys are better; the start is negated by comparing it the other way round.
+// Smaller keys are better; the start is compared the other way round.
+bool PreemptRather(const NodeVictims& a, const NodeVictims& b) {
   auto key = [](const NodeVictims& n) {
     return std::make_tuple(n.pdb_violations, n.highest_priority, n.priority_sum, n.victims.size());
   };
+  return key(a) < key(b) || (key(a) == key(b) && a.earliest_top_start > b.earliest_top_start);
+}
+
+const NodeVictims& PickPreemptionNode(std::span<const NodeVictims> candidates) {
   const NodeVictims* best = &candidates.front();
   for (const NodeVictims& c : candidates.subspan(1)) {
-    if (key(c) < key(*best) ||
-        (key(c) == key(*best) && c.earliest_top_start > best->earliest_top_start)) {
-      best = &c;
-    }
+    if (PreemptRather(c, *best)) best = &c;
   }
   return *best;
 }

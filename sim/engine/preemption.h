@@ -77,6 +77,8 @@ std::optional<NodeVictims> SelectVictims(NodeId node, const NodeInfo& info,
 // among the highest-priority victims, then the first candidate.
 // REQUIRES: !candidates.empty().
 const NodeVictims& PickPreemptionNode(std::span<const NodeVictims> candidates);
+// The order behind PickPreemptionNode: true when `a` is the better node to preempt on.
+bool PreemptRather(const NodeVictims& a, const NodeVictims& b);
 
 // How many candidate nodes the dry run looks for among `nodes`:
 // max(minCandidateNodesPercentage 10 % of them, minCandidateNodesAbsolute 100), at most all.

@@ -178,6 +178,48 @@ TEST_CASE("a gang whose worker is preempted loses every worker's work since the 
   CHECK(engine->gpu_hours_lost_to_preemption() == Approx(2 * 40.0 / 3600));
 }
 
+// Two p3.2xlarge nodes (one V100 each), each running a 1000 s pod of priority
+// `first_priority` / `second_priority` from 0 s, and a gang of two one-GPU workers of
+// priority 10, one per node, created at 10 s.
+Scenario GangAgainst(int32_t first_priority, int32_t second_priority) {
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("n0", "p3.2xlarge"));
+  s.cluster.nodes.push_back(test::GpuNode("n1", "p3.2xlarge"));
+  const JobClassId run = AddJobClass(s, "run", Sec(0), Sec(1000));
+  AddPods(s, "first", Sec(0), Gpu(s, run, first_priority));
+  AddPods(s, "second", Sec(0), Gpu(s, run, second_priority));
+  const TemplateId worker = Gpu(s, AddJobClass(s, "train", Sec(0), Sec(100)), 10);
+  s.templates[worker.value()].gang = true;
+  s.workloads.push_back(
+      DistributedJobSpec{.name = "train", .at = Sec(10), .workers = 2, .tmpl = worker});
+  return s;
+}
+
+TEST_CASE("a gang preempts lower priorities on as many nodes as it has workers, at once",
+          "[engine][preemption][gang]") {
+  FirstFitPolicy policy;
+  auto engine = RunEngine(GangAgainst(0, 0), policy);
+  REQUIRE(engine->pods().size() == 4);
+  CHECK(engine->preemptions() == 2);
+  CHECK(PodAt(*engine, 0).reason == EndReason::kPreempted);
+  CHECK(PodAt(*engine, 1).reason == EndReason::kPreempted);
+  CHECK(Ended(*engine, 0) == 40);  // evicted at 10 s, 30 s of grace
+  // Both workers bind together once both victims are gone.
+  CHECK(Bound(*engine, 2) >= 40);
+  CHECK(Bound(*engine, 2) == Bound(*engine, 3));
+  CHECK(PodAt(*engine, 2).phase == PodPhase::kSucceeded);
+}
+
+TEST_CASE("a gang evicts nobody when it cannot free a node for every worker",
+          "[engine][preemption][gang]") {
+  FirstFitPolicy policy;
+  // The second node's pod outranks the gang: one node could be freed, not two.
+  auto engine = RunEngine(GangAgainst(0, 20), policy);
+  CHECK(engine->preemptions() == 0);
+  CHECK(PodAt(*engine, 0).phase == PodPhase::kSucceeded);
+  CHECK(Bound(*engine, 2) == 1000);  // the gang waits for both pods to end
+}
+
 TEST_CASE("preemption prefers a node where no disruption budget breaks", "[engine][preemption]") {
   Scenario s;
   s.cluster.nodes.push_back(test::GpuNode("a", "p3.2xlarge"));
