@@ -81,8 +81,9 @@ std::vector<Engine::GangSeat> Engine::PlanGang(const PodView& view,
   }
   std::vector<const NodeVictims*> ordered;
   for (const NodeVictims& candidate : candidates) ordered.push_back(&candidate);
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const NodeVictims* a, const NodeVictims* b) { return PreemptRather(*a, *b); });
+  std::stable_sort(ordered.begin(), ordered.end(), [](const NodeVictims* a, const NodeVictims* b) {
+    return PreemptRather(*a, *b);
+  });
   for (const NodeVictims* candidate : ordered) {
     const NodeInfo& node = node_info_[candidate->node.value()];
     const std::string* domain = DomainOf(node, c);
