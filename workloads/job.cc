@@ -65,10 +65,12 @@ void Job::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
     Pump(ctx);
     return;
   }
-  if (pod.reason == EndReason::kPreempted) {
-    // Whatever the checkpoints kept is handed to the replacement (kept short of the
-    // whole: a replacement always has something left to run).
-    if (pod.checkpoint > 0) resume_.push_back(std::min(pod.checkpoint, 1 - 1e-9));
+  // Whatever a killed pod's checkpoints kept is handed to the replacement (kept short of
+  // the whole: a replacement always has something left to run).
+  if (IsKill(pod.reason) && pod.checkpoint > 0) {
+    resume_.push_back(std::min(pod.checkpoint, 1 - 1e-9));
+  }
+  if (IsDisruption(pod.reason)) {
     if (spec_.on_disruption == DisruptionAction::kIgnore) return Pump(ctx);
     if (spec_.on_disruption == DisruptionAction::kFailJob) return Fail(ctx);
   }

@@ -22,7 +22,8 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       rng_(config.seed),
       submitted_by_owner_(controllers_.size(), 0),
       budgets_(std::move(inputs.disruption_budgets), templates_),
-      preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL) {
+      preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
+      fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL) {
   if (inputs.kueue) {
     kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
     kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
@@ -113,6 +114,7 @@ void Engine::Run() {
   for (size_t i = 0; i < cluster_->reconfigurations.size(); ++i) {
     events_.Push(cluster_->reconfigurations[i].at, ReconfigureBegin{static_cast<uint32_t>(i)});
   }
+  if (!cluster_->faults.empty() || !cluster_->fault_processes.empty()) StartFaults();
   NotifyAllocation();
   ScheduleCycle();
   while (std::optional<SimTime> next = events_.NextTime()) {

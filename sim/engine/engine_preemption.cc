@@ -129,6 +129,13 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
 void Engine::Evict(Pod& victim) {
   ++preemptions_;
   CarryAttained(victim);
+  const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
+  preempted_gpu_seconds_ += Terminate(victim, end, EndReason::kPreempted);
+  for (EngineObserver* o : observers_) o->OnPodPreempted(now_, victim);
+}
+
+double Engine::Terminate(Pod& victim, SimTime end, EndReason reason) {
+  MIGSIM_CHECK(victim.on_node() && !victim.terminating, "only a bound pod is killed, once");
   SetReady(victim, false);
   const double kept_s = SaveCheckpoint(victim);
   if (victim.phase == PodPhase::kRunning) {
@@ -140,11 +147,17 @@ void Engine::Evict(Pod& victim) {
     SetBusyOfExclusiveDevices(victim, 0);
   }
   victim.terminating = true;
+  victim.ending = reason;
+  ++killed_[static_cast<size_t>(reason)];
   ++victim.generation;  // its start or its end no longer happens
-  const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
-  events_.Push(end, PodEnd{victim.id, victim.generation, EndReason::kPreempted});
-  preempted_gpu_seconds_ += victim.gpus * std::max(0.0, (end - victim.bound).seconds() - kept_s);
-  for (EngineObserver* o : observers_) o->OnPodPreempted(now_, victim);
+  events_.Push(end, PodEnd{victim.id, victim.generation, reason});
+  for (EngineObserver* o : observers_) o->OnPodKilled(now_, victim);
+  return victim.gpus * std::max(0.0, (end - victim.bound).seconds() - kept_s);
+}
+
+void Engine::EndNow(Pod& pod) {
+  ++pod.generation;
+  events_.Push(now_, PodEnd{pod.id, pod.generation, pod.ending});
 }
 
 // Sets victim.checkpoint, the fraction of the whole work its checkpoints kept, and returns
