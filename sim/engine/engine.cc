@@ -189,6 +189,7 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
 void Engine::Delete(PodId id) {
   Pod& pod = pods_[id.value()];
   if (pod.ended_already()) return;
+  if (!gang_fault_at_.empty()) AddGangPeerLoss(pod);
   Leave(pod);
   // A pending pod stays in the scheduling queue until the queue reaches it and drops it.
   pod.phase = PodPhase::kDeleted;

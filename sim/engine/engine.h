@@ -380,7 +380,9 @@ class Engine final : private ControllerContext {
   void ReportAvailability(uint32_t node);
   int64_t AvailableGpus(uint32_t node) const;
   void Notify(const FaultNotice& notice);
-  std::optional<std::string> KillError() const;
+  // A gang whose worker a fault killed loses the attempt: its other workers, deleted by
+  // their controller, lose what they ran since their last checkpoint too.
+  void AddGangPeerLoss(Pod& pod);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -475,6 +477,7 @@ class Engine final : private ControllerContext {
   std::vector<NodePoolRange> pools_;
   std::vector<uint32_t> pool_of_;
   size_t pending_draws_ = 0;
+  std::vector<std::optional<SimTime>> gang_fault_at_;  // by GangId: the latest fault kill
 };
 
 }  // namespace migsim

@@ -225,10 +225,27 @@ void Engine::KillPodsOn(uint32_t node, int gpu, SimTime end, EndReason reason, b
     Pod& pod = pods_[id.value()];
     if (!pod.terminating) {
       fault_gpu_seconds_ += Terminate(pod, end, reason);
+      if (pod.gang.valid()) {
+        if (gang_fault_at_.size() <= pod.gang.value()) gang_fault_at_.resize(gangs_.size());
+        gang_fault_at_[pod.gang.value()] = now_;
+      }
     } else if (all) {
       EndNow(pod);
     }
   }
+}
+
+// A worker of the attempt the fault broke (bound before the kill) is deleted: it stops, and
+// the work since its last checkpoint is lost with the attempt.
+void Engine::AddGangPeerLoss(Pod& pod) {
+  if (!pod.gang.valid() || pod.gang.value() >= gang_fault_at_.size() || !pod.on_node() ||
+      pod.terminating) {
+    return;
+  }
+  const std::optional<SimTime>& at = gang_fault_at_[pod.gang.value()];
+  if (!at || pod.bound > *at) return;
+  const double kept_s = SaveCheckpoint(pod);
+  fault_gpu_seconds_ += pod.gpus * std::max(0.0, (now_ - pod.bound).seconds() - kept_s);
 }
 
 void Engine::UpdateSchedulable(uint32_t node) {
