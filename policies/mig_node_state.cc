@@ -19,7 +19,8 @@ MigGpu GpuState(const NodeInfo& node, int g) {
     gpu.gis.push_back({p, false});
   }
   for (const DeviceInfo& d : node.devices) {
-    if (d.gpu != g || !d.mig || d.used == 0) continue;
+    // An unhealthy GPU's instances count as taken: neither placed on nor repartitioned.
+    if (d.gpu != g || !d.mig || (d.used == 0 && d.healthy)) continue;
     for (MigGi& gi : gpu.gis) gi.occupied = gi.occupied || gi.placement == *d.mig;
   }
   return gpu;

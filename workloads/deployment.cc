@@ -56,8 +56,9 @@ void Deployment::Forget(PodId pod) { live_.erase(std::find(live_.begin(), live_.
 
 void Deployment::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
   Forget(pod.id);
-  // A preempted pod was deleted, not crashed: its ReplicaSet creates a replacement at once.
-  if (pod.reason == EndReason::kPreempted) {
+  // A disrupted pod (preempted, evicted, on a lost node) was deleted, not crashed: its
+  // ReplicaSet creates a replacement at once.
+  if (IsDisruption(pod.reason)) {
     handovers_.push_back(Handover{.attained_gpu_s = pod.attained_gpu_s});
     Reconcile(ctx);
     return;

@@ -67,8 +67,9 @@ void DistributedJob::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
     return;
   }
   // Deleted workers are not reported, so this is a worker of the current attempt. Workers
-  // train in lockstep: the next attempt resumes from a preempted worker's last checkpoint.
-  if (pod.reason == EndReason::kPreempted) resume_ = pod.handover();
+  // train in lockstep: the next attempt resumes from a killed worker's last checkpoint
+  // (preempted, or hit by a fault).
+  if (IsKill(pod.reason)) resume_ = pod.handover();
   ++failures_;
   DeleteWorkers(ctx);
   if (failures_ > spec_.backoff_limit) {

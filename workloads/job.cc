@@ -70,8 +70,10 @@ void Job::OnPodEnded(ControllerContext& ctx, const Pod& pod) {
     Pump(ctx);
     return;
   }
-  if (pod.reason == EndReason::kPreempted) {
-    resume_.push_back(pod.handover());  // to the next pod the Job creates
+  // A killed pod hands what its checkpoints kept (and its service, for LAS) to the next
+  // pod the Job creates.
+  if (IsKill(pod.reason)) resume_.push_back(pod.handover());
+  if (IsDisruption(pod.reason)) {
     if (spec_.on_disruption == DisruptionAction::kIgnore) return Pump(ctx);
     if (spec_.on_disruption == DisruptionAction::kFailJob) return Fail(ctx);
   }

@@ -11,6 +11,7 @@
 #include "sim/cluster/mig_parted.h"
 #include "sim/cluster/node_type.h"
 #include "sim/core/sim_time.h"
+#include "sim/engine/fault.h"
 #include "sim/policy/resources.h"
 
 namespace migsim {
@@ -50,9 +51,19 @@ struct Reconfiguration {
   SimTime duration;
 };
 
+// A node pool of the scenario: ClusterSpec::nodes[first, first + count).
+struct NodePoolRange {
+  std::string name;
+  uint32_t first = 0;
+  uint32_t count = 0;
+};
+
 struct ClusterSpec {
   std::vector<NodeSpec> nodes;
   std::vector<Reconfiguration> reconfigurations;
+  std::vector<NodePoolRange> pools{};  // in file order; empty: one pool, "cluster"
+  std::vector<Fault> faults{};         // sorted by time
+  std::vector<FaultProcess> fault_processes{};
 };
 
 }  // namespace migsim

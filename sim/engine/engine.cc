@@ -22,7 +22,8 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       rng_(config.seed),
       submitted_by_owner_(controllers_.size(), 0),
       budgets_(std::move(inputs.disruption_budgets), templates_),
-      preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL) {
+      preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
+      fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL) {
   if (inputs.kueue) {
     kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
     kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
@@ -113,6 +114,7 @@ void Engine::Run() {
   for (size_t i = 0; i < cluster_->reconfigurations.size(); ++i) {
     events_.Push(cluster_->reconfigurations[i].at, ReconfigureBegin{static_cast<uint32_t>(i)});
   }
+  if (!cluster_->faults.empty() || !cluster_->fault_processes.empty()) StartFaults();
   NotifyAllocation();
   ScheduleCycle();
   while (std::optional<SimTime> next = events_.NextTime()) {
@@ -189,16 +191,14 @@ void Engine::Delete(PodId id) {
   EndDeleted(pod);
 }
 
-// Kueue's evictions suspend Jobs, whose controller deletes their pods gracefully.
+// Kueue's evictions suspend Jobs, whose controller deletes their pods gracefully. A pod
+// already terminating (killed for another reason) is deleted at once, its kill booked.
 void Engine::DeleteGracefully(PodId id) {
   Pod& pod = pods_[id.value()];
   if (pod.ended_already()) return;
-  if (pod.terminating) {
-    pod.planned_end = EndReason::kDeleted;  // already going: it will end deleted, unreported
-    return;
-  }
-  if (!pod.on_node()) return Delete(id);
-  Terminate(pod, EndReason::kDeleted);
+  if (pod.terminating || !pod.on_node()) return Delete(id);
+  const SimTime end = now_ + templates_[pod.tmpl.value()].termination_grace;
+  preempted_gpu_seconds_ += Terminate(pod, end, EndReason::kDeleted);
 }
 
 void Engine::EndDeleted(Pod& pod) {
@@ -255,10 +255,9 @@ void Engine::Handle(const PodStart& e) {
 void Engine::Handle(const PodEnd& e) {
   Pod& pod = pods_[e.pod.value()];
   if (pod.generation != e.generation) return;
-  // A terminating pod ends as Terminate planned, or deleted if deleted meanwhile.
-  const EndReason reason = pod.terminating ? pod.planned_end : e.reason;
-  if (reason == EndReason::kDeleted) return EndDeleted(pod);  // DeleteGracefully
-  EndPod(pod, reason == EndReason::kCompleted ? PodPhase::kSucceeded : PodPhase::kFailed, reason);
+  if (e.reason == EndReason::kDeleted) return EndDeleted(pod);  // DeleteGracefully
+  EndPod(pod, e.reason == EndReason::kCompleted ? PodPhase::kSucceeded : PodPhase::kFailed,
+         e.reason);
 }
 
 // What every ending does before the pod takes its final phase.

@@ -7,6 +7,7 @@
 // scheduling cycle offers pending pods to the policy, oldest first (or in the policy's
 // queue order).
 
+#include <array>
 #include <map>
 #include <memory>
 #include <span>
@@ -95,6 +96,16 @@ class Engine final : private ControllerContext {
   const KueueAdmission* kueue() const { return kueue_.get(); }
   // The gangs the controllers declared (by GangId) and what happened to them.
   std::span<const Gang> gangs() const { return gangs_; }
+  // Faults (engine_faults.cc). Pods killed, by cause (indexed by EndReason: preempted,
+  // node lost, GPU failed, evicted, node removed, device lost), counted where each kill
+  // happens; faults that hit (a node or a GPU each); the GPU time the pods killed by faults
+  // held that no checkpoint kept (as for preemption), in GPU-hours.
+  std::span<const int64_t> killed_by_cause() const { return killed_; }
+  int64_t fault_hits() const { return fault_hits_; }
+  double gpu_hours_lost_to_faults() const { return fault_gpu_seconds_ / 3600; }
+  // The node pools availability is reported for (OnPoolAvailability): the scenario's, or
+  // one "cluster" pool of every node when it names none.
+  std::span<const NodePoolRange> pools() const { return pools_; }
 
  private:
   struct ControllerTimer {
@@ -143,9 +154,29 @@ class Engine final : private ControllerContext {
     GangId gang;
     uint32_t round;
   };
+  // A step of a fault on a node (engine_faults.cc).
+  enum class FaultStepKind : uint8_t {
+    kHit,        // a scripted fault hits (`source`: index into ClusterSpec::faults)
+    kDraw,       // a failure process's failure (`source`: into ClusterSpec::fault_processes)
+    kRepair,     // the node or GPU is back (`source` as for its hit, `process` telling which)
+    kDrainTick,  // a drain or spot notice evicts what it may (retried every 5 s)
+    kRemove,     // a spot notice ends: the node is gone
+    kUncordon,   // a drain's maintenance is over
+    kMigFailed,  // a failing MIG apply ends: state `failed`
+    kMigRestored,  // a repair re-applied the node's previous MIG config
+    kApply,        // a MIG apply that had to wait for the node's change under way
+  };
+  struct FaultStep {
+    FaultStepKind step;
+    bool process = false;
+    int16_t gpu = -1;
+    uint32_t node = 0;
+    uint32_t source = 0;
+  };
   using Event =
       std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
-                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout, RankChange>;
+                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout, RankChange,
+                   FaultStep>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -175,10 +206,12 @@ class Engine final : private ControllerContext {
   void Handle(const UnschedulableFlush& e);
   void Handle(const GangTimeout& e);
   void Handle(const RankChange& e);
+  void Handle(const FaultStep& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
-  // True when every queued event is an UnschedulableFlush.
-  bool OnlyFlushesLeft() const { return events_.size() == pending_flushes_; }
+  // True when every queued event is an UnschedulableFlush or a failure process's next draw
+  // (those do not keep a run without a horizon going).
+  bool OnlyFlushesLeft() const { return events_.size() == pending_flushes_ + pending_draws_; }
   // True for an event made obsolete since it was queued; it is dropped unseen, so it
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
@@ -213,15 +246,23 @@ class Engine final : private ControllerContext {
   bool LowerPodsFreeEnough(const NodeInfo& info, const PodView& view) const;
   std::vector<PotentialVictim> LowerPriorityPods(const NodeInfo& info, int32_t priority) const;
   void Evict(Pod& victim);
-  void Terminate(Pod& pod, EndReason reason);
   // Delete's end, also of a graceful deletion once its grace period is over.
   void EndDeleted(Pod& pod);
+  // The one way a bound pod is killed: it stops computing at once, keeps its node and
+  // devices, and ends with `reason` at `end` (>= now; Pod::ending, terminating). Counts the
+  // kill by cause and tells the observers; returns the GPU-seconds it held that no
+  // checkpoint keeps (Pod::gpus x (end - bound - the running time its checkpoints cover)).
+  // REQUIRES: the pod is bound and not terminating.
+  double Terminate(Pod& victim, SimTime end, EndReason reason);
+  // A terminating pod ends now, with the reason it was killed for.
+  void EndNow(Pod& pod);
   double SaveCheckpoint(Pod& victim);
   // The running time of `pod` that its checkpoints cover at `at` (0: no checkpoints, or
   // not running).
   double CheckpointedSeconds(const Pod& pod, SimTime at) const;
-  // Books the GPU time a gang member loses when it is deleted after its attempt was lost
-  // (Gang::attempt_lost_at) to preemption.
+  // The gang's attempt is lost to a member's kill (Gang::attempt_lost_at).
+  void LoseAttempt(Gang& gang, EndReason cause);
+  // Books the GPU time a gang member loses when it is deleted after its attempt was lost.
   void BookLostAttempt(const Pod& member);
   void SetReady(Pod& pod, bool ready);
   void ClearNomination(Pod& pod);
@@ -232,6 +273,12 @@ class Engine final : private ControllerContext {
   void Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
   void BindAssumed(Pod& pod);
   void Reconfigure(const std::vector<MigReconfiguration>& changes);
+  // The MIG manager starts applying `target` to `node` (labelled `config`) for `duration`:
+  // gang reservations there are released, pods on the GPUs that change lose their device
+  // (ended kDeviceLost at once) and the plugin is withdrawn. Returns the GPU-seconds the
+  // killed pods lose. REQUIRES: the node is not reconfiguring.
+  double BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
+                        const std::string& config, SimTime duration);
   bool Valid(const MigReconfiguration& change) const;
   // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
   // rebuilt, surviving pods follow theirs, and the pending pods get another chance.
@@ -325,6 +372,34 @@ class Engine final : private ControllerContext {
   // Preemptive disciplines (LAS): an evicted pod's Pod::attained_gpu_s becomes all the
   // service it attained, for its controller to hand to its replacement.
   void RecordAttained(Pod& pod) const;
+  // Faults (engine_faults.cc, fault_targets.cc).
+  void StartFaults();
+  // The (node, GPU or -1) pairs a scripted fault hits, drawn when the fault happens.
+  std::vector<std::pair<uint32_t, int>> FaultTargets(const Fault& fault);
+  FaultKind KindOf(const FaultStep& e) const;
+  std::optional<SimTime> RepairAfter(const FaultStep& e);
+  void FaultHit(FaultKind kind, uint32_t node, int gpu, const FaultStep& origin);
+  void NodeLost(uint32_t node, SimTime toleration);
+  void GpuUnhealthy(uint32_t node, int gpu);
+  void StartDrain(uint32_t node, const FaultStep& origin);
+  void DrainTick(const FaultStep& e);
+  void RemoveNode(uint32_t node);
+  // Drains, spot notices, failed MIG applies (engine_fault_drain.cc).
+  bool MayEvict(const Pod& pod, std::vector<int32_t>& allowed) const;
+  void MigApplyFails(uint32_t node, const FaultStep& origin);
+  void MigApplyEnds(const FaultStep& e);
+  // False when the node is reconfiguring: the repair is queued for when that ends.
+  bool RestoreMig(const FaultStep& e);
+  void Repair(const FaultStep& e);
+  void DrawNextFailure(uint32_t process, uint32_t node, int gpu);
+  // Ends every pod on `node` (those holding a device of `gpu`, unless -1) that is not
+  // terminating yet with `reason` at `end`; terminating ones too when `all`, with their own
+  // reason, at once.
+  void KillPodsOn(uint32_t node, int gpu, SimTime end, EndReason reason, bool all);
+  void UpdateSchedulable(uint32_t node);
+  void ReportAvailability(uint32_t node);
+  int64_t AvailableGpus(uint32_t node) const;
+  void Notify(const FaultNotice& notice);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -396,6 +471,27 @@ class Engine final : private ControllerContext {
   DominantShares dominant_shares_;
   // Preemptive disciplines (LAS, SRTF): whether the queue order is one.
   bool preemptive_order_ = false;
+  // Faults: kills by cause (EndReason), the per-node fault state (empty in a run without
+  // faults), the failure processes' own random stream, the pools and which pool each
+  // node is in, and the draws queued (see OnlyFlushesLeft).
+  struct NodeFaults {
+    int lost = 0;     // node-lost faults not repaired yet: NotReady while > 0
+    int cordons = 0;  // drains and spot notices under way
+    bool removed = false;
+    std::vector<int> gpu_faults;  // by GPU: unhealthy while > 0
+    bool mig_failed = false;
+    std::vector<GpuMigSetting> mig_before;  // the layout a failed apply replaced
+    std::string config_before;
+  };
+  std::array<int64_t, kEndReasonCount> killed_{};
+  int64_t fault_hits_ = 0;
+  double fault_gpu_seconds_ = 0;
+  std::vector<NodeFaults> node_faults_;
+  Rng fault_rng_;                   // scripted faults' draws of pool members
+  std::vector<Rng> process_rngs_;  // by failure process (FaultProcessRng)
+  std::vector<NodePoolRange> pools_;
+  std::vector<uint32_t> pool_of_;
+  size_t pending_draws_ = 0;
 };
 
 }  // namespace migsim

@@ -59,6 +59,7 @@ PodId Engine::SubmitToGang(TemplateId tmpl, OwnerId owner, uint32_t tag, GangId 
   pods_[pod.value()].gang = id;
   Gang& gang = gangs_[id.value()];
   gang.attempt_lost_at.reset();  // a new attempt
+  gang.attempt_lost_to = EndReason::kNone;
   gang.members.push_back(pod);
   ++gang.live;
   return pod;

@@ -128,31 +128,38 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
 void Engine::Evict(Pod& victim) {
   ++preemptions_;
   RecordAttained(victim);  // before it stops running: it reads the run so far
-  if (victim.gang.valid()) {
-    std::optional<SimTime>& lost_at = gangs_[victim.gang.value()].attempt_lost_at;
-    if (!lost_at) lost_at = now_;
-  }
-  Terminate(victim, EndReason::kPreempted);
+  if (victim.gang.valid()) LoseAttempt(gangs_[victim.gang.value()], EndReason::kPreempted);
+  const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
+  preempted_gpu_seconds_ += Terminate(victim, end, EndReason::kPreempted);
   for (EngineObserver* o : observers_) o->OnPodPreempted(now_, victim);
 }
 
 // Graceful termination: the pod stops computing at once (SIGTERM), keeps its node and
-// devices for its terminationGracePeriodSeconds, then ends (PodEnd) with `reason`.
-void Engine::Terminate(Pod& pod, EndReason reason) {
-  SetReady(pod, false);
-  const double kept_s = SaveCheckpoint(pod);
-  if (pod.phase == PodPhase::kRunning) {
-    if (std::optional<uint32_t> shared = SharedDevice(pod)) {
-      if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
+// devices until `end`, then ends (PodEnd) with `reason`, the kill counted by cause.
+double Engine::Terminate(Pod& victim, SimTime end, EndReason reason) {
+  MIGSIM_CHECK(victim.on_node() && !victim.terminating, "only a bound pod is killed, once");
+  SetReady(victim, false);
+  const double kept_s = SaveCheckpoint(victim);
+  if (victim.phase == PodPhase::kRunning) {
+    if (std::optional<uint32_t> shared = SharedDevice(victim)) {
+      if (runtimes_[victim.node.value()].RemoveProcess(*shared, victim.id)) {
+        Reshare(victim.node, *shared);
+      }
     }
-    SetBusyOfExclusiveDevices(pod, 0);
+    SetBusyOfExclusiveDevices(victim, 0);
   }
-  pod.terminating = true;
-  pod.planned_end = reason;
-  ++pod.generation;  // its start or its end no longer happens
-  const SimTime end = now_ + templates_[pod.tmpl.value()].termination_grace;
-  events_.Push(end, PodEnd{pod.id, pod.generation, reason});  // as planned_end
-  preempted_gpu_seconds_ += pod.gpus * std::max(0.0, (end - pod.bound).seconds() - kept_s);
+  victim.terminating = true;
+  victim.ending = reason;
+  ++killed_[static_cast<size_t>(reason)];
+  ++victim.generation;  // its start or its end no longer happens
+  events_.Push(end, PodEnd{victim.id, victim.generation, reason});
+  for (EngineObserver* o : observers_) o->OnPodKilled(now_, victim);
+  return victim.gpus * std::max(0.0, (end - victim.bound).seconds() - kept_s);
+}
+
+void Engine::EndNow(Pod& pod) {
+  ++pod.generation;
+  events_.Push(now_, PodEnd{pod.id, pod.generation, pod.ending});
 }
 
 // Sets victim.checkpoint, the fraction of the whole work its checkpoints kept, and returns
@@ -181,14 +188,24 @@ double Engine::CheckpointedSeconds(const Pod& pod, SimTime at) const {
   return std::floor(ran_s / interval->seconds()) * interval->seconds();
 }
 
-// The other members of an evicted pod's gang lose their work since their last checkpoint
+// The first kill of a member decides: the attempt is lost then, to that cause.
+void Engine::LoseAttempt(Gang& gang, EndReason cause) {
+  if (gang.attempt_lost_at) return;
+  gang.attempt_lost_at = now_;
+  gang.attempt_lost_to = cause;
+}
+
+// The other members of a killed pod's gang lose their work since their last checkpoint
 // too: their controller deletes them, and the next attempt resumes from the checkpoint.
+// Booked to preemption or to faults, as the kill that lost the attempt.
 void Engine::BookLostAttempt(const Pod& member) {
-  const std::optional<SimTime> lost_at = gangs_[member.gang.value()].attempt_lost_at;
-  if (!lost_at || !member.on_node() || member.terminating) return;
+  const Gang& gang = gangs_[member.gang.value()];
+  const std::optional<SimTime> lost_at = gang.attempt_lost_at;
+  if (!lost_at || !member.on_node() || member.terminating || member.bound > *lost_at) return;
   const double held_s = (now_ - member.bound).seconds();
-  preempted_gpu_seconds_ +=
-      member.gpus * std::max(0.0, held_s - CheckpointedSeconds(member, *lost_at));
+  const double lost = member.gpus * std::max(0.0, held_s - CheckpointedSeconds(member, *lost_at));
+  (gang.attempt_lost_to == EndReason::kPreempted ? preempted_gpu_seconds_ : fault_gpu_seconds_) +=
+      lost;
 }
 
 // A pod is healthy for its disruption budgets while it runs and is not being evicted.

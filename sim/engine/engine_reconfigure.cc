@@ -16,18 +16,25 @@ void Engine::Handle(const ReconfigureBegin& e) {
     events_.Push(std::max(now_, reconfiguring_until_[r.node]), e);
     return;
   }
-  std::vector<int> changing = runtime.ChangingGpus(r.gpus);
-  if (changing.empty()) {
+  if (runtime.ChangingGpus(r.gpus).empty()) {
     // The config is already in place: the MIG manager reports success at once.
     events_.Push(now_, ReconfigureEnd{e.index});
     return;
   }
-  ReleaseReservationsOn(NodeId(r.node));
+  BeginMigChange(r.node, r.gpus, r.mig_config, r.duration);
+  events_.Push(now_ + r.duration, ReconfigureEnd{e.index});
+}
+
+double Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
+                              const std::string& config, SimTime duration) {
+  NodeRuntime& runtime = runtimes_[node];
+  const std::vector<int> changing = runtime.ChangingGpus(target);
+  ReleaseReservationsOn(NodeId(node));
   // mig-parted destroys every GI of a GPU it rebuilds: pods on those GPUs lose their
   // device. Collect first, end after: ending a pod can make its controller submit more.
   std::vector<PodId> victims;
   for (const Pod& pod : pods_) {
-    if (!pod.on_node() || pod.node.value() != r.node) continue;
+    if (!pod.on_node() || pod.node.value() != node) continue;
     for (const NodeRuntime::Held& held : DevicesOf(pod)) {
       int gpu = runtime.devices()[held.device].plugin.gpu;
       if (std::find(changing.begin(), changing.end(), gpu) != changing.end()) {
@@ -36,13 +43,21 @@ void Engine::Handle(const ReconfigureBegin& e) {
       }
     }
   }
+  double lost_s = 0;
   for (PodId id : victims) {
     Pod& pod = pods_[id.value()];
-    if (pod.on_node()) EndPod(pod, PodPhase::kFailed, EndReason::kDeviceLost);
+    if (!pod.on_node()) continue;
+    // A pod being terminated already ends now, for what it was killed for.
+    if (pod.terminating) {
+      EndPod(pod, PodPhase::kFailed, pod.ending);
+      continue;
+    }
+    lost_s += Terminate(pod, now_, EndReason::kDeviceLost);
+    EndPod(pod, PodPhase::kFailed, EndReason::kDeviceLost);  // at once, not at the end of now_
   }
-  runtime.Withdraw(r.mig_config, node_info_[r.node]);
-  reconfiguring_until_[r.node] = now_ + r.duration;
-  events_.Push(now_ + r.duration, ReconfigureEnd{e.index});
+  runtime.Withdraw(config, node_info_[node]);
+  reconfiguring_until_[node] = now_ + duration;
+  return lost_s;
 }
 
 void Engine::Handle(const ReconfigureEnd& e) {

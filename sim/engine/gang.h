@@ -33,6 +33,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
+#include "sim/engine/pod.h"
 
 namespace migsim {
 
@@ -67,10 +68,11 @@ struct Gang {
   // Its Permits, in time order: when, and how many of its pods were bound then.
   std::vector<std::pair<SimTime, uint32_t>> permits{};
   uint32_t timeouts = 0;  // times its reservations timed out
-  // Set when a member is evicted: the attempt is lost (its controller deletes the other
+  // Set when a member is killed (evicted, or by a fault): the attempt is lost (its controller deletes the other
   // members), and so is their work since their last checkpoint before this time. Cleared
   // when the next attempt's pods join.
   std::optional<SimTime> attempt_lost_at{};
+  EndReason attempt_lost_to = EndReason::kNone;  // the kill's reason (Engine::LoseAttempt)
 };
 
 }  // namespace migsim

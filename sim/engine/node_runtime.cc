@@ -53,6 +53,8 @@ void NodeRuntime::BuildDevices(const PluginView& view, ResourceTable& resources)
     dev.resource = resources.Intern(d.resource);
     dev.kind = DeviceKind(model, gpus_[d.gpu], d);
     dev.weight = d.compute_slices * kGpuWeight / GpuUnits(model);
+    dev.healthy = gpu_healthy(d.gpu);
+    dev.limit = dev.healthy ? d.replicas : 0;
     has_fractional_ = has_fractional_ || d.fractional;
     if (d.fractional) share_devices_.push_back(static_cast<uint32_t>(devices_.size()));
     devices_.push_back(std::move(dev));
@@ -69,6 +71,9 @@ void NodeRuntime::RefreshInfo(const ResourceTable& resources, NodeInfo& info) co
   if (!reconfiguring_) {
     for (const auto& [name, count] : view_.advertised) {
       info.allocatable[resources.Find(name).value()] = count;
+    }
+    for (const Device& d : devices_) {
+      if (!d.healthy) info.allocatable[d.resource.value()] -= d.plugin.replicas;
     }
   }
   RefreshShares(info);
@@ -91,6 +96,8 @@ void NodeRuntime::RefreshDevices(NodeInfo& info) const {
     out.used = d.used;
     out.shared = d.plugin.shared;
     out.fractional = d.plugin.fractional;
+    out.healthy = d.healthy;
+    if (!d.healthy) out.capacity = 0;
     info.devices.push_back(out);
   }
 }
@@ -154,7 +161,7 @@ int64_t NodeRuntime::AllocateFractional(const ResourceRequest& r, std::vector<He
   int32_t left = r.count;
   for (size_t i = 0; i < devices_.size() && left > 0; ++i) {
     Device& d = devices_[i];
-    if (d.resource != r.resource) continue;
+    if (d.resource != r.resource || !d.healthy) continue;
     const int32_t units = d.plugin.replicas;
     const int32_t take = r.count <= units ? r.count : units;
     if (r.count <= units ? d.plugin.replicas - d.used < take : d.used != 0) continue;
@@ -187,7 +194,7 @@ int NodeRuntime::PickShared(ResourceId r, const std::vector<int>& taken_by_this_
   int best = -1;
   for (size_t i = 0; i < devices_.size(); ++i) {
     const Device& d = devices_[i];
-    if (d.resource != r || d.used >= d.plugin.replicas) continue;
+    if (d.resource != r || d.used >= d.limit) continue;
     if (best < 0) {
       best = static_cast<int>(i);
       continue;
@@ -202,7 +209,7 @@ int NodeRuntime::PickShared(ResourceId r, const std::vector<int>& taken_by_this_
 
 bool NodeRuntime::ValidChoice(const ResourceRequest& r, const DeviceChoice& c) const {
   const Device& d = devices_[c.device];
-  if (c.count < 1 || d.plugin.replicas - d.used < c.count) return false;
+  if (c.count < 1 || d.limit - d.used < c.count) return false;
   if (!d.plugin.fractional) return true;
   // A share comes from one device; more than a device's units, in whole free devices.
   const int32_t units = d.plugin.replicas;
@@ -333,6 +340,24 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
   return remap;
 }
 
+void NodeRuntime::SetGpuHealthy(int gpu, bool healthy, const ResourceTable& resources,
+                                NodeInfo& info) {
+  if (unhealthy_.empty()) unhealthy_.assign(gpus_.size(), 0);
+  unhealthy_[gpu] = healthy ? 0 : 1;
+  for (Device& d : devices_) {
+    if (d.plugin.gpu != gpu) continue;
+    d.healthy = healthy;
+    d.limit = healthy ? d.plugin.replicas : 0;
+  }
+  RefreshInfo(resources, info);
+}
+
+void NodeRuntime::SetMigState(const std::string& state, NodeInfo& info) {
+  mig_state_ = state;
+  ++info.generation;
+  RefreshLabels(info);
+}
+
 bool NodeRuntime::IsFractional(ResourceId r) const {
   for (const Device& d : devices_) {
     if (d.resource == r) return d.plugin.fractional;
@@ -347,7 +372,8 @@ void NodeRuntime::RefreshShares(NodeInfo& info) const {
   info.device_shares.clear();
   info.share_free.clear();
   for (uint32_t d : share_devices_) {
-    info.share_free.push_back(reconfiguring_ ? 0 : devices_[d].plugin.replicas - devices_[d].used);
+    const Device& dev = devices_[d];
+    info.share_free.push_back(reconfiguring_ || !dev.healthy ? 0 : dev.plugin.replicas - dev.used);
   }
   for (const Device& d : devices_) {
     if (!d.plugin.fractional) continue;
@@ -356,7 +382,7 @@ void NodeRuntime::RefreshShares(NodeInfo& info) const {
     }
     DeviceShares& s = info.device_shares[d.resource.value()];
     s.units = d.plugin.replicas;
-    if (reconfiguring_) continue;
+    if (reconfiguring_ || !d.healthy) continue;
     s.largest_free = std::max(s.largest_free, d.plugin.replicas - d.used);
     if (d.used == 0) ++s.whole_free;
   }

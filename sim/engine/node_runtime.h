@@ -35,6 +35,8 @@ class NodeRuntime {
     std::vector<PodId> processes;
     double busy = 0;  // fraction of the device's time spent computing, in [0, 1]
     uint64_t tick = 0;  // the live DeviceTick of the device (Engine::Reshare)
+    bool healthy = true;  // false while its GPU is unhealthy: nothing more is allocated
+    int32_t limit = 0;    // the tenants it may take: plugin.replicas, 0 while unhealthy
   };
 
   // Builds the node from `spec` and fills `info`. `spec` must outlive the runtime.
@@ -85,6 +87,17 @@ class NodeRuntime {
   std::vector<int> Apply(const std::vector<GpuMigSetting>& gpus, const std::string& config,
                          ResourceTable& resources, NodeInfo& info);
 
+  // The device plugin marks GPU `gpu` unhealthy (an Xid error) or healthy again: its
+  // devices (the whole GPU, its MIG devices or replicas) leave the node's allocatable and
+  // take no new tenant while unhealthy; tenants already there stay booked until released.
+  // Kept across MIG changes. REQUIRES: 0 <= gpu < the node's GPU count.
+  void SetGpuHealthy(int gpu, bool healthy, const ResourceTable& resources, NodeInfo& info);
+  bool gpu_healthy(int gpu) const { return unhealthy_.empty() || unhealthy_[gpu] == 0; }
+  // Sets nvidia.com/mig.config.state (e.g. "failed" after a failed apply).
+  void SetMigState(const std::string& state, NodeInfo& info);
+  const std::string& mig_state() const { return mig_state_; }
+  const std::string& mig_config() const { return mig_config_; }
+
   int64_t allocated_weight() const { return allocated_weight_; }
   // The GPU capacity `held` stands for, in GPUs (see Pod::gpus): each device's weight x
   // the replicas held / its replicas, over kGpuWeight.
@@ -119,6 +132,7 @@ class NodeRuntime {
   int64_t allocated_weight_ = 0;
   std::vector<int> taken_;  // Allocate's scratch: devices taken by the pod being bound
   std::vector<uint32_t> picked_;  // ... and which, in the order first taken
+  std::vector<uint8_t> unhealthy_;  // by GPU, 1 when unhealthy; empty until a GPU fails
 };
 
 }  // namespace migsim

@@ -5,9 +5,18 @@
 #include <cstdint>
 
 #include "sim/core/sim_time.h"
+#include "sim/engine/fault.h"
 #include "sim/engine/pod.h"
 
 namespace migsim {
+
+// A fault hitting a node or one of its GPUs, or the node or GPU coming back.
+struct FaultNotice {
+  FaultKind kind = FaultKind::kNodeLost;
+  bool repaired = false;  // false: the fault hits; true: the node (or GPU) is back
+  NodeId node;
+  int gpu = -1;  // the GPU (kGpuUnhealthy), else -1
+};
 
 class EngineObserver {
  public:
@@ -19,6 +28,15 @@ class EngineObserver {
   // Preemption chose the pod as a victim: it is terminating (it ends, Preempted, after its
   // grace period).
   virtual void OnPodPreempted(SimTime, const Pod&) {}
+  // The pod was killed (Pod::ending says why: preempted, a fault, a destroyed MIG device);
+  // it ends now or after its grace period or toleration.
+  virtual void OnPodKilled(SimTime, const Pod&) {}
+  virtual void OnFault(SimTime, const FaultNotice&) {}
+  // The GPUs of node pool `pool` (Engine::pools) that are healthy and on a Ready,
+  // uncordoned node, out of `total`; told at the start of a run with faults and whenever
+  // a fault changes them.
+  virtual void OnPoolAvailability(SimTime, uint32_t /*pool*/, int64_t /*available*/,
+                                  int64_t /*total*/) {}
   // The GPU capacity in use changed. Units: a GPU is kGpuWeight; a MIG device of g
   // compute slices on a GPU of G slices is g * kGpuWeight / G; k of a fractional GPU's
   // u units are k * kGpuWeight / u.

@@ -55,6 +55,14 @@ std::string_view EndReasonName(EndReason reason) {
       return "Deleted";
     case EndReason::kPreempted:
       return "Preempted";
+    case EndReason::kNodeLost:
+      return "NodeLost";
+    case EndReason::kGpuFailed:
+      return "GpuFailed";
+    case EndReason::kEvicted:
+      return "Evicted";
+    case EndReason::kNodeRemoved:
+      return "NodeRemoved";
   }
   return "?";
 }

@@ -3,6 +3,7 @@
 // controller, waits pending, is bound to a node and devices, starts after its job
 // class's start-up delay, and ends succeeded, failed or deleted.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -62,18 +63,50 @@ enum class EndReason : uint8_t {
   kOomKilled,       // its GPU memory did not fit next to its neighbours' (or at all)
   kDeleted,         // deleted by its controller
   kPreempted,       // evicted by a higher-priority pod (DefaultPreemption); phase Failed
+  // Faults (sim/engine/fault.h), all phase Failed:
+  kNodeLost,     // its node went NotReady; evicted by the taint manager after the toleration
+  kGpuFailed,    // its GPU went unhealthy (Xid): the container exits non-zero
+  kEvicted,      // evicted through the Eviction API (a drain, a spot interruption notice)
+  kNodeRemoved,  // still on its node when the node was removed (a reclaimed spot instance)
 };
+
+// The number of EndReasons: arrays indexed by reason have this size.
+inline constexpr size_t kEndReasonCount = static_cast<size_t>(EndReason::kNodeRemoved) + 1;
+static_assert(kEndReasonCount <= 32, "EndReason masks (IsDisruption) are 32 bits");
+
+// True for pods Kubernetes deletes with the DisruptionTarget condition (preemption, the
+// taint manager, the Eviction API, pod GC of a removed node): what a Job's podFailurePolicy
+// rule `onPodConditions: DisruptionTarget` matches. A failed GPU is not a disruption: the
+// container exits with an error (Xid), which only onExitCodes rules could match.
+inline bool IsDisruption(EndReason r) {
+  constexpr uint32_t kMask = 1u << static_cast<int>(EndReason::kPreempted) |
+                             1u << static_cast<int>(EndReason::kNodeLost) |
+                             1u << static_cast<int>(EndReason::kEvicted) |
+                             1u << static_cast<int>(EndReason::kNodeRemoved);
+  return ((kMask >> static_cast<int>(r)) & 1u) != 0;
+}
+
+// True for a pod killed from outside (a disruption, a failed GPU, a destroyed MIG device):
+// Pod::checkpoint holds what its checkpoints kept, which its controller's next pod resumes.
+inline bool IsKill(EndReason r) {
+  constexpr uint32_t kMask = 1u << static_cast<int>(EndReason::kPreempted) |
+                             1u << static_cast<int>(EndReason::kNodeLost) |
+                             1u << static_cast<int>(EndReason::kEvicted) |
+                             1u << static_cast<int>(EndReason::kNodeRemoved) |
+                             1u << static_cast<int>(EndReason::kGpuFailed) |
+                             1u << static_cast<int>(EndReason::kDeviceLost);
+  return ((kMask >> static_cast<int>(r)) & 1u) != 0;
+}
 
 std::string_view PhaseName(PodPhase phase);
 std::string_view EndReasonName(EndReason reason);
 
 // True for failures of the system around the container (Argo's retryPolicy "OnError";
-// a preempted pod is deleted under it),
+// a preempted or evicted pod, or one on a lost node, is deleted under it),
 // false for the container's own (non-zero exit; a lost MIG device kills the CUDA
 // context, so the container fails: "OnFailure").
 inline bool IsSystemError(EndReason r) {
-  return r == EndReason::kAdmissionError || r == EndReason::kNoRunTime ||
-         r == EndReason::kPreempted;
+  return r == EndReason::kAdmissionError || r == EndReason::kNoRunTime || IsDisruption(r);
 }
 
 // What an evicted pod hands to the pod its controller creates in its place
@@ -140,6 +173,9 @@ struct Pod {
   // Attained service (GPU-seconds, LAS): inherited from the evicted pod it replaces, and
   // once it is evicted itself, everything it attained (set by Engine::Evict) to hand on.
   double attained_gpu_s = 0;
+  // Once `terminating`: the reason it was killed for, the one it ends with (unless its
+  // controller deletes it first). What the kill accounting counts (pod_accounting.h).
+  EndReason ending = EndReason::kNone;
 
   // What this evicted pod hands to the pod its controller creates in its place.
   Handover handover() const;

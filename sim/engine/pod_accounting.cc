@@ -14,6 +14,13 @@ PodCensus TakeCensus(std::span<const Pod> pods, size_t owners) {
       ++c.unowned;
     }
     c.Count(pod.phase);
+    // Most pods were never killed and did not end for a kill reason: one test each.
+    if (pod.ending == EndReason::kNone && !IsKill(pod.reason)) continue;
+    if (pod.ending != EndReason::kNone) ++c.killed[static_cast<size_t>(pod.ending)];
+    const bool contradicts = pod.ending == EndReason::kNone || pod.reason != pod.ending;
+    if (pod.ended_already() && pod.phase != PodPhase::kDeleted && contradicts && !c.unbooked_kill) {
+      c.unbooked_kill = pod.id;
+    }
   }
   return c;
 }
@@ -49,6 +56,22 @@ std::optional<std::string> PodAccountingError(std::span<const int64_t> submitted
          ", running " + std::to_string(found.running) + ", completed " +
          std::to_string(found.completed) + ", failed " + std::to_string(found.failed) +
          ", deleted " + std::to_string(found.deleted) + ")";
+}
+
+std::optional<std::string> KillAccountingError(std::span<const int64_t> booked,
+                                               const PodCensus& found,
+                                               const std::function<std::string(PodId)>& pod_name) {
+  if (found.unbooked_kill) {
+    return pod_name(*found.unbooked_kill) + " ended for a kill that was not booked as its cause";
+  }
+  for (size_t r = 0; r < found.killed.size(); ++r) {
+    const int64_t counted = r < booked.size() ? booked[r] : 0;
+    if (counted == found.killed[r]) continue;
+    return "kills by cause: " + std::to_string(counted) + " " +
+           std::string(EndReasonName(static_cast<EndReason>(r))) + " counted where they happened, " +
+           std::to_string(found.killed[r]) + " found among the pods";
+  }
+  return std::nullopt;
 }
 
 }  // namespace migsim

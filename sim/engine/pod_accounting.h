@@ -7,6 +7,7 @@
 // Engine::Run (engine_accounting.cc): a pod lost, duplicated or moved to another owner
 // makes the counts differ. The comparison is a pure function so tests can break it.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -28,6 +29,12 @@ struct PodCensus {
   int64_t completed = 0;
   int64_t failed = 0;
   int64_t deleted = 0;
+  // Killed pods by cause (Pod::ending, indexed by EndReason), whether they ended since or
+  // not; and the first pod found whose end contradicts its kill: it ended for a kill reason
+  // (IsKill) that no kill recorded, or for another reason than its kill's (other than
+  // being deleted by its controller meanwhile).
+  std::array<int64_t, kEndReasonCount> killed{};
+  std::optional<PodId> unbooked_kill;
 
   // Adds a pod in `phase` to its state's count. Inline: it runs once per pod.
   void Count(PodPhase phase) {
@@ -45,6 +52,13 @@ struct PodCensus {
 
 // Counts `pods` owned by controllers 0 .. owners - 1.
 PodCensus TakeCensus(std::span<const Pod> pods, size_t owners);
+
+// nullopt when the kills counted by cause where they happened (`booked`, by EndReason)
+// are the kills the census found, and every pod that ended for a kill reason was killed
+// for it; otherwise the first difference. `pod_name` names census.unbooked_kill.
+std::optional<std::string> KillAccountingError(std::span<const int64_t> booked,
+                                               const PodCensus& found,
+                                               const std::function<std::string(PodId)>& pod_name);
 
 // A controller's name for messages ("Deployment/web"); unset: "controller N".
 using OwnerNamer = std::function<std::string(OwnerId)>;

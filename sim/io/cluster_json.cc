@@ -161,6 +161,7 @@ void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
   if (r.Has("node_types")) custom = LoadNodeTypes(ctx, r.Field("node_types"));
   std::vector<NodePool> pools;
   if (r.Require("nodes") && ctx->ok()) LoadPools(ctx, r.Field("nodes"), custom, out, &pools);
+  for (const NodePool& pool : pools) out->pools.push_back({pool.name, pool.first, pool.count});
   if (r.Has("reconfigurations") && ctx->ok()) {
     LoadReconfigurations(ctx, r.Field("reconfigurations"), pools, out);
   }

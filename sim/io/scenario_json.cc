@@ -25,7 +25,7 @@ using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 14> kTopLevelFields = {"name",
+constexpr std::array<std::string_view, 16> kTopLevelFields = {"name",
                                                               "description",
                                                               "seed",
                                                               "horizon_s",
@@ -38,7 +38,9 @@ constexpr std::array<std::string_view, 14> kTopLevelFields = {"name",
                                                               "priority_classes",
                                                               "queueing_theory",
                                                               "pod_disruption_budgets",
-                                                              "kueue"};
+                                                              "kueue",
+                                                              "faults",
+                                                              "fault_processes"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -116,6 +118,10 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
   scenario.policy = LoadPolicy(&ctx, r);
   if (r.Require("cluster") && ctx.ok()) {
     io::LoadCluster(&ctx, r.Field("cluster"), &scenario.cluster);
+  }
+  if (r.Has("faults") && ctx.ok()) io::LoadFaults(&ctx, r.Field("faults"), &scenario.cluster);
+  if (r.Has("fault_processes") && ctx.ok()) {
+    io::LoadFaultProcesses(&ctx, r.Field("fault_processes"), &scenario.cluster);
   }
   if (r.Has("job_classes") && ctx.ok()) {
     io::LoadJobClasses(&ctx, r.Field("job_classes"), &scenario.job_classes);

@@ -52,6 +52,14 @@ std::optional<std::vector<GpuMigSetting>> ResolveConfigForNode(LoadContext* ctx,
 void LoadReconfigurations(LoadContext* ctx, const JsonRef& list, const std::vector<NodePool>& pools,
                           ClusterSpec* cluster);
 
+// --- faults (faults_json.cc, fault_processes_json.cc) ---
+
+// `faults`: scripted faults into cluster->faults, sorted by time. REQUIRES: the cluster is
+// loaded (nodes and pools).
+void LoadFaults(LoadContext* ctx, const JsonRef& list, ClusterSpec* cluster);
+// `fault_processes` into cluster->fault_processes. REQUIRES: the cluster is loaded.
+void LoadFaultProcesses(LoadContext* ctx, const JsonRef& list, ClusterSpec* cluster);
+
 // --- job classes (job_class_json.cc) and pod templates (pod_template_json.cc) ---
 
 void LoadJobClasses(LoadContext* ctx, const JsonRef& classes, std::vector<JobClass>* out);

@@ -46,7 +46,7 @@ void AddPod(const Pod& pod, OpenJob& job) {
   }
   ++job.unsuccessful;
   if (pod.phase != PodPhase::kFailed) return;
-  ++(pod.reason == EndReason::kPreempted ? job.preempted : job.failed);
+  ++(IsDisruption(pod.reason) ? job.preempted : job.failed);
 }
 
 // The measure of the union of the intervals.

@@ -41,7 +41,8 @@ struct JobRule {
   // Failed once more pods than this failed (a Job's backoffLimit). Without a limit: failed
   // when not completed, no pod is left pending or bound and one of them did not succeed.
   std::optional<int64_t> failure_limit = std::nullopt;
-  // A Job's podFailurePolicy for preempted pods (EndReason::kPreempted): whether they count
+  // A Job's podFailurePolicy for disrupted pods (IsDisruption: preempted, evicted, on a lost
+  // or removed node; the DisruptionTarget condition): whether they count
   // towards `failure_limit`, and whether one fails the job at once.
   bool preemptions_count = true;
   bool preemption_fails = false;

@@ -37,6 +37,9 @@ struct DeviceInfo {
   int32_t used = 0;                   // replicas or units taken by bound pods
   bool shared = false;                // time-sliced or MPS: pods share its time
   bool fractional = false;            // a pod takes `count` units of it (milli-GPU and alike)
+  // False once the device plugin marked its GPU unhealthy (an Xid error): capacity is 0
+  // then, so free() is never positive, and the node's allocatable leaves it out.
+  bool healthy = true;
   int32_t free() const { return capacity - used; }
 };
 

@@ -91,12 +91,37 @@ py::dict PodTable(const std::vector<PodRecord>& pods) {
   return t;
 }
 
+// As the results JSON's "faults" (README "Output"), without the events.
+py::dict Faults(const FaultMetrics& f) {
+  py::dict killed, availability;
+  for (const KillsByCause& k : f.killed) {
+    killed[py::str(k.cause)] =
+        py::dict(py::arg("pods") = k.pods, py::arg("workloads") = k.workloads);
+  }
+  for (const PoolAvailability& a : f.availability) {
+    availability[py::str(a.pool)] =
+        py::dict(py::arg("gpus") = a.gpus, py::arg("mean") = a.mean, py::arg("min") = a.min);
+  }
+  py::dict out;
+  out["faults"] = f.faults;
+  out["gpu_hours_lost"] = f.gpu_hours_lost;
+  out["goodput"] = Optional(f.goodput);
+  out["killed"] = killed;
+  out["time_to_recover_s"] =
+      py::dict(py::arg("mean") = f.time_to_recover.mean_s, py::arg("max") = f.time_to_recover.max_s,
+               py::arg("count") = f.time_to_recover.count);
+  out["unrecovered"] = f.unrecovered;
+  out["availability"] = availability;
+  return out;
+}
+
 }  // namespace
 
 py::dict ResultDict(const VariantResult& r, uint64_t seed) {
   py::dict out;
   out["name"] = r.name, out["policy"] = r.policy, out["seed"] = seed;
   out["metrics"] = Metrics(r.metrics);
+  if (r.faults) out["faults"] = Faults(*r.faults);
   out["rejected_decisions"] = r.rejected_decisions;
   out["pods"] = PodTable(r.pods);
   return out;

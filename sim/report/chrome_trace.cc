@@ -121,8 +121,8 @@ Json Metadata(std::string_view name, int pid, std::optional<int> tid, Json args)
 }
 
 Json Counter(std::string_view name, int pid, int64_t ts, Json args) {
-  return Json{{"name", name}, {"ph", "C"}, {"ts", ts}, {"pid", pid}, {"tid", 0},
-              {"args", std::move(args)}};
+  return Json{{"name", name}, {"ph", "C"}, {"ts", ts},
+              {"pid", pid},   {"tid", 0},  {"args", std::move(args)}};
 }
 
 Json Slice(const std::string& name, const PodRecord& pod, int pid, int tid, int64_t ts,
@@ -161,6 +161,7 @@ class TraceWriter {
       Add(Counter("GPU utilization", cluster_pid, ts, {{"value", Micro(p.utilization)}}));
       Add(Counter("pods", cluster_pid, ts, {{"pending", p.pending}, {"running", p.running}}));
     }
+    if (v.faults) Faults(*v.faults, cluster_pid);
 
     // Nodes in the order the run lists them; any other node a pod names after them.
     std::vector<NodeTracks> nodes;
@@ -203,6 +204,29 @@ class TraceWriter {
     return pid;
   }
 
+  // Each fault, and each node or GPU back from one, as a global instant event ("fault
+  // node-lost p4d-3", "repaired gpu-unhealthy p4d-0/gpu2"), and each pool's availability
+  // as a counter.
+  void Faults(const FaultMetrics& f, int cluster_pid) {
+    for (const FaultEventRecord& e : f.events) {
+      const std::string where = e.node + (e.gpu >= 0 ? "/gpu" + std::to_string(e.gpu) : "");
+      Add(Json{{"name", (e.repaired ? "repaired " : "fault ") + e.kind + " " + where},
+               {"cat", "fault"},
+               {"ph", "i"},
+               {"s", "g"},
+               {"ts", e.at.micros()},
+               {"pid", cluster_pid},
+               {"tid", 0},
+               {"args", {{"kind", e.kind}, {"node", e.node}, {"repaired", e.repaired}}}});
+    }
+    for (const PoolAvailability& a : f.availability) {
+      for (const auto& [at, fraction] : a.series) {
+        Add(Counter("availability " + a.pool, cluster_pid, at.micros(),
+                    {{"value", Micro(fraction)}}));
+      }
+    }
+  }
+
   void Node(const std::string& variant, NodeTracks& node) {
     const int pid = NewProcess(variant + " / " + node.name);
 
@@ -229,8 +253,7 @@ class TraceWriter {
     for (const auto& [name, device] : node.devices) {
       for (size_t lane = 0; lane < device.lanes.size(); ++lane) {
         ++tid;
-        const std::string track =
-            lane == 0 ? name : name + " (" + std::to_string(lane + 1) + ")";
+        const std::string track = lane == 0 ? name : name + " (" + std::to_string(lane + 1) + ")";
         Add(Metadata("thread_name", pid, tid, {{"name", track}}));
         Add(Metadata("thread_sort_index", pid, tid, {{"sort_index", tid}}));
         for (const Stay* s : device.lanes[lane]) {

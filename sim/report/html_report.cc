@@ -138,6 +138,39 @@ std::string LatencyCdfChart(const RunReport& report) {
   return chart.Render(kChartWidth, kChartHeight);
 }
 
+// With faults: each pool's availability over time per variant (its steps are the faults
+// and repairs), and the faults themselves, listed.
+std::string FaultCharts(const RunReport& report) {
+  if (std::none_of(report.variants.begin(), report.variants.end(),
+                   [](const VariantResult& v) { return v.faults.has_value(); })) {
+    return "";
+  }
+  svg::LineChart chart("GPU availability over time (faults)", "time (s)",
+                       "healthy, schedulable GPUs / pool GPUs");
+  chart.SetYRange(0, 1);
+  std::string events;
+  for (const VariantResult& v : report.variants) {
+    if (!v.faults) continue;
+    for (const PoolAvailability& a : v.faults->availability) {
+      std::vector<svg::Point> points;
+      for (const auto& [at, fraction] : a.series) points.push_back({at.seconds(), fraction});
+      if (!points.empty()) points.push_back({v.metrics.end_s, points.back().y});
+      chart.AddSeries(v.name + " " + a.pool, points, /*step=*/true);
+    }
+    for (const FaultEventRecord& e : v.faults->events) {
+      events += "<tr><td>" + svg::Escape(v.name) + "</td><td>" +
+                svg::Escape(std::to_string(e.at.seconds())) + "</td><td>" +
+                (e.repaired ? "repaired " : "") + svg::Escape(e.kind) + "</td><td>" +
+                svg::Escape(e.node) + (e.gpu >= 0 ? "/gpu" + std::to_string(e.gpu) : "") +
+                "</td></tr>\n";
+    }
+  }
+  return "<h2>Faults</h2>\n<div class=\"charts\">\n" + chart.Render(kChartWidth, kChartHeight) +
+         "\n</div>\n<table><tr><th>variant</th><th>time "
+         "(s)</th><th>fault</th><th>node</th></tr>\n" +
+         events + "</table>\n";
+}
+
 std::string OverTimeCharts(const RunReport& report) {
   std::string out = "<h2>Over time</h2>\n<div class=\"charts\">\n";
   out += TimelineChart(
@@ -149,7 +182,7 @@ std::string OverTimeCharts(const RunReport& report) {
   out += "\n" + TimelineChart(
                     report, "Pending pods over time", "pods",
                     [](const TimelinePoint& p) { return static_cast<double>(p.pending); }, false);
-  out += "\n" + LatencyCdfChart(report) + "\n</div>\n";
+  out += "\n" + LatencyCdfChart(report) + "\n</div>\n" + FaultCharts(report);
   bool missing = std::any_of(report.variants.begin(), report.variants.end(),
                              [](const VariantResult& v) { return v.timeline.empty(); });
   if (missing) out += "<p class=\"note\">Some variants have no timeline (not collected).</p>\n";

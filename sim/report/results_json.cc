@@ -140,6 +140,44 @@ Json GangsJson(const GangMetrics& g) {
               {"never_scheduled_owners", g.never_scheduled_owners}};
 }
 
+Json FaultsJson(const FaultMetrics& f) {
+  Json killed = Json::object();
+  for (const KillsByCause& k : f.killed) {
+    killed[k.cause] = {{"pods", k.pods}, {"workloads", k.workloads}};
+  }
+  Json availability = Json::object();
+  for (const PoolAvailability& a : f.availability) {
+    Json series = Json::array();
+    for (const auto& [at, fraction] : a.series)
+      series.push_back({Micro(at.seconds()), Micro(fraction)});
+    availability[a.pool] = {{"gpus", a.gpus},
+                            {"mean", Micro(a.mean)},
+                            {"min", Micro(a.min)},
+                            {"series", std::move(series)}};
+  }
+  Json events = Json::array();
+  for (const FaultEventRecord& e : f.events) {
+    events.push_back({{"at_s", Micro(e.at.seconds())},
+                      {"kind", e.kind},
+                      {"repaired", e.repaired},
+                      {"node", e.node},
+                      {"gpu", e.gpu >= 0 ? Json(e.gpu) : Json(nullptr)}});
+  }
+  return Json{{"faults", f.faults},
+              {"gpu_hours_lost", Micro(f.gpu_hours_lost)},
+              {"goodput", f.goodput ? Json(Micro(*f.goodput)) : Json(nullptr)},
+              {"killed", std::move(killed)},
+              {"time_to_recover_s",
+               {{"mean", Micro(f.time_to_recover.mean_s)},
+                {"p50", Micro(f.time_to_recover.p50_s)},
+                {"p95", Micro(f.time_to_recover.p95_s)},
+                {"max", Micro(f.time_to_recover.max_s)},
+                {"count", f.time_to_recover.count}}},
+              {"unrecovered", f.unrecovered},
+              {"availability", std::move(availability)},
+              {"events", std::move(events)}};
+}
+
 }  // namespace
 
 std::string FormatResultsJson(const RunReport& report) {
@@ -163,6 +201,7 @@ std::string FormatResultsJson(const RunReport& report) {
                  {"nodes", std::move(nodes)}};
     if (!v.theory.empty()) variant["queueing_theory"] = TheoryJson(v.theory);
     if (v.gangs) variant["gangs"] = GangsJson(*v.gangs);
+    if (v.faults) variant["faults"] = FaultsJson(*v.faults);
     variants.push_back(std::move(variant));
   }
   root["variants"] = std::move(variants);

@@ -120,6 +120,58 @@ std::string FormatNeverScheduledNote(const RunReport& report) {
   return names.empty() ? "" : "gangs never scheduled: " + names + "\n";
 }
 
+// Fault rows (FaultMetrics) when any variant has faults, "-" for the others: faults, pods
+// killed per cause (every cause any variant saw), GPU-hours lost, goodput, time to recover
+// and each pool's mean availability.
+void AddFaultRows(const RunReport& report, std::vector<Row>& rows) {
+  std::vector<std::string> causes, pools;
+  for (const VariantResult& v : report.variants) {
+    if (!v.faults) continue;
+    for (const KillsByCause& k : v.faults->killed) {
+      if (std::find(causes.begin(), causes.end(), k.cause) == causes.end())
+        causes.push_back(k.cause);
+    }
+    for (const PoolAvailability& a : v.faults->availability) {
+      if (std::find(pools.begin(), pools.end(), a.pool) == pools.end()) pools.push_back(a.pool);
+    }
+  }
+  if (std::none_of(report.variants.begin(), report.variants.end(),
+                   [](const VariantResult& v) { return v.faults.has_value(); })) {
+    return;
+  }
+  std::vector<Row> out = {{"faults", {}},
+                          {"GPU-hours lost to faults", {}},
+                          {"goodput", {}},
+                          {"time to recover mean (s)", {}},
+                          {"time to recover max (s)", {}},
+                          {"incidents not recovered", {}}};
+  for (const std::string& c : causes) out.push_back({"pods killed " + c, {}});
+  for (const std::string& p : pools) out.push_back({"availability " + p, {}});
+  for (const VariantResult& v : report.variants) {
+    std::vector<std::string> cells(out.size(), "-");
+    if (const std::optional<FaultMetrics>& f = v.faults) {
+      cells[0] = std::to_string(f->faults);
+      cells[1] = FormatFixed(f->gpu_hours_lost, 2);
+      cells[2] = f->goodput ? FormatFixed(*f->goodput, 4) : "-";
+      cells[3] = FormatFixed(f->time_to_recover.mean_s, 1);
+      cells[4] = FormatFixed(f->time_to_recover.max_s, 1);
+      cells[5] = std::to_string(f->unrecovered);
+      for (size_t i = 0; i < causes.size(); ++i) {
+        auto k = std::find_if(f->killed.begin(), f->killed.end(),
+                              [&](const KillsByCause& x) { return x.cause == causes[i]; });
+        cells[6 + i] = k == f->killed.end() ? "0" : std::to_string(k->pods);
+      }
+      for (size_t i = 0; i < pools.size(); ++i) {
+        auto a = std::find_if(f->availability.begin(), f->availability.end(),
+                              [&](const PoolAvailability& x) { return x.pool == pools[i]; });
+        if (a != f->availability.end()) cells[6 + causes.size() + i] = FormatFixed(a->mean, 4);
+      }
+    }
+    for (size_t r = 0; r < cells.size(); ++r) out[r].cells.push_back(cells[r]);
+  }
+  rows.insert(rows.end(), out.begin(), out.end());
+}
+
 std::vector<Row> BuildRows(const RunReport& report) {
   std::vector<Row> rows = {{"policy", {}},
                            {"makespan (s)", {}},
@@ -170,6 +222,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
   AddPriorityRows(report, rows);
   AddKueueRows(report, rows);
   AddGangRows(report, rows);
+  AddFaultRows(report, rows);
   for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
     rows.push_back({std::move(label), std::move(cells)});
   }

@@ -133,6 +133,10 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   TimelineRecorder timeline;
   if (options.collect_timeline) engine.AddObserver(&timeline);
   for (EngineObserver* o : options.observers) engine.AddObserver(o);
+  const bool has_faults =
+      !scenario.cluster.faults.empty() || !scenario.cluster.fault_processes.empty();
+  FaultRecorder faults;
+  if (has_faults) engine.AddObserver(&faults);
   engine.Run();
 
   VariantResult result;
@@ -156,6 +160,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
     result.gangs = ComputeGangMetrics(engine.gangs(), engine.pods(),
                                       [&](OwnerId owner) { return engine.ControllerName(owner); });
   }
+  if (has_faults) result.faults = faults.Finish(engine, result.metrics.gpu_hours);
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
   if (options.collect_pods) {

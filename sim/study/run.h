@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/engine/engine.h"
+#include "sim/metrics/fault_metrics.h"
 #include "sim/metrics/gang_metrics.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeline_recorder.h"
@@ -52,6 +53,8 @@ struct VariantResult {
   std::vector<TheoryComparison> theory;
   // Its gangs; none when the run declared no gang.
   std::optional<GangMetrics> gangs;
+  // What faults did; none when the scenario has no faults or failure processes.
+  std::optional<FaultMetrics> faults;
 };
 
 // A scenario file's variants, run.

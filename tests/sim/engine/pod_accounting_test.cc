@@ -136,3 +136,94 @@ TEST_CASE("a run's end-of-run checks pass and its submissions per controller are
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+std::string Named(PodId id) { return "pod" + std::to_string(id.value()); }
+
+// Pod 0 was preempted and ended so; pod 1 was killed by a lost node and is still
+// terminating; pod 2 completed.
+std::vector<Pod> KilledPods() {
+  std::vector<Pod> pods = {MakePod(0, PodPhase::kFailed), MakePod(0, PodPhase::kRunning),
+                           MakePod(0, PodPhase::kSucceeded)};
+  for (uint32_t i = 0; i < pods.size(); ++i) pods[i].id = PodId(i);
+  pods[0].reason = pods[0].ending = EndReason::kPreempted;
+  pods[1].ending = EndReason::kNodeLost;
+  pods[2].reason = EndReason::kCompleted;
+  return pods;
+}
+
+std::vector<int64_t> Booked(std::initializer_list<std::pair<EndReason, int64_t>> kills) {
+  std::vector<int64_t> booked(kEndReasonCount, 0);
+  for (const auto& [reason, n] : kills) booked[static_cast<size_t>(reason)] = n;
+  return booked;
+}
+
+}  // namespace
+
+TEST_CASE("kills accounting passes when the kills booked by cause are the pods' causes",
+          "[engine][accounting][faults]") {
+  const PodCensus c = TakeCensus(KilledPods(), 1);
+  CHECK(c.killed[static_cast<size_t>(EndReason::kPreempted)] == 1);
+  CHECK(c.killed[static_cast<size_t>(EndReason::kNodeLost)] == 1);
+  CHECK_FALSE(KillAccountingError(
+      Booked({{EndReason::kPreempted, 1}, {EndReason::kNodeLost, 1}}), c, Named));
+}
+
+TEST_CASE("kills accounting fires when a kill is not booked", "[engine][accounting][faults]") {
+  SECTION("a kill counted where it happened but not found among the pods, or the reverse") {
+    const PodCensus c = TakeCensus(KilledPods(), 1);
+    CHECK(KillAccountingError(Booked({{EndReason::kPreempted, 1}}), c, Named) ==
+          "kills by cause: 0 NodeLost counted where they happened, 1 found among the pods");
+    CHECK(KillAccountingError(Booked({{EndReason::kPreempted, 1}, {EndReason::kNodeLost, 1},
+                                      {EndReason::kGpuFailed, 2}}),
+                              c, Named) ==
+          "kills by cause: 2 GpuFailed counted where they happened, 0 found among the pods");
+  }
+  SECTION("a pod that ended for a kill reason no kill recorded") {
+    std::vector<Pod> pods = KilledPods();
+    pods[2].phase = PodPhase::kFailed;
+    pods[2].reason = EndReason::kGpuFailed;  // ended GpuFailed without going through a kill
+    const PodCensus c = TakeCensus(pods, 1);
+    CHECK(KillAccountingError(Booked({{EndReason::kPreempted, 1}, {EndReason::kNodeLost, 1}}),
+                              c, Named) ==
+          "pod2 ended for a kill that was not booked as its cause");
+  }
+  SECTION("a killed pod that ended for another reason than its kill's") {
+    std::vector<Pod> pods = KilledPods();
+    pods[0].reason = EndReason::kError;
+    CHECK(KillAccountingError(Booked({{EndReason::kPreempted, 1}, {EndReason::kNodeLost, 1}}),
+                              TakeCensus(pods, 1), Named) ==
+          "pod0 ended for a kill that was not booked as its cause");
+  }
+}
+
+TEST_CASE("a run with faults books every kill by cause", "[engine][accounting][faults]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("a", "p3.8xlarge"));
+  s.cluster.nodes.push_back(test::GpuNode("b", "p3.8xlarge"));
+  const JobClassId run = AddJobClass(s, "run", Sec(0), Sec(1000));
+  const TemplateId gpu = AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = run});
+  s.workloads.push_back(JobSpec{.name = "j", .completions = 6, .parallelism = 6,
+                                .backoff_limit = 10, .tmpl = gpu});
+  Fault lost;
+  lost.at = Sec(100);
+  lost.kind = FaultKind::kNodeLost;
+  lost.target.nodes = {0};
+  s.cluster.faults.push_back(lost);
+  Fault xid;
+  xid.at = Sec(200);
+  xid.kind = FaultKind::kGpuUnhealthy;
+  xid.target.nodes = {1};
+  xid.target.gpus = {1};
+  s.cluster.faults.push_back(xid);
+  FirstFitPolicy policy;
+  auto engine = test::RunEngine(s, policy);  // CheckAccounting passed, or this aborted
+  const PodCensus c = TakeCensus(engine->pods(), 1);
+  CHECK(c.killed[static_cast<size_t>(EndReason::kNodeLost)] == 4);
+  CHECK(c.killed[static_cast<size_t>(EndReason::kGpuFailed)] == 1);
+  CHECK_FALSE(KillAccountingError(engine->killed_by_cause(), c, Named));
+}
+
+}  // namespace migsim
