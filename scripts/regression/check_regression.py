@@ -213,6 +213,21 @@ def discover(specs):
     return found
 
 
+def gated_metrics(variant):
+    """A variant's metrics, with its gang and fault summaries where it has them (not their
+    event lists or time series: those are outputs, not figures to hold)."""
+    metrics = dict(variant["metrics"])
+    if variant.get("gangs") is not None:
+        metrics["gangs"] = variant["gangs"]
+    faults = variant.get("faults")
+    if faults is not None:
+        kept = {k: v for k, v in faults.items() if k not in ("events", "availability")}
+        kept["availability"] = {pool: {"mean": a["mean"], "min": a["min"]}
+                                for pool, a in faults.get("availability", {}).items()}
+        metrics["faults"] = kept
+    return metrics
+
+
 def run_scenario(migsim, path):
     """Returns ({variant: metrics}, error message or None)."""
     cmd = [migsim, "run", path, "--json", "--quiet"]
@@ -230,7 +245,7 @@ def run_scenario(migsim, path):
         for v in doc["variants"]:
             if v["name"] in variants:
                 return None, "two variants named %s in the output" % v["name"]
-            variants[v["name"]] = v["metrics"]
+            variants[v["name"]] = gated_metrics(v)
     except (ValueError, KeyError, TypeError) as e:
         return None, "unexpected output of `migsim run %s --json`: %s" % (rel(path), e)
     return variants, None
