@@ -33,6 +33,13 @@ void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& poo
 // The catalog's GPU model names, for "unknown GPU model" messages.
 std::vector<std::string> GpuModelNames();
 
+// --- taints and tolerations (taint_json.cc) ---
+
+// A pool's `taints`: [{key, value, effect}].
+Taints ReadTaints(LoadContext* ctx, const JsonRef& ref);
+// A template's `tolerations`: [{key, operator, value, effect, tolerationSeconds}].
+Tolerations ReadTolerations(LoadContext* ctx, const JsonRef& ref);
+
 // --- per-node GPU state (mig_json.cc) ---
 
 // The pool's `mig` and `device_plugin` fields (or their defaults) into node->gpus,

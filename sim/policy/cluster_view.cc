@@ -24,7 +24,10 @@ bool ClusterView::Admits(const PodView& pod, const NodeInfo& node) {
       !MatchesAffinity(node.labels, *pod.node_affinity)) {
     return false;
   }
-  return true;
+  // TaintToleration: free on the many nodes without taints.
+  if (node.taints.empty()) return true;
+  static const Tolerations kNone;
+  return ToleratesTaints(pod.tolerations != nullptr ? *pod.tolerations : kNone, node.taints);
 }
 
 }  // namespace migsim
