@@ -104,6 +104,11 @@ void LoadQueueDisciplines(LoadContext* ctx, const ObjectReader& scheduler, Scena
 
 // --- namespaces and disruptions ---
 
+// `name`'s index in scenario->namespaces (added if new), or -1 when it breaks Kubernetes'
+// DNS-1123 label rules (workload_json.cc); NamespaceMessage says how.
+int32_t InternNamespace(const std::string& name, Scenario* scenario);
+std::string NamespaceMessage(const std::string& name);
+
 // A `namespace` value (Kubernetes' DNS-1123 label rules), as an index into
 // scenario->namespaces, which gains it when new (workload_json.cc).
 int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
@@ -145,6 +150,9 @@ int32_t ReadQueueName(LoadContext* ctx, const JsonRef& ref, int32_t ns, const Sc
 // After the workloads: each managed workload's request must fit its ClusterQueue's quota
 // (reported at its pointer), and its templates get their flavored copies.
 void FinishKueue(LoadContext* ctx, Scenario* scenario);
+
+// A Deployment's `scale` events (none before `start`), sorted by time (stable).
+std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime start);
 
 // `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);
