@@ -68,7 +68,8 @@ std::optional<GangFitProblem> GangNeverFits(const Scenario& scenario, TemplateId
   const PodView pod{.id = PodId(0),
                     .requests = &t.requests,
                     .node_selector = &t.node_selector,
-                    .node_affinity = &t.node_affinity};
+                    .node_affinity = &t.node_affinity,
+                    .tolerations = &t.tolerations};
   // Workers each domain holds: one domain ("") without a topology key; with the hostname
   // as the key each node is a domain of its own.
   std::map<std::string, int64_t> holds;

@@ -49,6 +49,9 @@ struct ScenarioFile {
   std::string description;
   // In file order; a file without "variants" has one variant named "base".
   std::vector<std::pair<std::string, Scenario>> variants;
+  // What the scenario's Kubernetes manifests ask for that migsim does not model, each
+  // "<file>: document N: <path> (line L): <what>" (sim/io/k8s), once across the variants.
+  std::vector<std::string> warnings{};
 };
 
 }  // namespace migsim

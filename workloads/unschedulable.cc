@@ -15,7 +15,8 @@ constexpr char kHostnameLabel[] = "kubernetes.io/hostname";
 // node by name (a pool: its nodes come one after another).
 bool AlikeButName(const NodeSpec& a, const NodeSpec& b) {
   return a.type == b.type && a.extra_labels == b.extra_labels && a.plugin == b.plugin &&
-         a.gpus == b.gpus && a.mig_config == b.mig_config && a.mig_parted == b.mig_parted;
+         a.gpus == b.gpus && a.mig_config == b.mig_config && a.mig_parted == b.mig_parted &&
+         a.taints == b.taints;
 }
 
 }  // namespace
@@ -73,7 +74,8 @@ std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario) {
     const PodView pod{.id = PodId(0),
                       .requests = &tmpl.requests,
                       .node_selector = &tmpl.node_selector,
-                      .node_affinity = &tmpl.node_affinity};
+                      .node_affinity = &tmpl.node_affinity,
+                    .tolerations = &tmpl.tolerations};
     bool fits = false;
     for (const NodeInfo& node : nodes) fits = fits || view.Fits(pod, node);
     if (!fits) unschedulable.push_back(TemplateId(static_cast<TemplateId::Rep>(t)));

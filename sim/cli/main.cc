@@ -29,6 +29,7 @@ struct Cli {
   std::string csv, model, scenario;
   bool all_profiles = false;
   int code = 0;
+  std::vector<std::string> manifests;  // validate's Kubernetes manifests
 };
 
 // A value given as "" is a mistake (say, a shell variable that was not set), not a request
@@ -43,6 +44,9 @@ void AddRun(CLI::App& app, Cli& cli) {
   migsim::RunCommandOptions& run = cli.run;
   CLI::App* cmd = app.add_subcommand("run", "Simulate a scenario's variants and print the results");
   cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required();
+  cmd->add_option("manifests", run.manifests,
+                  "Kubernetes manifests (YAML or JSON files, or directories of them) added to "
+                  "the scenario's own");
   cmd->add_flag("--json", run.json, "Print results as JSON instead of a table");
   cmd->add_option("--out", run.out_dir,
                   "Also write summary.json and pods-<variant>.csv into this directory")
@@ -59,7 +63,8 @@ void AddRun(CLI::App& app, Cli& cli) {
       "Examples:\n"
       "  migsim run scenarios/56-superres.json\n"
       "  migsim run scenarios/mig-strategies.json --json\n"
-      "  migsim run scenarios/timeslice-cifar10.json --out out/ --variant time-slicing");
+      "  migsim run scenarios/timeslice-cifar10.json --out out/ --variant time-slicing\n"
+      "  migsim run scenarios/manifests-seed-001.json extra-deployment.yaml");
   cmd->callback([&cli] { cli.code = migsim::RunCommand(cli.run); });
 }
 
@@ -151,8 +156,9 @@ void AddSweep(CLI::App& app, Cli& cli) {
       ->add_option("inputs", m.inputs,
                    "Directory with sweep-shard-<i>-of-<N>.csv files, or the files")
       ->required();
-  merge->add_option("--out", m.out_dir,
-                    "Write sweep.csv here (default: the directory of the shards)")
+  merge
+      ->add_option("--out", m.out_dir,
+                   "Write sweep.csv here (default: the directory of the shards)")
       ->check(NonEmptyPath());
   merge->footer("Example:\n  migsim merge out/");
   merge->callback([&cli] { cli.code = migsim::MergeCommand(cli.merge); });
@@ -183,11 +189,14 @@ void AddExplain(CLI::App& app, Cli& cli) {
   layouts->add_flag("--all", cli.all_profiles, "Include +me and double-memory 1g profiles");
   Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, price", "migsim nodes",
       [&cli] { cli.code = migsim::NodesCommand(); });
-  Sub(app, "validate", "Check a scenario and show what it would simulate, without running it",
-      "migsim validate scenarios/mig-strategies.json",
-      [&cli] { cli.code = migsim::ValidateCommand(cli.scenario); })
-      ->add_option("scenario", cli.scenario, "Scenario file (JSON)")
-      ->required();
+  CLI::App* validate =
+      Sub(app, "validate", "Check a scenario and show what it would simulate, without running it",
+          "migsim validate scenarios/mig-strategies.json",
+          [&cli] { cli.code = migsim::ValidateCommand(cli.scenario, cli.manifests); });
+  validate->add_option("scenario", cli.scenario, "Scenario file (JSON)")->required();
+  validate->add_option("manifests", cli.manifests,
+                       "Kubernetes manifests (YAML or JSON files, or directories of them) added "
+                       "to the scenario's own");
   Sub(app, "policies", "List the scheduling policies and their parameters", "migsim policies",
       [&cli] { cli.code = migsim::PoliciesCommand(); });
   Sub(app, "job-classes", "List the built-in job classes with their speeds and sources",

@@ -86,17 +86,20 @@ std::vector<std::pair<std::string, std::string>> OutputFiles(const RunReport& re
 }  // namespace
 
 int RunCommand(const RunCommandOptions& options) {
-  Result<ScenarioFile> loaded = LoadScenarioFile(options.scenario_path);
+  Result<ScenarioFile> loaded = LoadScenarioFile(options.scenario_path, options.manifests);
   if (!loaded.ok()) {
     return Fail(loaded.status(), kBadInput);
   }
   const ScenarioFile& file = loaded.value();
+  for (const std::string& warning : file.warnings) {
+    std::fprintf(stderr, "migsim: warning: %s\n", warning.c_str());
+  }
   if (Status s = CheckVariantNames(file, options.variants); !s.ok()) {
     return Fail(s, kBadInput);
   }
-  for (const auto& [flag, path, dir] : {std::tuple{"--out", &options.out_dir, true},
-                                        std::tuple{"--report", &options.report, false},
-                                        std::tuple{"--trace", &options.trace, false}}) {
+  for (const auto& [flag, path, dir] :
+       {std::tuple{"--out", &options.out_dir, true}, std::tuple{"--report", &options.report, false},
+        std::tuple{"--trace", &options.trace, false}}) {
     if (path->empty()) continue;
     Status s = dir ? CheckOutputDir(flag, *path) : CheckOutputFile(flag, *path);
     if (!s.ok()) return Fail(s, kBadInput);

@@ -14,6 +14,8 @@ struct RunCommandOptions {
   bool quiet = false;                 // no progress on stderr
   std::string report;                 // also write a self-contained HTML report here
   std::string trace;                  // also write Chrome trace-event JSON (Perfetto) here
+  // Kubernetes manifest files or directories added to the scenario's `manifests`.
+  std::vector<std::string> manifests;
 };
 
 // Exit code: 0 success, 2 bad input (message on stderr, nothing written).

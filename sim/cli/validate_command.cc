@@ -77,13 +77,17 @@ struct Describe {
 
 }  // namespace
 
-int ValidateCommand(const std::string& path) {
-  Result<ScenarioFile> loaded = LoadScenarioFile(path);
+int ValidateCommand(const std::string& path, const std::vector<std::string>& manifests) {
+  Result<ScenarioFile> loaded = LoadScenarioFile(path, manifests);
   if (!loaded.ok()) {
     return Fail(loaded.status(), kBadInput);
   }
   const ScenarioFile& file = loaded.value();
   std::printf("%s: valid. %s\n", file.path.c_str(), file.name.c_str());
+  if (!file.warnings.empty()) std::printf("\nmanifest fields migsim does not model:\n");
+  for (const std::string& warning : file.warnings) {
+    std::printf("  warning: %s\n", warning.c_str());
+  }
   for (const auto& [name, s] : file.variants) {
     char horizon[32] = "none";
     if (s.horizon != SimTime::Max())

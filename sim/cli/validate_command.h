@@ -4,10 +4,12 @@
 // without running it.
 
 #include <string>
+#include <vector>
 
 namespace migsim {
 
 // Exit code: 0 valid, 2 bad input (one located message on stderr).
-int ValidateCommand(const std::string& path);
+// `manifests`: Kubernetes manifest files or directories added to the scenario's own.
+int ValidateCommand(const std::string& path, const std::vector<std::string>& manifests = {});
 
 }  // namespace migsim

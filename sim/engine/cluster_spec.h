@@ -13,6 +13,7 @@
 #include "sim/core/sim_time.h"
 #include "sim/engine/fault.h"
 #include "sim/policy/resources.h"
+#include "sim/policy/taint.h"
 
 namespace migsim {
 
@@ -33,6 +34,7 @@ struct NodeSpec {
   // The MIG manager's pending window when a policy repartitions the node's GPUs
   // (MigReconfiguration): as long as a scripted relabel's default (domain.md §4.2).
   SimTime mig_reconfiguration = SimTime::Micros(60'000'000);
+  Taints taints{};  // the node's spec.taints (the pool's `taints`)
 };
 
 // Setting nvidia.com/mig.config on a node at a given time (domain.md §4.1): the node's

@@ -58,6 +58,7 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
       &t.node_selector, &t.node_affinity,
       pod.created,      pending_alike,
       t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
+  view.tolerations = &t.tolerations;
   AddServiceTo(pod, view);
   return view;
 }

@@ -34,6 +34,7 @@ NodeRuntime::NodeRuntime(const NodeSpec& spec, NodeId id, ResourceTable& resourc
   if (!mig_config_.empty()) mig_state_ = "success";
   info.id = id;
   info.name = spec.name;
+  info.taints = spec.taints;
   info.cpu_milli_allocatable = int64_t{spec.type->vcpu} * 1000;
   info.memory_mib_allocatable = static_cast<int64_t>(spec.type->memory_gib * 1024);
   if (spec.type->gpu != nullptr) {

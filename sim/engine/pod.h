@@ -11,6 +11,7 @@
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
 #include "sim/policy/resources.h"
+#include "sim/policy/taint.h"
 
 namespace migsim {
 
@@ -42,6 +43,8 @@ struct PodTemplate {
   // Its pods belong to a gang (ControllerContext::SubmitToGang): the template is a
   // scheduling class of its own, so that a gang that does not fit blocks no other pods.
   bool gang = false;
+  // spec.tolerations: which node taints the pods accept (TaintToleration).
+  Tolerations tolerations{};
 };
 
 enum class PodPhase : uint8_t {

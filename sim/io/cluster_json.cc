@@ -99,12 +99,14 @@ void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
     LoadOpenbPool(ctx, name, ref, cluster, pools);
     return;
   }
-  ObjectReader r(ctx, ref, {"type", "count", "labels", "mig", "device_plugin", "openb_nodes"});
+  ObjectReader r(ctx, ref,
+                 {"type", "count", "labels", "mig", "device_plugin", "openb_nodes", "taints"});
   if (!r.Require("type")) return;
   NodeSpec node;
   node.type = ResolveNodeType(ctx, r.Field("type"), custom);
   const int64_t count = r.Int("count", 1, 1, kMaxNodesPerPool);
   if (r.Has("labels")) node.extra_labels = ReadLabels(ctx, r.Field("labels"));
+  if (r.Has("taints") && ctx->ok()) node.taints = ReadTaints(ctx, r.Field("taints"));
   if (!ctx->ok()) return;
   LoadNodeGpus(ctx, r, &node);
   if (!ctx->ok()) return;

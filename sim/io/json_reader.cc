@@ -103,6 +103,10 @@ void LoadContext::Fail(const std::string& pointer, std::string message) {
   error_ = Status::InvalidArgument(std::move(message), {file_, pointer});
 }
 
+void LoadContext::Fail(Status error) {
+  if (error_.ok()) error_ = std::move(error);
+}
+
 JsonRef JsonRef::Member(const std::string& key) const {
   return JsonRef(value_->at(key), PointerTo(key));
 }

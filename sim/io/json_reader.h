@@ -58,6 +58,9 @@ class LoadContext {
   explicit LoadContext(std::string file) : file_(std::move(file)) {}
   // Records InvalidArgument(message) at `pointer`, unless an error is recorded already.
   void Fail(const std::string& pointer, std::string message);
+  // Records `error`, located elsewhere (a file the document names), unless an error is
+  // recorded already. REQUIRES: !error.ok().
+  void Fail(Status error);
   bool ok() const { return error_.ok(); }
   const Status& status() const { return error_; }
   // A path named in the document: as given when absolute, else relative to the directory

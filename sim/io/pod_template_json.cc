@@ -109,7 +109,7 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
                            Scenario* scenario) {
   ObjectReader r(ctx, tmpl,
                  {"job_class", "resources", "node_selector", "labels", "priorityClassName",
-                  "terminationGracePeriodSeconds"});
+                  "terminationGracePeriodSeconds", "tolerations"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
   pod.runs_forever = run == TemplateRun::kForever;
@@ -122,6 +122,7 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
   }
   if (r.Has("node_selector")) pod.node_selector = ReadLabels(ctx, r.Field("node_selector"));
   if (r.Has("labels")) pod.labels = ReadLabels(ctx, r.Field("labels"));
+  if (r.Has("tolerations")) pod.tolerations = ReadTolerations(ctx, r.Field("tolerations"));
   pod.termination_grace = r.Seconds("terminationGracePeriodSeconds", pod.termination_grace);
   if (ctx->ok()) ApplyPriorityClass(ctx, r, *scenario, &pod);
   if (!ctx->ok()) return TemplateId::Invalid();

@@ -10,6 +10,7 @@
 #include "sim/core/text.h"
 #include "sim/io/input_file.h"
 #include "sim/io/json_reader.h"
+#include "sim/io/k8s/manifest_scenario.h"
 #include "sim/io/policy_json.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -25,7 +26,7 @@ using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 16> kTopLevelFields = {"name",
+constexpr std::array<std::string_view, 18> kTopLevelFields = {"name",
                                                               "description",
                                                               "seed",
                                                               "horizon_s",
@@ -40,7 +41,9 @@ constexpr std::array<std::string_view, 16> kTopLevelFields = {"name",
                                                               "pod_disruption_budgets",
                                                               "kueue",
                                                               "faults",
-                                                              "fault_processes"};
+                                                              "fault_processes",
+                                                              "manifests",
+                                                              "manifest_overlay"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -103,8 +106,37 @@ void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
   }
 }
 
+// What a load is given besides the file: manifests named on the command line, and where
+// the manifests' warnings go.
+struct LoadExtras {
+  std::vector<std::string> manifests;
+  std::vector<std::string>* warnings = nullptr;  // null: dropped
+};
+
+// `manifests` (and the command line's), read once per variant: a variant may change them.
+std::optional<k8s::ManifestSet> ReadScenarioManifests(LoadContext* ctx, const ObjectReader& r,
+                                                      const LoadExtras& extras) {
+  if (r.Has("manifest_overlay") && !r.Has("manifests") && extras.manifests.empty()) {
+    ctx->Fail("/manifest_overlay", "there are no manifests to overlay (add 'manifests')");
+  }
+  if (!ctx->ok() || (!r.Has("manifests") && extras.manifests.empty())) return std::nullopt;
+  const std::optional<JsonRef> list =
+      r.Has("manifests") ? std::optional(r.Field("manifests")) : std::nullopt;
+  std::optional<k8s::ManifestSet> set =
+      io::ReadManifests(ctx, list ? &*list : nullptr, extras.manifests);
+  if (set && extras.warnings != nullptr) {
+    for (const std::string& w : set->warnings) {
+      if (std::find(extras.warnings->begin(), extras.warnings->end(), w) ==
+          extras.warnings->end()) {
+        extras.warnings->push_back(w);
+      }
+    }
+  }
+  return set;
+}
+
 // One variant's document (without "variants"), fully validated.
-Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
+Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const LoadExtras& extras) {
   LoadContext ctx(file);
   ObjectReader r(&ctx, JsonRef(doc, ""), kTopLevelFields);
   if (!r.valid()) return ctx.status();
@@ -131,14 +163,22 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
         r.Has("priority_classes") ? std::optional(r.Field("priority_classes")) : std::nullopt;
     io::LoadPriorityClasses(&ctx, classes ? &*classes : nullptr, &scenario.priority_classes);
   }
+  const std::optional<k8s::ManifestSet> manifests = ReadScenarioManifests(&ctx, r, extras);
+  if (manifests && ctx.ok()) io::AddManifestPriorityClasses(&ctx, *manifests, &scenario);
   if (r.Has("scheduler") && ctx.ok()) io::LoadScheduler(&ctx, r.Field("scheduler"), &scenario);
   if (r.Has("kueue") && ctx.ok()) io::LoadKueue(&ctx, r.Field("kueue"), &scenario);
-  if (r.Require("workloads") && ctx.ok()) {
+  if ((manifests ? r.Has("workloads") : r.Require("workloads")) && ctx.ok()) {
     io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
+  }
+  if (manifests && ctx.ok()) {
+    const std::optional<JsonRef> overlay =
+        r.Has("manifest_overlay") ? std::optional(r.Field("manifest_overlay")) : std::nullopt;
+    io::AddManifestWorkloads(&ctx, *manifests, overlay ? &*overlay : nullptr, &scenario);
   }
   if (r.Has("pod_disruption_budgets") && ctx.ok()) {
     io::LoadDisruptionBudgets(&ctx, r.Field("pod_disruption_budgets"), &scenario);
   }
+  if (manifests && ctx.ok()) io::AddManifestBudgets(&ctx, *manifests, &scenario);
   if (ctx.ok()) io::FinishKueue(&ctx, &scenario);
   if (r.Has("queueing_theory") && ctx.ok()) {
     io::LoadQueueingTheory(&ctx, r.Field("queueing_theory"), &scenario);
@@ -191,8 +231,8 @@ Result<Header> ReadHeader(const std::string& file, Json doc) {
 // An error the base document has on its own is the base's: prefixing it with the first
 // variant's name would send the user to the wrong place.
 Status VariantError(const std::string& file, const Json& base, const std::string& variant,
-                    const Status& error) {
-  Result<Scenario> alone = LoadScenario(file, base);
+                    const Status& error, const LoadExtras& extras) {
+  Result<Scenario> alone = LoadScenario(file, base, {extras.manifests, nullptr});
   if (!alone.ok() && alone.status().message() == error.message() &&
       alone.status().location().json_pointer == error.location().json_pointer) {
     return error;
@@ -200,9 +240,10 @@ Status VariantError(const std::string& file, const Json& base, const std::string
   return error.Prefixed("variant '" + variant + "': ");
 }
 
-Status LoadVariants(const std::string& file, const Header& header, ScenarioFile* out) {
+Status LoadVariants(const std::string& file, const Header& header, const LoadExtras& extras,
+                    ScenarioFile* out) {
   if (header.variants.empty()) {
-    Result<Scenario> base = LoadScenario(file, header.base);
+    Result<Scenario> base = LoadScenario(file, header.base, extras);
     if (!base.ok()) return base.status();
     out->variants.emplace_back("base", std::move(base).value());
     return Status::Ok();
@@ -210,14 +251,15 @@ Status LoadVariants(const std::string& file, const Header& header, ScenarioFile*
   for (const auto& [name, patch] : header.variants) {
     Json merged = header.base;
     merged.merge_patch(patch);
-    Result<Scenario> scenario = LoadScenario(file, merged);
-    if (!scenario.ok()) return VariantError(file, header.base, name, scenario.status());
+    Result<Scenario> scenario = LoadScenario(file, merged, extras);
+    if (!scenario.ok()) return VariantError(file, header.base, name, scenario.status(), extras);
     out->variants.emplace_back(name, std::move(scenario).value());
   }
   return Status::Ok();
 }
 
-Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label) {
+Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
+                           const std::vector<std::string>& extra_manifests) {
   Result<Json> doc = io::ParseJson(text, file_label);
   if (!doc.ok()) return doc.status();
   Result<Header> header = ReadHeader(file_label, std::move(doc).value());
@@ -226,20 +268,23 @@ Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label)
                     .name = header.value().name,
                     .description = header.value().description,
                     .variants = {}};
-  if (Status s = LoadVariants(file_label, header.value(), &file); !s.ok()) return s;
+  const LoadExtras extras{extra_manifests, &file.warnings};
+  if (Status s = LoadVariants(file_label, header.value(), extras, &file); !s.ok()) return s;
   return file;
 }
 
 }  // namespace
 
-Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label) {
-  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label); });
+Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
+                                       const std::vector<std::string>& extra_manifests) {
+  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label, extra_manifests); });
 }
 
-Result<ScenarioFile> LoadScenarioFile(const std::string& path) {
+Result<ScenarioFile> LoadScenarioFile(const std::string& path,
+                                      const std::vector<std::string>& extra_manifests) {
   Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
-  return ParseScenarioText(text.value(), path);
+  return ParseScenarioText(text.value(), path, extra_manifests);
 }
 
 }  // namespace migsim

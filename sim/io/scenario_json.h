@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/core/status.h"
 #include "workloads/scenario.h"
@@ -21,9 +22,16 @@ namespace migsim {
 //  - InvalidArgument located at the JSON pointer of the offending element. For an error
 //    that only a variant has, the message starts with "variant '<name>': " and the
 //    pointer is into the merged document (the same shape as the file without variants).
-Result<ScenarioFile> LoadScenarioFile(const std::string& path);
+//  - for manifests (the scenario's `manifests`, and `extra_manifests`: paths of Kubernetes
+//    YAML or JSON files or directories given as they are, e.g. on the command line),
+//    InvalidArgument at the manifest file, "document N: <YAML path> (line L): <problem>",
+//    or ParseError "malformed YAML" at its line and column (sim/io/k8s/manifest_objects.h).
+// What manifests say that migsim does not model goes to ScenarioFile::warnings.
+Result<ScenarioFile> LoadScenarioFile(const std::string& path,
+                                      const std::vector<std::string>& extra_manifests = {});
 
 // Same, from text; `file_label` is used in messages and as ScenarioFile::path. For tests.
-Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label);
+Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
+                                       const std::vector<std::string>& extra_manifests = {});
 
 }  // namespace migsim

@@ -33,6 +33,13 @@ void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& poo
 // The catalog's GPU model names, for "unknown GPU model" messages.
 std::vector<std::string> GpuModelNames();
 
+// --- taints and tolerations (taint_json.cc) ---
+
+// A pool's `taints`: [{key, value, effect}].
+Taints ReadTaints(LoadContext* ctx, const JsonRef& ref);
+// A template's `tolerations`: [{key, operator, value, effect, tolerationSeconds}].
+Tolerations ReadTolerations(LoadContext* ctx, const JsonRef& ref);
+
 // --- per-node GPU state (mig_json.cc) ---
 
 // The pool's `mig` and `device_plugin` fields (or their defaults) into node->gpus,
@@ -105,6 +112,11 @@ void LoadQueueDisciplines(LoadContext* ctx, const ObjectReader& scheduler, Scena
 
 // --- namespaces and disruptions ---
 
+// `name`'s index in scenario->namespaces (added if new), or -1 when it breaks Kubernetes'
+// DNS-1123 label rules (workload_json.cc); NamespaceMessage says how.
+int32_t InternNamespace(const std::string& name, Scenario* scenario);
+std::string NamespaceMessage(const std::string& name);
+
 // A `namespace` value (Kubernetes' DNS-1123 label rules), as an index into
 // scenario->namespaces, which gains it when new (workload_json.cc).
 int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);
@@ -146,6 +158,9 @@ int32_t ReadQueueName(LoadContext* ctx, const JsonRef& ref, int32_t ns, const Sc
 // After the workloads: each managed workload's request must fit its ClusterQueue's quota
 // (reported at its pointer), and its templates get their flavored copies.
 void FinishKueue(LoadContext* ctx, Scenario* scenario);
+
+// A Deployment's `scale` events (none before `start`), sorted by time (stable).
+std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime start);
 
 // `workloads`, in file order. REQUIRES: scenario->job_classes is loaded.
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario);

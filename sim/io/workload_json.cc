@@ -15,16 +15,7 @@ TemplateId RequireTemplate(LoadContext* ctx, ObjectReader* r, TemplateRun run, S
   return LoadPodTemplate(ctx, r->Field("template"), run, scenario);
 }
 
-void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
-                  Scenario* scenario) {
-  ObjectReader r(ctx, ref, {"kind", "namespace", "at_s", "count", "template"});
-  PodGroupSpec spec;
-  spec.name = name;
-  spec.at = r.Seconds("at_s", SimTime::Zero());
-  spec.count = static_cast<int>(r.Int("count", 1, 1, kMaxPodsPerField));
-  spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
-  if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
-}
+}  // namespace
 
 std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime start) {
   std::vector<ScaleEvent> events;
@@ -44,6 +35,19 @@ std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime 
   std::stable_sort(events.begin(), events.end(),
                    [](const ScaleEvent& a, const ScaleEvent& b) { return a.at < b.at; });
   return events;
+}
+
+namespace {
+
+void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
+                  Scenario* scenario) {
+  ObjectReader r(ctx, ref, {"kind", "namespace", "at_s", "count", "template"});
+  PodGroupSpec spec;
+  spec.name = name;
+  spec.at = r.Seconds("at_s", SimTime::Zero());
+  spec.count = static_cast<int>(r.Int("count", 1, 1, kMaxPodsPerField));
+  spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
+  if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
 
 void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& ref,
@@ -138,28 +142,38 @@ void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef
 
 }  // namespace
 
-int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
-  const std::optional<std::string> name = ReadString(ctx, ref);
-  if (!name) return 0;
-  const bool valid = !name->empty() && name->size() <= 63 &&
-                     std::isalnum(static_cast<unsigned char>(name->front())) &&
-                     std::isalnum(static_cast<unsigned char>(name->back())) &&
-                     std::all_of(name->begin(), name->end(), [](char c) {
+int32_t InternNamespace(const std::string& name, Scenario* scenario) {
+  const bool valid = !name.empty() && name.size() <= 63 &&
+                     std::isalnum(static_cast<unsigned char>(name.front())) &&
+                     std::isalnum(static_cast<unsigned char>(name.back())) &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
                        return (std::isalnum(static_cast<unsigned char>(c)) &&
                                !std::isupper(static_cast<unsigned char>(c))) ||
                               c == '-';
                      });
-  if (!valid) {
-    ctx->Fail(ref.pointer(), "namespace '" + *name +
-                                 "' must be 1 to 63 lowercase letters, digits and '-', starting "
-                                 "and ending with a letter or digit");
+  if (!valid) return -1;
+  std::vector<std::string>& names = scenario->namespaces;
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it != names.end()) return static_cast<int32_t>(it - names.begin());
+  names.push_back(name);
+  return static_cast<int32_t>(names.size() - 1);
+}
+
+std::string NamespaceMessage(const std::string& name) {
+  return "namespace '" + name +
+         "' must be 1 to 63 lowercase letters, digits and '-', starting and ending with a letter "
+         "or digit";
+}
+
+int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
+  const std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return 0;
+  const int32_t index = InternNamespace(*name, scenario);
+  if (index < 0) {
+    ctx->Fail(ref.pointer(), NamespaceMessage(*name));
     return 0;
   }
-  std::vector<std::string>& names = scenario->namespaces;
-  const auto it = std::find(names.begin(), names.end(), *name);
-  if (it != names.end()) return static_cast<int32_t>(it - names.begin());
-  names.push_back(*name);
-  return static_cast<int32_t>(names.size() - 1);
+  return index;
 }
 
 void LoadWorkloads(LoadContext* ctx, const JsonRef& workloads, Scenario* scenario) {

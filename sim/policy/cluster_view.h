@@ -16,6 +16,7 @@
 #include "sim/core/sim_time.h"
 #include "sim/policy/gang_constraint.h"
 #include "sim/policy/resources.h"
+#include "sim/policy/taint.h"
 
 namespace migsim {
 
@@ -75,6 +76,7 @@ struct NodeInfo {
   // Changes whenever anything above does (a bind, a release, a MIG change): a key for
   // policies that cache what they derive from a node.
   uint64_t generation = 0;
+  Taints taints;  // the node's taints (spec.taints); empty on most nodes
 
   int32_t Allocatable(ResourceId r) const {
     return r.value() < allocatable.size() ? allocatable[r.value()] : 0;
@@ -128,6 +130,7 @@ struct PodView {
   SimTime ran{};
   double gpus = 0;
   double attained_gpu_s = 0;
+  const Tolerations* tolerations = nullptr;  // nullptr or empty: tolerates no taint
 };
 
 class ClusterView {
@@ -143,7 +146,8 @@ class ClusterView {
   // node affinity, has room for every requested resource, and the pod's gang allows it.
   bool Fits(const PodView& pod, const NodeInfo& node) const;
   // The other half of Fits, what no change of the node's load alters: the node is
-  // schedulable and matches the pod's node selector and node affinity.
+  // schedulable, matches the pod's node selector and node affinity, and the pod tolerates
+  // its NoSchedule and NoExecute taints.
   static bool Admits(const PodView& pod, const NodeInfo& node);
 
  private:

@@ -1,0 +1,109 @@
+// Splitting a manifest file into its documents and objects, and dispatching on `kind`.
+
+#include <array>
+
+#include "sim/io/k8s/manifest_node.h"
+#include "sim/io/k8s/workload_objects.h"
+
+namespace migsim::k8s {
+namespace {
+
+// Kinds that cannot change where or when a pod is scheduled: ignored without a word.
+constexpr std::array<std::string_view, 14> kInert = {
+    "Service",       "ConfigMap",   "Secret",        "Namespace",          "ServiceAccount",
+    "Role",          "RoleBinding", "ClusterRole",   "ClusterRoleBinding", "Ingress",
+    "NetworkPolicy", "Endpoints",   "EndpointSlice", "PodTemplate"};
+
+bool IsInert(std::string_view kind) {
+  for (std::string_view k : kInert) {
+    if (k == kind) return true;
+  }
+  return false;
+}
+
+void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log) {
+  const std::string& kind = object->kind;
+  if (kind == "Pod") {
+    object->body = ReadPodObject(doc, log);
+  } else if (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet") {
+    object->body = ReadReplicated(doc, log);
+  } else if (kind == "Job") {
+    object->body = ReadJobObject(doc, log);
+  } else if (kind == "CronJob") {
+    object->body = ReadCronJobObject(doc, log);
+  } else if (kind == "PriorityClass") {
+    object->body = ReadPriorityClassObject(doc, object->name, log);
+  } else {
+    object->body = ReadBudgetObject(doc, log);
+  }
+}
+
+bool Simulated(std::string_view kind) {
+  return kind == "Pod" || kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
+         kind == "Job" || kind == "CronJob" || kind == "PriorityClass" ||
+         kind == "PodDisruptionBudget";
+}
+
+void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out);
+
+void ReadList(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
+  for (const ManifestNode& item : doc["items"].Elements(log)) {
+    ReadObject(item, log, out);
+    if (!log->ok()) return;
+  }
+}
+
+void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
+  if (!doc.ExpectMap(log)) return;
+  const ManifestNode kind = doc["kind"];
+  if (!kind.present()) return doc.Fail(log, "missing required field 'kind'");
+  ManifestObject object;
+  object.kind = kind.String(log);
+  object.place = doc.place();
+  if (object.kind == "List") return ReadList(doc, log, out);
+  if (IsInert(object.kind)) return;
+  if (!Simulated(object.kind)) {
+    return kind.Warn(log, "kind " + object.kind + " is not simulated: the object is ignored");
+  }
+  const ManifestNode metadata = doc["metadata"];
+  object.name = metadata["name"].String(log);
+  if (log->ok() && object.name.empty()) {
+    return metadata.Fail(log, "missing required field 'name'");
+  }
+  object.ns = metadata["namespace"].String(log, "default");
+  if (const ManifestNode queue = metadata["labels"]["kueue.x-k8s.io/queue-name"]; queue.present()) {
+    queue.Warn(log, "Kueue is not read from manifests yet: the workload is not queued");
+  }
+  ReadBody(doc, &object, log);
+  if (log->ok()) out->objects.push_back(std::move(object));
+}
+
+}  // namespace
+
+Result<ManifestSet> ParseManifests(std::string_view text, const std::string& file_label) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return Status::ParseError(
+        "malformed YAML: " + e.msg,
+        InputLocation{file_label, "line " + std::to_string(e.mark.line + 1) + ", column " +
+                                      std::to_string(e.mark.column + 1)});
+  }
+  ManifestLog log;
+  ManifestSet out;
+  try {
+    for (size_t i = 0; i < documents.size() && log.ok(); ++i) {
+      const ManifestNode doc(documents[i],
+                             ManifestPlace{file_label, static_cast<int>(i + 1), "", 0});
+      if (doc.present()) ReadObject(doc, &log, &out);  // an empty document is allowed
+    }
+  } catch (const YAML::Exception& e) {
+    return Status::Internal(file_label + ": unexpected YAML error: " + e.msg);
+  }
+  if (!log.ok()) return log.status();
+  out.warnings = log.warnings();
+  return out;
+}
+
+}  // namespace migsim::k8s

@@ -1,0 +1,123 @@
+#pragma once
+// Kubernetes objects as read from manifests, before the scenario gives them what manifests
+// do not say (run times, arrival times, the cluster): the kinds migsim simulates, each with
+// the fields that can change a scheduling outcome, and where each came from.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "sim/core/sim_time.h"
+#include "sim/core/status.h"
+#include "sim/engine/disruption_budget.h"
+#include "sim/engine/priority_class.h"
+#include "sim/policy/resources.h"
+#include "sim/policy/taint.h"
+#include "workloads/workload_spec.h"
+
+namespace migsim::k8s {
+
+// Where something is in a manifest: the file, the document (from 1), the YAML path
+// ("spec.template.spec.containers[0].image"; "" for the document's root) and the line.
+struct ManifestPlace {
+  std::string file;
+  int document = 0;
+  std::string path;
+  int line = 0;  // from 1; 0 when unknown
+
+  // "document 2: spec.replicas (line 7)"; the root is "document 2 (line 1)".
+  std::string Within() const;
+  // "k8s/a.yaml: document 2: spec.replicas (line 7)".
+  std::string ToString() const { return file + ": " + Within(); }
+};
+
+// InvalidArgument "document N: path (line L): <message>" located at the place's file.
+Status ErrorAt(const ManifestPlace& place, const std::string& message);
+
+struct ContainerImage {
+  std::string image;
+  ManifestPlace place;
+};
+
+// A pod's spec as kube-scheduler sees it. The requests are the pod's effective ones: each
+// container's requests (a resource with only a limit requests its limit), summed over the
+// containers and over sidecars (init containers with restartPolicy Always), and at least
+// the largest other init container's.
+struct PodSpecModel {
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
+  std::vector<std::pair<std::string, int32_t>> extended{};  // sorted by name, counts > 0
+  ManifestPlace resources_place{};                          // the first container's resources
+  std::vector<ContainerImage> images{};                     // containers, then init containers
+  Labels node_selector{};
+  NodeAffinity node_affinity{};  // one nodeSelectorTerm of operator In expressions
+  Tolerations tolerations{};
+  std::string priority_class{};  // "" when none
+  ManifestPlace priority_place{};
+  std::optional<SimTime> termination_grace{};
+  std::string restart_policy{};  // as written; "" when absent
+};
+
+struct PodTemplateModel {
+  Labels labels{};  // metadata.labels
+  PodSpecModel spec{};
+  ManifestPlace place{};  // of the template's (or the Pod's) root
+};
+
+// Pod: one pod.
+struct PodObject {
+  PodTemplateModel pod;
+};
+// Deployment, ReplicaSet and StatefulSet: `replicas` pods that run until deleted.
+struct ReplicatedObject {
+  int replicas = 1;
+  PodTemplateModel pod;
+};
+struct JobObject {
+  int completions = 1;
+  int parallelism = 1;
+  int backoff_limit = 6;
+  DisruptionAction on_disruption = DisruptionAction::kCount;
+  PodTemplateModel pod;
+};
+enum class ConcurrencyPolicy : uint8_t { kAllow, kForbid, kReplace };
+struct CronJobObject {
+  std::string schedule;
+  ManifestPlace schedule_place;
+  ConcurrencyPolicy concurrency = ConcurrencyPolicy::kAllow;
+  JobObject job;
+};
+struct BudgetObject {
+  Labels match_labels;
+  std::optional<BudgetAmount> min_available;
+  std::optional<BudgetAmount> max_unavailable;
+};
+
+struct ManifestObject {
+  std::string kind;  // "Deployment", ...
+  std::string name;  // metadata.name
+  std::string ns;    // metadata.namespace, "default" when absent
+  ManifestPlace place;
+  std::variant<PodObject, ReplicatedObject, JobObject, CronJobObject, PriorityClass, BudgetObject>
+      body;
+};
+
+struct ManifestSet {
+  std::vector<ManifestObject> objects;  // in file and document order
+  // Fields and kinds that would change a scheduling outcome and that migsim does not
+  // model, each "<file>: document N: <path> (line L): <what>", in order found.
+  std::vector<std::string> warnings;
+};
+
+// Every YAML (or JSON) document of `text`, `kind: List` objects expanded into their items.
+// `file_label` names the file in errors and warnings. The first error is returned:
+//  - ParseError "<file>:line L, column C: malformed YAML: <reason>";
+//  - InvalidArgument at `file_label`, "document N: <path> (line L): <problem>".
+// Kinds migsim does not simulate are warnings. Fuzzable: no file is read.
+Result<ManifestSet> ParseManifests(std::string_view text, const std::string& file_label);
+
+}  // namespace migsim::k8s

@@ -1,0 +1,251 @@
+// Manifest objects onto the scenario's own specs: a Pod becomes a PodGroupSpec (or, with
+// restartPolicy Always, a Deployment of one), Deployments, ReplicaSets and StatefulSets
+// DeploymentSpecs, a Job a JobSpec, a CronJob one JobSpec per scheduled run, so the engine
+// runs them with the controllers it has.
+
+#include "sim/io/k8s/manifest_scenario.h"
+
+#include <algorithm>
+#include <set>
+
+#include "sim/io/k8s/cron_schedule.h"
+#include "sim/io/k8s/manifest_overlay.h"
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim::io {
+namespace {
+
+using k8s::ErrorAt;
+using k8s::ManifestObject;
+using k8s::ManifestPlace;
+using k8s::PodTemplateModel;
+
+void FailAt(LoadContext* ctx, const ManifestPlace& place, const std::string& message) {
+  ctx->Fail(ErrorAt(place, message));
+}
+
+// What turning objects into workloads needs besides the object.
+struct Conversion {
+  LoadContext* ctx;
+  const ManifestOverlay& overlay;
+  Scenario* scenario;
+};
+
+std::string ClassNames(const Scenario& s) {
+  std::string names;
+  for (const PriorityClass& c : s.priority_classes) names += (names.empty() ? "" : ", ") + c.name;
+  return names;
+}
+
+void ApplyClass(const Conversion& c, const PodTemplateModel& m, PodTemplate* pod) {
+  const std::vector<PriorityClass>& classes = c.scenario->priority_classes;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    const bool named = m.spec.priority_class.empty() ? classes[i].global_default
+                                                     : classes[i].name == m.spec.priority_class;
+    if (!named) continue;
+    pod->priority = classes[i].value;
+    pod->priority_class = static_cast<int32_t>(i);
+    pod->preempts = classes[i].preemption == PreemptionPolicy::kPreemptLowerPriority;
+    return;
+  }
+  if (!m.spec.priority_class.empty()) {
+    FailAt(c.ctx, m.spec.priority_place,
+           "unknown priority class '" + m.spec.priority_class +
+               "' (valid: " + ClassNames(*c.scenario) + ")");
+  }
+}
+
+JobClassId JobClassOf(const Conversion& c, const ManifestObject& o, const PodTemplateModel& m,
+                      bool needs_run) {
+  std::vector<std::string> images;
+  for (const k8s::ContainerImage& i : m.spec.images) images.push_back(i.image);
+  if (const std::optional<JobClassId> id = c.overlay.JobClassFor(o.name, m.labels, images)) {
+    return *id;
+  }
+  if (needs_run) {
+    const ManifestPlace& where = m.spec.images.empty() ? m.place : m.spec.images.front().place;
+    FailAt(c.ctx, where,
+           "no job class for " + o.kind + " '" + o.name + "' (image '" +
+               (images.empty() ? "" : images.front()) +
+               "'): its pods need a run time; add a rule to manifest_overlay.job_classes "
+               "matching its image, a label of its pods or its name");
+  }
+  return JobClassId::Invalid();
+}
+
+PodRequests Requests(const Conversion& c, const PodTemplateModel& m) {
+  PodRequests r{.cpu_milli = m.spec.cpu_milli, .memory_mib = m.spec.memory_mib, .extended = {}};
+  for (const auto& [name, count] : m.spec.extended) {
+    r.extended.push_back({c.scenario->resources.Intern(name), count});
+  }
+  std::sort(
+      r.extended.begin(), r.extended.end(),
+      [](const ResourceRequest& a, const ResourceRequest& b) { return a.resource < b.resource; });
+  return r;
+}
+
+TemplateId AddTemplate(const Conversion& c, const ManifestObject& o, const PodTemplateModel& m,
+                       bool forever) {
+  PodTemplate pod;
+  pod.runs_forever = forever;
+  pod.job_class = JobClassOf(c, o, m, !forever);
+  pod.requests = Requests(c, m);
+  pod.node_selector = m.spec.node_selector;
+  pod.node_affinity = m.spec.node_affinity;
+  pod.tolerations = m.spec.tolerations;
+  pod.labels = m.labels;
+  if (m.spec.termination_grace) pod.termination_grace = *m.spec.termination_grace;
+  pod.namespace_index = InternNamespace(o.ns, c.scenario);
+  if (pod.namespace_index < 0) FailAt(c.ctx, o.place, NamespaceMessage(o.ns));
+  if (c.ctx->ok()) ApplyClass(c, m, &pod);
+  if (!c.ctx->ok()) return TemplateId::Invalid();
+  c.scenario->templates.push_back(std::move(pod));
+  return TemplateId(static_cast<TemplateId::Rep>(c.scenario->templates.size() - 1));
+}
+
+JobSpec MakeJob(const Conversion& c, const ManifestObject& o, const k8s::JobObject& j,
+                std::string name, SimTime at) {
+  return JobSpec{.name = std::move(name),
+                 .at = at,
+                 .completions = j.completions,
+                 .parallelism = j.parallelism,
+                 .backoff_limit = j.backoff_limit,
+                 .tmpl = AddTemplate(c, o, j.pod, false),
+                 .on_disruption = j.on_disruption,
+                 .local_queue = -1};
+}
+
+void AddCronJob(const Conversion& c, const ManifestObject& o, const k8s::CronJobObject& cron,
+                SimTime at) {
+  if (cron.concurrency != k8s::ConcurrencyPolicy::kAllow) {
+    return FailAt(c.ctx, cron.schedule_place,
+                  "concurrencyPolicy Forbid and Replace are not modelled yet (use Allow)");
+  }
+  if (c.scenario->horizon == SimTime::Max()) {
+    return FailAt(c.ctx, cron.schedule_place,
+                  "a CronJob runs on its schedule until the horizon: the scenario needs "
+                  "horizon_s");
+  }
+  Result<k8s::CronSchedule> schedule = k8s::CronSchedule::Parse(cron.schedule);
+  if (!schedule.ok()) return FailAt(c.ctx, cron.schedule_place, schedule.status().message());
+  const std::vector<SimTime> times =
+      schedule.value().Times(at, c.scenario->horizon, static_cast<size_t>(kMaxPodsPerField));
+  if (times.size() > static_cast<size_t>(kMaxPodsPerField)) {
+    return FailAt(c.ctx, cron.schedule_place,
+                  "more than " + std::to_string(kMaxPodsPerField) + " runs before the horizon");
+  }
+  for (const SimTime t : times) {
+    // Kubernetes names each Job after its scheduled time in minutes since the Unix epoch.
+    const int64_t minute = (k8s::kCronEpoch + t.micros() / 1'000'000) / 60;
+    c.scenario->workloads.emplace_back(
+        MakeJob(c, o, cron.job, o.name + "-" + std::to_string(minute), t));
+    if (!c.ctx->ok()) return;
+  }
+}
+
+void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay) {
+  const SimTime at = overlay != nullptr ? overlay->at : SimTime::Zero();
+  std::vector<WorkloadSpec>& out = c.scenario->workloads;
+  if (const auto* r = std::get_if<k8s::ReplicatedObject>(&o.body)) {
+    DeploymentSpec d{.name = o.name,
+                     .at = at,
+                     .replicas = r->replicas,
+                     .scale = {},
+                     .tmpl = AddTemplate(c, o, r->pod, true)};
+    if (overlay != nullptr && overlay->scale) d.scale = *overlay->scale;
+    return out.emplace_back(std::move(d)), void();
+  }
+  if (overlay != nullptr && overlay->scale) {
+    return c.ctx->Fail(
+        overlay->pointer + "/scale",
+        "only Deployments, ReplicaSets and StatefulSets scale; " + o.name + " is a " + o.kind);
+  }
+  if (const auto* p = std::get_if<k8s::PodObject>(&o.body)) {
+    const std::string& policy = p->pod.spec.restart_policy;
+    if (policy == "Never" || policy == "OnFailure") {
+      out.emplace_back(PodGroupSpec{o.name, at, 1, AddTemplate(c, o, p->pod, false)});
+    } else {  // restartPolicy Always (the default): its container never ends for good
+      out.emplace_back(DeploymentSpec{o.name, at, 1, {}, AddTemplate(c, o, p->pod, true)});
+    }
+  } else if (const auto* j = std::get_if<k8s::JobObject>(&o.body)) {
+    out.emplace_back(MakeJob(c, o, *j, o.name, at));
+  } else if (const auto* cron = std::get_if<k8s::CronJobObject>(&o.body)) {
+    AddCronJob(c, o, *cron, at);
+  }
+}
+
+bool IsWorkload(const ManifestObject& o) {
+  return !std::holds_alternative<PriorityClass>(o.body) &&
+         !std::holds_alternative<k8s::BudgetObject>(o.body);
+}
+
+std::set<std::string> WorkloadNames(const Scenario& s) {
+  std::set<std::string> names;
+  for (const WorkloadSpec& w : s.workloads) {
+    names.insert(std::visit([](const auto& spec) { return spec.name; }, w));
+  }
+  return names;
+}
+
+}  // namespace
+
+void AddManifestPriorityClasses(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario) {
+  std::vector<PriorityClass>& classes = scenario->priority_classes;
+  for (const ManifestObject& o : set.objects) {
+    const auto* pc = std::get_if<PriorityClass>(&o.body);
+    if (pc == nullptr) continue;
+    const bool taken = std::any_of(classes.begin(), classes.end(),
+                                   [&](const PriorityClass& c) { return c.name == pc->name; });
+    const bool second_default =
+        pc->global_default && std::any_of(classes.begin(), classes.end(),
+                                          [](const PriorityClass& c) { return c.global_default; });
+    if (taken) return FailAt(ctx, o.place, "priority class '" + pc->name + "' is defined twice");
+    if (second_default) {
+      return FailAt(ctx, o.place, "a second globalDefault class (at most one is allowed)");
+    }
+    classes.push_back(*pc);
+  }
+}
+
+void AddManifestWorkloads(LoadContext* ctx, const k8s::ManifestSet& set, const JsonRef* overlay_ref,
+                          Scenario* scenario) {
+  const ManifestOverlay overlay = overlay_ref != nullptr
+                                      ? ReadManifestOverlay(ctx, *overlay_ref, *scenario)
+                                      : ManifestOverlay{};
+  std::set<std::string> names = WorkloadNames(*scenario), used;
+  const Conversion c{ctx, overlay, scenario};
+  for (size_t i = 0; i < set.objects.size() && ctx->ok(); ++i) {
+    const ManifestObject& o = set.objects[i];
+    if (!IsWorkload(o)) continue;
+    if (!names.insert(o.name).second) {
+      return FailAt(ctx, o.place,
+                    "a workload named '" + o.name +
+                        "' exists already (workloads are named by metadata.name)");
+    }
+    const auto it = overlay.objects.find(o.name);
+    if (it != overlay.objects.end()) used.insert(o.name);
+    AddObject(c, o, it == overlay.objects.end() ? nullptr : &it->second);
+  }
+  for (const auto& [name, entry] : overlay.objects) {
+    if (ctx->ok() && used.count(name) == 0) {
+      ctx->Fail(entry.pointer, "no manifest workload is named '" + name + "'");
+    }
+  }
+}
+
+void AddManifestBudgets(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario) {
+  for (const ManifestObject& o : set.objects) {
+    const auto* b = std::get_if<k8s::BudgetObject>(&o.body);
+    if (b == nullptr) continue;
+    const int32_t ns = InternNamespace(o.ns, scenario);
+    if (ns < 0) return FailAt(ctx, o.place, NamespaceMessage(o.ns));
+    scenario->disruption_budgets.push_back(
+        PodDisruptionBudget{.name = o.name,
+                            .namespace_index = ns,
+                            .match_labels = b->match_labels,
+                            .min_available = b->min_available,
+                            .max_unavailable = b->max_unavailable});
+  }
+}
+
+}  // namespace migsim::io

@@ -1,0 +1,95 @@
+// A pod spec's scheduling fields. Fields that cannot change where or when a pod is scheduled
+// (probes, volumes, env, ports, securityContext, ...) are ignored; those that could and that
+// migsim does not model are warnings (kUnmodelled); schedulerName other than kube-scheduler's
+// is an error.
+
+#include "sim/io/k8s/pod_spec_model.h"
+
+#include <array>
+#include <utility>
+
+namespace migsim::k8s {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kUnmodelled = {{
+    {"overhead", "the RuntimeClass overhead is not added to the pod's requests"},
+    {"nodeName", "a pod bound by name bypasses the scheduler; migsim schedules it"},
+    {"schedulingGates", "a gated pod waits until its gates are removed; migsim schedules it"},
+    {"resourceClaims", "Dynamic Resource Allocation claims are not modelled yet"},
+    {"hostNetwork", "host ports and the NodePorts filter are not modelled"},
+    {"runtimeClassName", "a RuntimeClass's node scheduling and overhead are not modelled"},
+    {"preemptionPolicy", "set by the PriorityClass; the pod's own value is not read"},
+    {"priority", "set from the PriorityClass; the pod's own value is not read"},
+}};
+
+std::string TopologyKeys(const ManifestNode& list, ManifestLog* log) {
+  std::string keys;
+  for (const ManifestNode& c : list.Elements(log)) {
+    keys += (keys.empty() ? "" : ", ") + c["topologyKey"].String(log, "?");
+  }
+  return keys;
+}
+
+// kube-scheduler's own name; other names belong to other schedulers (Volcano, KAI, ...).
+constexpr std::string_view kDefaultScheduler = "default-scheduler";
+
+void ReadPolicyFields(const ManifestNode& spec, ManifestLog* log, PodSpecModel* out) {
+  if (const ManifestNode name = spec["schedulerName"]; name.present()) {
+    const std::string scheduler = name.String(log);
+    if (log->ok() && scheduler != kDefaultScheduler) {
+      name.Fail(log, "pods for scheduler '" + scheduler +
+                         "' are never scheduled by kube-scheduler, the only scheduler migsim "
+                         "simulates (remove schedulerName or set it to default-scheduler)");
+    }
+  }
+  if (const ManifestNode p = spec["priorityClassName"]; p.present()) {
+    out->priority_class = p.String(log);
+    out->priority_place = p.place();
+  }
+  if (const ManifestNode grace = spec["terminationGracePeriodSeconds"]; grace.present()) {
+    out->termination_grace =
+        SimTime::Seconds(static_cast<double>(grace.Int(log, 30, 0, 1'000'000'000)));
+  }
+  out->restart_policy = spec["restartPolicy"].String(log);
+}
+
+PodSpecModel ReadPodSpec(const ManifestNode& spec, ManifestLog* log) {
+  PodSpecModel out;
+  if (!spec.present()) {
+    spec.Fail(log, "missing required field");
+    return out;
+  }
+  if (!spec.ExpectMap(log)) return out;
+  ReadContainerResources(spec, log, &out);
+  out.node_selector = spec["nodeSelector"].StringMap(log);
+  if (const ManifestNode affinity = spec["affinity"]; affinity.present()) {
+    ReadAffinity(affinity, log, &out);
+  }
+  out.tolerations = ReadTolerationList(spec["tolerations"], log);
+  ReadPolicyFields(spec, log, &out);
+  if (const ManifestNode spread = spec["topologySpreadConstraints"]; spread.present()) {
+    spread.Warn(log, "topology spread constraints (on " + TopologyKeys(spread, log) +
+                         ") are not modelled: pods are placed as if unconstrained");
+  }
+  for (const auto& [field, why] : kUnmodelled) {
+    if (const ManifestNode f = spec[field]; f.present()) f.Warn(log, std::string(why));
+  }
+  return out;
+}
+
+}  // namespace
+
+PodTemplateModel ReadPodTemplate(const ManifestNode& root, ManifestLog* log) {
+  PodTemplateModel model;
+  model.place = root.place();
+  if (!root.present()) {
+    root.Fail(log, "missing required field");
+    return model;
+  }
+  if (!root.ExpectMap(log)) return model;
+  model.labels = root["metadata"]["labels"].StringMap(log);
+  if (log->ok()) model.spec = ReadPodSpec(root["spec"], log);
+  return model;
+}
+
+}  // namespace migsim::k8s

@@ -1,0 +1,22 @@
+#pragma once
+// Internal to sim/io/k8s: the `spec` of each kind migsim simulates (workload_objects.cc,
+// policy_objects.cc). Each reads `doc` (the object's root) into its body.
+
+#include "sim/io/k8s/manifest_node.h"
+#include "sim/io/k8s/manifest_objects.h"
+
+namespace migsim::k8s {
+
+PodObject ReadPodObject(const ManifestNode& doc, ManifestLog* log);
+// Deployment, ReplicaSet and StatefulSet.
+ReplicatedObject ReadReplicated(const ManifestNode& doc, ManifestLog* log);
+JobObject ReadJobObject(const ManifestNode& doc, ManifestLog* log);
+CronJobObject ReadCronJobObject(const ManifestNode& doc, ManifestLog* log);
+PriorityClass ReadPriorityClassObject(const ManifestNode& doc, const std::string& name,
+                                      ManifestLog* log);
+BudgetObject ReadBudgetObject(const ManifestNode& doc, ManifestLog* log);
+
+// The most replicas, completions or parallelism one object may ask for (as the JSON's).
+constexpr int64_t kMaxPods = 1000000;
+
+}  // namespace migsim::k8s
