@@ -43,6 +43,7 @@ check sim/io 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/poli
 check sim/study 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|workloads/|policies/'
 check sim/report 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/study/|sim/report/|workloads/|policies/'
 check sim/python 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|sim/report/|sim/python/|workloads/|policies/'
+check fuzz 'sim/core/|sim/io/|fuzz/'
 forbid 'nlohmann/' sim/io/ sim/report/
 forbid 'pybind11/' sim/python/
 forbid 'yaml-cpp/' sim/io/

@@ -25,6 +25,7 @@ constexpr size_t kMaxVariantName = 100;
 
 using io::Json;
 using io::JsonRef;
+using io::kMaxPodsPerFile;
 using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
@@ -95,9 +96,14 @@ int64_t PodsBeforeRetries(const WorkloadSpec& w) {
 
 // Each workload field is capped (kMaxPodsPerField), but many workloads could still ask for
 // more pods than memory holds: the whole scenario is capped too.
-void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
+int64_t PodsBeforeRetries(const Scenario& scenario) {
   int64_t total = 0;
   for (const WorkloadSpec& w : scenario.workloads) total += PodsBeforeRetries(w);
+  return total;
+}
+
+void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
+  const int64_t total = PodsBeforeRetries(scenario);
   if (total > kMaxPodsPerScenario) {
     ctx->Fail("/workloads", "the workloads create " + std::to_string(total) +
                                 " pods before retries; at most " +
@@ -106,8 +112,8 @@ void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
 }
 
 // One variant's document (without "variants"), fully validated.
-Result<Scenario> LoadScenario(const std::string& file, const Json& doc) {
-  LoadContext ctx(file);
+Result<Scenario> LoadScenario(const std::string& file, const Json& doc, NamedFiles named_files) {
+  LoadContext ctx(file, named_files);
   ObjectReader r(&ctx, JsonRef(doc, ""), kTopLevelFields);
   if (!r.valid()) return ctx.status();
   r.Require("name");
@@ -189,8 +195,8 @@ Result<Header> ReadHeader(const std::string& file, Json doc) {
 // An error the base document has on its own is the base's: prefixing it with the first
 // variant's name would send the user to the wrong place.
 Status VariantError(const std::string& file, const Json& base, const std::string& variant,
-                    const Status& error) {
-  Result<Scenario> alone = LoadScenario(file, base);
+                    const Status& error, NamedFiles named_files) {
+  Result<Scenario> alone = LoadScenario(file, base, named_files);
   if (!alone.ok() && alone.status().message() == error.message() &&
       alone.status().location().json_pointer == error.location().json_pointer) {
     return error;
@@ -198,24 +204,37 @@ Status VariantError(const std::string& file, const Json& base, const std::string
   return error.Prefixed("variant '" + variant + "': ");
 }
 
-Status LoadVariants(const std::string& file, const Header& header, ScenarioFile* out) {
+Status LoadVariants(const std::string& file, const Header& header, NamedFiles named_files,
+                    ScenarioFile* out) {
   if (header.variants.empty()) {
-    Result<Scenario> base = LoadScenario(file, header.base);
+    Result<Scenario> base = LoadScenario(file, header.base, named_files);
     if (!base.ok()) return base.status();
     out->variants.emplace_back("base", std::move(base).value());
     return Status::Ok();
   }
+  int64_t pods = 0;
   for (const auto& [name, patch] : header.variants) {
     Json merged = header.base;
     merged.merge_patch(patch);
-    Result<Scenario> scenario = LoadScenario(file, merged);
-    if (!scenario.ok()) return VariantError(file, header.base, name, scenario.status());
+    Result<Scenario> scenario = LoadScenario(file, merged, named_files);
+    if (!scenario.ok()) {
+      return VariantError(file, header.base, name, scenario.status(), named_files);
+    }
+    // Checked as the variants are built, so that memory stays bounded by the cap.
+    pods += PodsBeforeRetries(scenario.value());
+    if (pods > kMaxPodsPerFile) {
+      return Status::InvalidArgument("the variants up to this one create " + std::to_string(pods) +
+                                         " pods before retries; at most " +
+                                         std::to_string(kMaxPodsPerFile) + " fit in one file",
+                                     {file, "/variants/" + io::EscapePointerToken(name)});
+    }
     out->variants.emplace_back(name, std::move(scenario).value());
   }
   return Status::Ok();
 }
 
-Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label) {
+Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
+                           NamedFiles named_files) {
   Result<Json> doc = io::ParseJson(text, file_label);
   if (!doc.ok()) return doc.status();
   Result<Header> header = ReadHeader(file_label, std::move(doc).value());
@@ -224,14 +243,15 @@ Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label)
                     .name = header.value().name,
                     .description = header.value().description,
                     .variants = {}};
-  if (Status s = LoadVariants(file_label, header.value(), &file); !s.ok()) return s;
+  if (Status s = LoadVariants(file_label, header.value(), named_files, &file); !s.ok()) return s;
   return file;
 }
 
 }  // namespace
 
-Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label) {
-  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label); });
+Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
+                                       NamedFiles named_files) {
+  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label, named_files); });
 }
 
 Result<ScenarioFile> LoadScenarioFile(const std::string& path) {

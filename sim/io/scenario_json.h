@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "sim/core/status.h"
+#include "sim/io/named_files.h"
 #include "workloads/scenario.h"
 
 namespace migsim {
@@ -22,7 +23,9 @@ namespace migsim {
 //    pointer is into the merged document (the same shape as the file without variants).
 Result<ScenarioFile> LoadScenarioFile(const std::string& path);
 
-// Same, from text; `file_label` is used in messages and as ScenarioFile::path. For tests.
-Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label);
+// Same, from text; `file_label` is used in messages and as ScenarioFile::path. For tests;
+// the files the text names are read unless `named_files` refuses them (named_files.h).
+Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
+                                       NamedFiles named_files = NamedFiles::kRead);
 
 }  // namespace migsim
