@@ -44,6 +44,7 @@ check sim/study 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/p
 # The sweep shard CSVs that sim/report merges are inputs: read through the one reader of sim/io.
 check sim/report 'sim/io/input_file\.h|sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/study/|sim/report/|workloads/|policies/'
 check sim/python 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|sim/report/|sim/python/|workloads/|policies/'
+check fuzz 'sim/core/|sim/io/|fuzz/'
 forbid 'nlohmann/' sim/io/ sim/report/
 forbid 'pybind11/' sim/python/
 forbid 'yaml-cpp/' sim/io/

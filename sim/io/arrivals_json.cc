@@ -69,7 +69,7 @@ Result<std::vector<double>> ReadColumn(const std::string& path, const std::strin
 std::optional<RunTimeDistribution> LoadEmpirical(LoadContext* ctx, ObjectReader& r) {
   const std::string file = r.NonEmptyString("csv");
   const std::string column = r.Has("column") ? r.NonEmptyString("column") : "run_s";
-  if (!ctx->ok()) return std::nullopt;
+  if (!ctx->ok() || !ctx->MayReadNamedFile(r.Field("csv").pointer())) return std::nullopt;
   const std::string path = ctx->ResolvePath(file);
   bool column_missing = false;
   Result<std::vector<double>> values = ReadColumn(path, column, &column_missing);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "sim/core/check.h"
 #include "sim/core/text.h"
 #include "sim/io/json_parse_checks.h"
 
@@ -92,7 +93,14 @@ Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
   }
 }
 
+bool LoadContext::MayReadNamedFile(const std::string& pointer) {
+  if (named_files_ == NamedFiles::kRead) return true;
+  Fail(pointer, "named files are not read here");
+  return false;
+}
+
 std::string LoadContext::ResolvePath(const std::string& path) const {
+  MIGSIM_CHECK(named_files_ == NamedFiles::kRead, "a named file resolved while files are refused");
   const std::filesystem::path p(path);
   if (p.is_absolute()) return path;
   return (std::filesystem::path(file_).parent_path() / p).lexically_normal().string();

@@ -16,6 +16,7 @@
 #include "sim/core/sim_time.h"
 #include "sim/core/status.h"
 #include "sim/core/text.h"
+#include "sim/io/named_files.h"
 #include "sim/policy/resources.h"
 
 namespace migsim::io {
@@ -55,7 +56,8 @@ auto CatchJsonErrors(const std::string& file_label, Parse parse) -> decltype(par
 // with defaults after a failure and check ok() where it needs valid values.
 class LoadContext {
  public:
-  explicit LoadContext(std::string file) : file_(std::move(file)) {}
+  explicit LoadContext(std::string file, NamedFiles named_files = NamedFiles::kRead)
+      : file_(std::move(file)), named_files_(named_files) {}
   // Records InvalidArgument(message) at `pointer`, unless an error is recorded already.
   void Fail(const std::string& pointer, std::string message);
   // Records `error`, located elsewhere (a file the document names), unless an error is
@@ -63,12 +65,20 @@ class LoadContext {
   void Fail(Status error);
   bool ok() const { return error_.ok(); }
   const Status& status() const { return error_; }
+  NamedFiles named_files() const { return named_files_; }
+  // Whether the loader may read the file named at `pointer`: true under NamedFiles::kRead;
+  // under kRefused, false after recording "named files are not read here" at `pointer`.
+  // A loader asks before ResolvePath.
+  bool MayReadNamedFile(const std::string& pointer);
   // A path named in the document: as given when absolute, else relative to the directory
   // of the document's file (so a scenario runs the same from any working directory).
+  // REQUIRES: named files are read; aborts otherwise (a loader that did not ask
+  // MayReadNamedFile), so that hostile text never reaches the file system.
   std::string ResolvePath(const std::string& path) const;
 
  private:
   std::string file_;
+  NamedFiles named_files_;
   Status error_;
 };
 

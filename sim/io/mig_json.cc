@@ -117,7 +117,7 @@ std::vector<GpuMigSetting> LoadLayouts(LoadContext* ctx, const JsonRef& ref, con
 // The pool's mig-parted file (`mig_parted`, relative to the scenario) into node->mig_parted.
 void ReadPoolMigParted(LoadContext* ctx, ObjectReader& r, NodeSpec* node) {
   const std::string file = r.NonEmptyString("mig_parted");
-  if (!ctx->ok()) return;
+  if (!ctx->ok() || !ctx->MayReadNamedFile(r.Field("mig_parted").pointer())) return;
   Result<MigPartedFile> parsed = migsim::LoadMigPartedFile(ctx->ResolvePath(file));
   if (!parsed.ok()) {
     ctx->Fail(r.Field("mig_parted").pointer(), parsed.status().ToString());

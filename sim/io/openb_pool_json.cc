@@ -88,6 +88,7 @@ void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& ref
   if (r.Has("labels")) labels = ReadLabels(ctx, r.Field("labels"));
   if (!ctx->ok()) return;
   const std::string pointer = r.Field("openb_nodes").pointer();
+  if (!ctx->MayReadNamedFile(pointer)) return;
   const std::string csv = ctx->ResolvePath(file);
   Result<std::vector<OpenbNode>> rows = LoadOpenbNodes(csv);
   if (!rows.ok()) {

@@ -152,10 +152,9 @@ Status AtScenario(const std::string& label, const Status& error) {
 }
 
 // Loads `doc` (a scenario document without variants) with `nodes` nodes in `pool`.
-Result<Scenario> LoadWithNodes(Json doc, const std::string& pool, int nodes,
-                               const std::string& scenario_label) {
-  doc["cluster"]["nodes"][pool]["count"] = nodes;
-  Result<ScenarioFile> file = ParseScenarioText(doc.dump(), scenario_label);
+Result<Scenario> LoadWithNodes(Json doc, const PlanFile& plan, int nodes) {
+  doc["cluster"]["nodes"][plan.pool]["count"] = nodes;
+  Result<ScenarioFile> file = ParseScenarioText(doc.dump(), plan.scenario_path, plan.named_files);
   if (!file.ok()) return file.status();
   return std::move(file).value().variants.front().second;
 }
@@ -167,10 +166,9 @@ std::string NodesText(int nodes) {
 // The first of 1 and max_nodes at which `doc` does not load, as an error at `pointer`
 // of the plan; the scenario at 1 node when both load.
 Result<Scenario> CheckLoads(const PlanFile& plan, const Json& doc, const std::string& pointer) {
-  Result<Scenario> first = LoadWithNodes(doc, plan.pool, 1, plan.scenario_path);
+  Result<Scenario> first = LoadWithNodes(doc, plan, 1);
   for (int nodes : {1, plan.max_nodes}) {
-    Result<Scenario> loaded =
-        nodes == 1 ? first : LoadWithNodes(doc, plan.pool, nodes, plan.scenario_path);
+    Result<Scenario> loaded = nodes == 1 ? first : LoadWithNodes(doc, plan, nodes);
     if (loaded.ok()) continue;
     const Status& s = loaded.status();
     std::string where = s.location().json_pointer;
@@ -226,7 +224,8 @@ Result<Json> ReadScenario(PlanText* text, const ReadTextFile& read) {
   if (!doc.ok()) return AtScenario(plan.path, doc.status());
   Json base = std::move(doc).value();
   if (base.is_object()) base.erase("variants");
-  Result<ScenarioFile> loaded = ParseScenarioText(base.dump(), plan.scenario_path);
+  Result<ScenarioFile> loaded =
+      ParseScenarioText(base.dump(), plan.scenario_path, plan.named_files);
   if (!loaded.ok()) return AtScenario(plan.path, loaded.status());
   if (!text->seeds_given) plan.seeds = {loaded.value().variants.front().second.seed};
   std::vector<std::string> pools;
@@ -238,12 +237,14 @@ Result<Json> ReadScenario(PlanText* text, const ReadTextFile& read) {
   return base;
 }
 
-Result<PlanFile> Parse(std::string_view text, const std::string& label, const ReadTextFile& read) {
+Result<PlanFile> Parse(std::string_view text, const std::string& label, const ReadTextFile& read,
+                       NamedFiles named_files) {
   Result<Json> doc = io::ParseJson(text, label);
   if (!doc.ok()) return doc.status();
   Result<PlanText> plan_text = ReadPlanText(label, doc.value());
   if (!plan_text.ok()) return plan_text.status();
   PlanText& t = plan_text.value();
+  t.plan.named_files = named_files;
   Result<Json> base = ReadScenario(&t, read);
   if (!base.ok()) return base.status();
   for (const auto& [name, patch] : t.configurations) {
@@ -259,8 +260,9 @@ Result<std::string> ReadFile(const std::string& path) { return ReadInputFile(pat
 }  // namespace
 
 Result<PlanFile> ParsePlanText(std::string_view text, const std::string& file_label,
-                               const ReadTextFile& read) {
-  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label, read); });
+                               const ReadTextFile& read, NamedFiles named_files) {
+  return io::CatchJsonErrors(file_label,
+                             [&] { return Parse(text, file_label, read, named_files); });
 }
 
 Result<PlanFile> LoadPlanFile(const std::string& path) {
@@ -271,9 +273,8 @@ Result<PlanFile> LoadPlanFile(const std::string& path) {
 
 Result<Scenario> PlanScenario(const PlanFile& plan, const PlanConfiguration& configuration,
                               int nodes) {
-  return io::CatchJsonErrors(plan.path, [&] {
-    return LoadWithNodes(Json::parse(configuration.document), plan.pool, nodes, plan.scenario_path);
-  });
+  return io::CatchJsonErrors(
+      plan.path, [&] { return LoadWithNodes(Json::parse(configuration.document), plan, nodes); });
 }
 
 }  // namespace migsim

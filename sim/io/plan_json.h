@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/io/named_files.h"
 #include "sim/metrics/slo.h"
 #include "workloads/scenario.h"
 
@@ -36,6 +37,8 @@ struct PlanFile {
   PlanSlo slo;
   int max_nodes = 1;
   std::vector<uint64_t> seeds;  // not empty; the scenario's seed by default
+  // How the scenario's named files are treated, here and by PlanScenario.
+  NamedFiles named_files = NamedFiles::kRead;
 };
 
 // Reads a whole file as text; IoError "cannot read file: <reason>" located at the path.
@@ -54,9 +57,11 @@ using ReadTextFile = std::function<Result<std::string>(const std::string& path)>
 Result<PlanFile> LoadPlanFile(const std::string& path);
 
 // Same, from text; the scenario path is resolved against the directory of `file_label`
-// and read with `read`. For tests.
+// and read with `read`; the files the scenario names are read unless `named_files`
+// refuses them (named_files.h). For tests.
 Result<PlanFile> ParsePlanText(std::string_view text, const std::string& file_label,
-                               const ReadTextFile& read);
+                               const ReadTextFile& read,
+                               NamedFiles named_files = NamedFiles::kRead);
 
 // The scenario `configuration` runs with `nodes` nodes in the plan's pool (seed: the
 // scenario's). REQUIRES: `configuration` is one of plan.configurations; nodes >= 1.

@@ -126,6 +126,7 @@ void LoadPodListTrace(LoadContext* ctx, const std::string& name, const JsonRef& 
   RowPlace place{&pods, ""};
   std::vector<PodListRow> rows;
   if (pods.value().is_string()) {
+    if (!ctx->MayReadNamedFile(pods.pointer())) return;
     place.csv = ctx->ResolvePath(pods.value().get<std::string>());
     Result<std::vector<PodListRow>> loaded = LoadPodList(place.csv);
     if (!loaded.ok()) {

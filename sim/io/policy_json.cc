@@ -77,7 +77,7 @@ void LoadParams(LoadContext* ctx, const JsonRef& ref, const PolicyInfo& info, Po
   for (const auto& [key, value] : ref.value().items()) {
     const JsonRef member = ref.Member(key);
     const auto it = std::find_if(info.params.begin(), info.params.end(),
-                                 [&key](const ParamSpec& p) { return p.name == key; });
+                                 [&name = key](const ParamSpec& p) { return p.name == name; });
     if (it == info.params.end()) {
       ctx->Fail(
           member.pointer(),
@@ -125,6 +125,7 @@ PolicySpec LoadNamed(LoadContext* ctx, const JsonRef& ref, bool plugin) {
 PolicySpec LoadLibrary(LoadContext* ctx, const JsonRef& ref) {
   PolicySpec spec;
   ObjectReader r(ctx, ref, {"library", "params"});
+  if (!r.Require("library") || !ctx->MayReadNamedFile(r.Field("library").pointer())) return spec;
   spec.library = ctx->ResolvePath(r.NonEmptyString("library"));
   spec.name = r.String("library");
   spec.params_json = "{}";

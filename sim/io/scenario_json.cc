@@ -22,6 +22,7 @@ constexpr size_t kMaxVariantName = 100;
 
 using io::Json;
 using io::JsonRef;
+using io::kMaxPodsPerFile;
 using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
@@ -96,9 +97,14 @@ int64_t PodsBeforeRetries(const WorkloadSpec& w) {
 
 // Each workload field is capped (kMaxPodsPerField), but many workloads could still ask for
 // more pods than memory holds: the whole scenario is capped too.
-void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
+int64_t PodsBeforeRetries(const Scenario& scenario) {
   int64_t total = 0;
   for (const WorkloadSpec& w : scenario.workloads) total += PodsBeforeRetries(w);
+  return total;
+}
+
+void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
+  const int64_t total = PodsBeforeRetries(scenario);
   if (total > kMaxPodsPerScenario) {
     ctx->Fail("/workloads", "the workloads create " + std::to_string(total) +
                                 " pods before retries; at most " +
@@ -111,6 +117,7 @@ void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
 struct LoadExtras {
   std::vector<std::string> manifests;
   std::vector<std::string>* warnings = nullptr;  // null: dropped
+  NamedFiles named_files = NamedFiles::kRead;
 };
 
 // `manifests` (and the command line's), read once per variant: a variant may change them.
@@ -120,6 +127,8 @@ std::optional<k8s::ManifestSet> ReadScenarioManifests(LoadContext* ctx, const Ob
     ctx->Fail("/manifest_overlay", "there are no manifests to overlay (add 'manifests')");
   }
   if (!ctx->ok() || (!r.Has("manifests") && extras.manifests.empty())) return std::nullopt;
+  // Manifests are files the text names: refused with them (a fuzzer's text reads none).
+  if (!ctx->MayReadNamedFile(r.Has("manifests") ? "/manifests" : "")) return std::nullopt;
   const std::optional<JsonRef> list =
       r.Has("manifests") ? std::optional(r.Field("manifests")) : std::nullopt;
   std::optional<k8s::ManifestSet> set =
@@ -137,7 +146,7 @@ std::optional<k8s::ManifestSet> ReadScenarioManifests(LoadContext* ctx, const Ob
 
 // One variant's document (without "variants"), fully validated.
 Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const LoadExtras& extras) {
-  LoadContext ctx(file);
+  LoadContext ctx(file, extras.named_files);
   ObjectReader r(&ctx, JsonRef(doc, ""), kTopLevelFields);
   if (!r.valid()) return ctx.status();
   r.Require("name");
@@ -232,7 +241,8 @@ Result<Header> ReadHeader(const std::string& file, Json doc) {
 // variant's name would send the user to the wrong place.
 Status VariantError(const std::string& file, const Json& base, const std::string& variant,
                     const Status& error, const LoadExtras& extras) {
-  Result<Scenario> alone = LoadScenario(file, base, {extras.manifests, nullptr});
+  Result<Scenario> alone =
+      LoadScenario(file, base, {extras.manifests, nullptr, extras.named_files});
   if (!alone.ok() && alone.status().message() == error.message() &&
       alone.status().location().json_pointer == error.location().json_pointer) {
     return error;
@@ -248,18 +258,27 @@ Status LoadVariants(const std::string& file, const Header& header, const LoadExt
     out->variants.emplace_back("base", std::move(base).value());
     return Status::Ok();
   }
+  int64_t pods = 0;
   for (const auto& [name, patch] : header.variants) {
     Json merged = header.base;
     merged.merge_patch(patch);
     Result<Scenario> scenario = LoadScenario(file, merged, extras);
     if (!scenario.ok()) return VariantError(file, header.base, name, scenario.status(), extras);
+    // Checked as the variants are built, so that memory stays bounded by the cap.
+    pods += PodsBeforeRetries(scenario.value());
+    if (pods > kMaxPodsPerFile) {
+      return Status::InvalidArgument("the variants up to this one create " + std::to_string(pods) +
+                                         " pods before retries; at most " +
+                                         std::to_string(kMaxPodsPerFile) + " fit in one file",
+                                     {file, "/variants/" + io::EscapePointerToken(name)});
+    }
     out->variants.emplace_back(name, std::move(scenario).value());
   }
   return Status::Ok();
 }
 
 Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
-                           const std::vector<std::string>& extra_manifests) {
+                           NamedFiles named_files, const std::vector<std::string>& extra_manifests) {
   Result<Json> doc = io::ParseJson(text, file_label);
   if (!doc.ok()) return doc.status();
   Result<Header> header = ReadHeader(file_label, std::move(doc).value());
@@ -268,7 +287,7 @@ Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
                     .name = header.value().name,
                     .description = header.value().description,
                     .variants = {}};
-  const LoadExtras extras{extra_manifests, &file.warnings};
+  const LoadExtras extras{extra_manifests, &file.warnings, named_files};
   if (Status s = LoadVariants(file_label, header.value(), extras, &file); !s.ok()) return s;
   return file;
 }
@@ -276,15 +295,17 @@ Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
 }  // namespace
 
 Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
+                                       NamedFiles named_files,
                                        const std::vector<std::string>& extra_manifests) {
-  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label, extra_manifests); });
+  return io::CatchJsonErrors(file_label,
+                             [&] { return Parse(text, file_label, named_files, extra_manifests); });
 }
 
 Result<ScenarioFile> LoadScenarioFile(const std::string& path,
                                       const std::vector<std::string>& extra_manifests) {
   Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
-  return ParseScenarioText(text.value(), path, extra_manifests);
+  return ParseScenarioText(text.value(), path, NamedFiles::kRead, extra_manifests);
 }
 
 }  // namespace migsim

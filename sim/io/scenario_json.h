@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/io/named_files.h"
 #include "workloads/scenario.h"
 
 namespace migsim {
@@ -30,8 +31,11 @@ namespace migsim {
 Result<ScenarioFile> LoadScenarioFile(const std::string& path,
                                       const std::vector<std::string>& extra_manifests = {});
 
-// Same, from text; `file_label` is used in messages and as ScenarioFile::path. For tests.
+// Same, from text; `file_label` is used in messages and as ScenarioFile::path. For tests;
+// the files the text names (and its manifests) are read unless `named_files` refuses them
+// (named_files.h).
 Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
+                                       NamedFiles named_files = NamedFiles::kRead,
                                        const std::vector<std::string>& extra_manifests = {});
 
 }  // namespace migsim

@@ -135,6 +135,7 @@ void LoadQueueingTheory(LoadContext* ctx, const JsonRef& ref, Scenario* scenario
 // --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc, arrivals_json.cc,
 // distributed_job_json.cc) ---
 
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 // The most pods (or retries) one workload field may ask for: a typo such as "count": 1e9
 // is an error, not a run that exhausts memory. Traces are bounded by their rows, Arrivals by
 // kMaxPodsPerScenario.
@@ -143,6 +144,17 @@ constexpr int64_t kMaxPodsPerField = 1000000;
 // the workloads). Far more than any scenario we know (the largest benchmark has 100,000),
 // and few enough for a run's pod records to fit in a few GB.
 constexpr int64_t kMaxPodsPerScenario = 5'000'000;
+#else
+// The fuzz targets (fuzz/) check the same limits at a smaller size: 5,000,000 arrivals take
+// 0.5 s to generate in Release and ten times that under ASan, past libFuzzer's one-second
+// timeout per input, which is there to find work out of proportion to the input.
+constexpr int64_t kMaxPodsPerField = 2000;
+constexpr int64_t kMaxPodsPerScenario = 10'000;
+#endif
+// The most pods all the variants of one file may create together: every variant is built
+// and held while the file loads, so without this cap a short file with many variants of
+// 5,000,000 pods each would take gigabytes to validate.
+constexpr int64_t kMaxPodsPerFile = 2 * kMaxPodsPerScenario;
 
 // A namespace name at `ref` (Kubernetes' DNS-1123 label rules), as an index into
 // scenario->namespaces (added if new); 0 after reporting a problem.

@@ -35,6 +35,7 @@ struct Spec {
   std::vector<std::string> variants;  // selected; empty: all
   std::vector<std::pair<std::string, std::vector<Json>>> axes;
   std::vector<Assignments> listed;
+  NamedFiles named_files = NamedFiles::kRead;  // for the scenario file and the scenario's own
 };
 
 // A member name that must be a pointer: reported at its own location in the sweep file.
@@ -94,6 +95,9 @@ Status ReadScenario(const std::string& file, const JsonRef& ref, Spec* spec) {
         "expected a scenario file path or a scenario object, got " + io::TypeName(ref.value()),
         {file, ref.pointer()});
   }
+  if (spec->named_files == NamedFiles::kRefused) {
+    return Status::InvalidArgument("named files are not read here", {file, ref.pointer()});
+  }
   const fs::path relative(ref.value().get<std::string>());
   spec->scenario_label =
       (relative.is_absolute() ? relative : fs::path(file).parent_path() / relative)
@@ -138,9 +142,10 @@ Status SelectVariants(const std::vector<std::string>& wanted, const std::string&
   return Status::Ok();
 }
 
-Result<Spec> ReadSpec(const std::string& file, const Json& doc) {
-  LoadContext ctx(file);
+Result<Spec> ReadSpec(const std::string& file, const Json& doc, NamedFiles named_files) {
+  LoadContext ctx(file, named_files);
   Spec spec;
+  spec.named_files = named_files;
   ObjectReader r(&ctx, JsonRef(doc, ""), kSweepFields);
   if (!r.valid()) return ctx.status();
   spec.name = r.NonEmptyString("name");
@@ -209,7 +214,8 @@ Result<ScenarioFile> BuildScenario(const Spec& spec, const Assignments& assignme
   if (Status s = SelectVariants(spec.variants, spec.scenario_label, &doc); !s.ok()) {
     return Status::InvalidArgument(s.message());
   }
-  Result<ScenarioFile> loaded = ParseScenarioText(doc.dump(), spec.scenario_label);
+  Result<ScenarioFile> loaded =
+      ParseScenarioText(doc.dump(), spec.scenario_label, spec.named_files);
   if (loaded.ok() || !spec.inline_scenario) return loaded;
   const Status& error = loaded.status();
   return Status::InvalidArgument(
@@ -218,10 +224,10 @@ Result<ScenarioFile> BuildScenario(const Spec& spec, const Assignments& assignme
           .ToString());
 }
 
-Result<SweepFile> Parse(std::string_view text, const std::string& file) {
+Result<SweepFile> Parse(std::string_view text, const std::string& file, NamedFiles named_files) {
   Result<Json> doc = io::ParseJson(text, file);
   if (!doc.ok()) return doc.status();
-  Result<Spec> spec = ReadSpec(file, doc.value());
+  Result<Spec> spec = ReadSpec(file, doc.value(), named_files);
   if (!spec.ok()) return spec.status();
   Result<std::vector<Assignments>> points = ExpandPoints(file, spec.value());
   if (!points.ok()) return points.status();
@@ -271,8 +277,9 @@ std::string PointLabel(const SweepFile& sweep, const SweepPoint& point) {
   return label;
 }
 
-Result<SweepFile> ParseSweepText(std::string_view text, const std::string& file_label) {
-  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label); });
+Result<SweepFile> ParseSweepText(std::string_view text, const std::string& file_label,
+                                 NamedFiles named_files) {
+  return io::CatchJsonErrors(file_label, [&] { return Parse(text, file_label, named_files); });
 }
 
 Result<SweepFile> LoadSweepFile(const std::string& path) {

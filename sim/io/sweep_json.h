@@ -11,12 +11,17 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/io/named_files.h"
 #include "workloads/scenario.h"
 
 namespace migsim {
 
 // A sweep may not expand to more points than this (each is a validated scenario in memory).
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 constexpr size_t kMaxSweepPoints = 100000;
+#else
+constexpr size_t kMaxSweepPoints = 20;  // fuzz/: each point costs a scenario load
+#endif
 
 struct SweepPoint {
   size_t index = 0;  // product points first (the last axis varies fastest), then listed ones
@@ -59,8 +64,9 @@ struct SweepFile {
 Result<SweepFile> LoadSweepFile(const std::string& path);
 
 // Same, from text; a relative scenario path is resolved against the directory of
-// `file_label`.
-Result<SweepFile> ParseSweepText(std::string_view text, const std::string& file_label);
+// `file_label`. Under NamedFiles::kRefused the scenario must be inline, and reads no file.
+Result<SweepFile> ParseSweepText(std::string_view text, const std::string& file_label,
+                                 NamedFiles named_files = NamedFiles::kRead);
 
 // "/cluster/nodes/p4d/count=2, /seed=1": the values a point sets, as in error messages.
 std::string PointLabel(const SweepFile& sweep, const SweepPoint& point);

@@ -203,6 +203,7 @@ void LoadTrace(LoadContext* ctx, const std::string& name, const JsonRef& ref, Sc
   TraceOptions o = ReadOptions(ctx, r, scenario);
   if (!ctx->ok()) return;
   const std::string pointer = r.Field("openb_pods").pointer();
+  if (!ctx->MayReadNamedFile(pointer)) return;
   const std::string csv = ctx->ResolvePath(file);
   const std::optional<std::vector<OpenbPod>> pods = ReadTracePods(ctx, pointer, csv, o);
   if (!pods) return;

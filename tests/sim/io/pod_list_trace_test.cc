@@ -81,10 +81,11 @@ TEST_CASE("a pod list becomes one pod per row, ordered by time, with its templat
 
 TEST_CASE("an inline pod list reads like the CSV, and limit keeps the earliest rows",
           "[io][trace]") {
-  const TraceSpec& trace = Trace(Load(R"("limit": 2, "pods": [
+  const Result<ScenarioFile> loaded = Load(R"("limit": 2, "pods": [
       {"at_s": 9, "template": "small", "run_s": 1},
       {"at_s": 3, "template": "big", "name": "b"},
-      {"at_s": 5, "template": "small", "run_s": 2}])"));
+      {"at_s": 5, "template": "small", "run_s": 2}])");
+  const TraceSpec& trace = Trace(loaded);
   REQUIRE(trace.entries.size() == 2);
   CHECK(trace.entries[0].name == "b");
   CHECK(trace.entries[1].name == "w-2");

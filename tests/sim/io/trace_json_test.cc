@@ -140,7 +140,8 @@ TEST_CASE("with a job class, trace pods take their run time from it", "[io][trac
   TraceDir dir;
   std::string doc = Doc(R"(, "job_class": "infer")");
   doc.insert(doc.find(R"("workloads")"), R"("job_classes": {"infer": {"run_s": 5}}, )");
-  const auto& trace = std::get<TraceSpec>(Only(Load(dir, doc)).workloads[0]);
+  const Result<ScenarioFile> loaded = Load(dir, doc);
+  const auto& trace = std::get<TraceSpec>(Only(loaded).workloads[0]);
   CHECK_FALSE(trace.entries[0].run);
 }
 

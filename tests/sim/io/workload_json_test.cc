@@ -130,6 +130,21 @@ TEST_CASE("a scenario whose workloads together create more than five million pod
         "fit in one run");
 }
 
+TEST_CASE("the variants of one file create at most ten million pods together", "[io]") {
+  std::string workloads = "{";
+  for (int i = 0; i < 4; ++i) {
+    workloads += std::string(i ? ", " : "") + R"("w)" + std::to_string(i) +
+                 R"(": {"kind": "Pod", "count": 1000000, "template": {"job_class": "train"}})";
+  }
+  const std::string text = Doc(workloads + "}");
+  const std::string variants = R"(, "variants": {"a": {}, "b": {"seed": 2}})";
+  CHECK(ParseScenarioText(text.substr(0, text.size() - 1) + variants + "}", "t.json").ok());
+  CHECK(MessageOf(text.substr(0, text.size() - 1) +
+                  R"(, "variants": {"a": {}, "b": {"seed": 2}, "c": {"seed": 3}})" + "}") ==
+        "t.json:/variants/c: the variants up to this one create 12000000 pods before retries; "
+        "at most 10000000 fit in one file");
+}
+
 TEST_CASE("a scale event before the deployment starts is rejected", "[io]") {
   CHECK(MessageOf(Workload(R"("kind": "Deployment", "at_s": 10,
                               "scale": [{"at_s": 5, "replicas": 2}], "template": {})")) ==

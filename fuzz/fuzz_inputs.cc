@@ -1,0 +1,106 @@
+#include "fuzz/fuzz_inputs.h"
+
+#include <array>
+
+#include "fuzz/plan_scenario.h"
+#include "sim/core/status.h"
+#include "sim/io/k8s/manifest_objects.h"
+#include "sim/io/measurements_csv.h"
+#include "sim/io/mig_parted_yaml.h"
+#include "sim/io/openb_csv.h"
+#include "sim/io/plan_json.h"
+#include "sim/io/pod_list_csv.h"
+#include "sim/io/scenario_json.h"
+#include "sim/io/sweep_json.h"
+
+namespace migsim::fuzz {
+namespace {
+
+// "" for Ok, or an error that keeps the promises of fuzz_inputs.h.
+std::string Verdict(const Status& error, const std::string& label) {
+  if (error.ok()) return "";
+  const std::string text = error.ToString();
+  if (error.code() == StatusCode::kInternal) return "an internal error: " + text;
+  if (!text.starts_with(label + ":")) return "an error that does not name its file: " + text;
+  if (error.message().empty()) return "an error without a message: " + text;
+  return "";
+}
+
+template <typename T>
+std::string Verdict(const Result<T>& result, const std::string& label) {
+  return result.ok() ? "" : Verdict(result.status(), label);
+}
+
+std::string Scenario(std::string_view text) {
+  return Verdict(ParseScenarioText(text, "fuzz.json", NamedFiles::kRefused), "fuzz.json");
+}
+
+std::string Sweep(std::string_view text) {
+  return Verdict(ParseSweepText(text, "fuzz.json", NamedFiles::kRefused), "fuzz.json");
+}
+
+// Whatever scenario the plan names reads the repository's plan's scenario (compiled in).
+std::string Plan(std::string_view text) {
+  const ReadTextFile read = [](const std::string&) -> Result<std::string> {
+    return std::string(kPlanScenario);
+  };
+  const std::string label = "plans/fuzz.json";
+  return Verdict(ParsePlanText(text, label, read, NamedFiles::kRefused), label);
+}
+
+// Rows are then checked for unique names, as a pool and a trace do.
+template <typename Row>
+std::string OpenbRows(const Result<std::vector<Row>>& rows, std::string_view what) {
+  if (!rows.ok()) return Verdict(rows, "fuzz.csv");
+  return Verdict(CheckUniqueNames(rows.value(), "fuzz.csv", what), "fuzz.csv");
+}
+
+std::string OpenbNodes(std::string_view text) {
+  return OpenbRows(ParseOpenbNodes(text, "fuzz.csv"), "node");
+}
+
+std::string OpenbPods(std::string_view text) {
+  return OpenbRows(ParseOpenbPods(text, "fuzz.csv"), "pod");
+}
+
+std::string PodList(std::string_view text) {
+  return Verdict(ParsePodList(text, "fuzz.csv"), "fuzz.csv");
+}
+
+std::string Measurements(std::string_view text) {
+  return Verdict(ParseMeasurements(std::string(text), "fuzz.csv"), "fuzz.csv");
+}
+
+std::string MigParted(std::string_view text) {
+  return Verdict(ParseMigParted(text, "fuzz.yaml"), "fuzz.yaml");
+}
+
+// Kubernetes manifests, as a scenario's `manifests` names them: the reader works on text.
+std::string Manifests(std::string_view text) {
+  return Verdict(k8s::ParseManifests(text, "fuzz.yaml"), "fuzz.yaml");
+}
+
+constexpr std::array<FuzzTarget, 9> kTargets = {{
+    {"scenario_json", Scenario},
+    {"sweep_json", Sweep},
+    {"plan_json", Plan},
+    {"openb_nodes", OpenbNodes},
+    {"openb_pods", OpenbPods},
+    {"pod_list_csv", PodList},
+    {"measurements_csv", Measurements},
+    {"mig_parted_yaml", MigParted},
+    {"k8s_manifests", Manifests},
+}};
+
+}  // namespace
+
+std::span<const FuzzTarget> FuzzTargets() { return kTargets; }
+
+const FuzzTarget* FindFuzzTarget(std::string_view name) {
+  for (const FuzzTarget& target : kTargets) {
+    if (target.name == name) return &target;
+  }
+  return nullptr;
+}
+
+}  // namespace migsim::fuzz

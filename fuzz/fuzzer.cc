@@ -1,0 +1,26 @@
+// The libFuzzer entry point of every fuzz target: compiled once per target with
+// MIGSIM_FUZZ_TARGET naming it (fuzz/CMakeLists.txt). A broken promise is printed and
+// aborts, which libFuzzer reports as a crash with the input.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "fuzz/fuzz_inputs.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const migsim::fuzz::FuzzTarget* const target =
+      migsim::fuzz::FindFuzzTarget(MIGSIM_FUZZ_TARGET);
+  if (target == nullptr) {
+    std::fprintf(stderr, "fuzz: no target '%s'\n", MIGSIM_FUZZ_TARGET);
+    std::abort();
+  }
+  const std::string problem = target->parse({reinterpret_cast<const char*>(data), size});
+  if (!problem.empty()) {
+    std::fprintf(stderr, "fuzz: %s: %s\n", MIGSIM_FUZZ_TARGET, problem.c_str());
+    std::abort();
+  }
+  return 0;
+}
