@@ -36,7 +36,8 @@ void FaultRecorder::OnPodKilled(SimTime now, const Pod& pod) {
   Owner& o = owner(pod.owner);
   if (o.killed_by.empty()) o.killed_by.assign(kEndReasonCount, 0);
   o.killed_by[static_cast<size_t>(pod.ending)] = 1;
-  const bool by_fault = pod.ending != EndReason::kPreempted;
+  // Preemption and Kueue's graceful deletions are kills, not faults: no incident opens.
+  const bool by_fault = pod.ending != EndReason::kPreempted && pod.ending != EndReason::kDeleted;
   if (by_fault && !o.open) o.open = Incident{now, std::max<int64_t>(1, o.running)};
   StopRunning(pod);
 }
