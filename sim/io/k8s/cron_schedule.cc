@@ -147,11 +147,11 @@ bool CronSchedule::DayMatches(int day_of_month, int month, int weekday) const {
 
 std::vector<SimTime> CronSchedule::Times(SimTime from, SimTime to, size_t limit) const {
   std::vector<SimTime> out;
-  constexpr int64_t kDay = 86400;
-  const int64_t first_day = from.micros() / 1'000'000 / kDay;
+  constexpr int64_t kSecondsPerDay = 86400;
+  const int64_t first_day = from.micros() / 1'000'000 / kSecondsPerDay;
   for (int64_t day = first_day; out.size() <= limit; ++day) {
-    if (SimTime::Seconds(static_cast<double>(day * kDay)) >= to) break;
-    const int64_t unix_day = kCronEpoch / kDay + day;
+    if (SimTime::Seconds(static_cast<double>(day * kSecondsPerDay)) >= to) break;
+    const int64_t unix_day = kCronEpoch / kSecondsPerDay + day;
     const auto [month, dom] = MonthDay(unix_day);
     const int weekday = static_cast<int>((unix_day + 4) % 7);  // 1970-01-01 was a Thursday
     if (!DayMatches(dom, month, weekday)) continue;
@@ -159,7 +159,7 @@ std::vector<SimTime> CronSchedule::Times(SimTime from, SimTime to, size_t limit)
       for (size_t m = 0; h < 24 && hours_[h] && m < 60; ++m) {
         if (!minutes_[m]) continue;
         const SimTime t = SimTime::Seconds(
-            static_cast<double>(day * kDay + static_cast<int64_t>(h * 3600 + m * 60)));
+            static_cast<double>(day * kSecondsPerDay + static_cast<int64_t>(h * 3600 + m * 60)));
         if (t >= from && t < to && out.size() <= limit) out.push_back(t);
       }
     }
