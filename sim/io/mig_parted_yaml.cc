@@ -7,6 +7,7 @@
 #include <set>
 
 #include "sim/io/input_file.h"
+#include "sim/io/yaml_documents.h"
 
 namespace migsim {
 namespace {
@@ -145,8 +146,16 @@ MigPartedFile Read(const YAML::Node& root, const std::string& path) {
 }  // namespace
 
 Result<MigPartedFile> ParseMigParted(std::string_view text, const std::string& path) {
+  Result<std::vector<YAML::Node>> documents = LoadYamlDocuments(text, path);
+  if (!documents.ok()) return documents.status();
+  if (documents.value().size() > 1) {
+    return Status::InvalidArgument(
+        "a mig-parted config is one YAML document, found " +
+            std::to_string(documents.value().size()),
+        {path, "line " + std::to_string(documents.value()[1].Mark().line + 1)});
+  }
   try {
-    return Read(YAML::Load(std::string(text)), path);
+    return Read(documents.value().empty() ? YAML::Node() : documents.value().front(), path);
   } catch (const YamlError& e) {
     return Status::InvalidArgument(e.message, {path, "line " + std::to_string(e.line)});
   } catch (const YAML::Exception& e) {

@@ -4,6 +4,7 @@
 
 #include "sim/io/k8s/manifest_node.h"
 #include "sim/io/k8s/workload_objects.h"
+#include "sim/io/yaml_documents.h"
 
 namespace migsim::k8s {
 namespace {
@@ -81,15 +82,9 @@ void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
 }  // namespace
 
 Result<ManifestSet> ParseManifests(std::string_view text, const std::string& file_label) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    return Status::ParseError(
-        "malformed YAML: " + e.msg,
-        InputLocation{file_label, "line " + std::to_string(e.mark.line + 1) + ", column " +
-                                      std::to_string(e.mark.column + 1)});
-  }
+  Result<std::vector<YAML::Node>> loaded = LoadYamlDocuments(text, file_label);
+  if (!loaded.ok()) return loaded.status();
+  const std::vector<YAML::Node>& documents = loaded.value();
   ManifestLog log;
   ManifestSet out;
   try {

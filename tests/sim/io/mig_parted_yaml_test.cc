@@ -43,7 +43,13 @@ TEST_CASE("a malformed mig-parted file is an error at its line", "[io][mig]") {
   CHECK(Error("version: v2\n") == "c.yaml:line 1: unknown version 'v2' (expected v1)");
   CHECK(Error("") == "c.yaml:line 1: empty file: expected version and mig-configs");
   CHECK(Error("version: v1\nmig-configs: [\n") ==
-        "c.yaml:line 3: malformed YAML: end of sequence flow not found");
+        "c.yaml:line 3, column 1: malformed YAML: end of sequence flow not found");
+  // Text after the config is not ignored: a second document, or a stray ','.
+  CHECK(Error("version: v1\nmig-configs: {}\n---\nversion: v1\n") ==
+        "c.yaml:line 4: a mig-parted config is one YAML document, found 2");
+  CHECK(Error("[a],") ==
+        "c.yaml:line 1, column 4: malformed YAML: unexpected ',' where a document or value "
+        "should begin");
   CHECK(Error("version: v1\nmig-config: {}\n") ==
         "c.yaml:line 2: unknown key 'mig-config' in the file (expected one of: mig-configs, "
         "version)");

@@ -132,6 +132,21 @@ TEST_CASE("errors name the file, the document, the YAML path and the line", "[k8
         "k8s/a.yaml:line 3, column 1: malformed YAML: end of sequence flow not found");
 }
 
+TEST_CASE("a stray comma outside a flow collection is an error, not an endless loop", "[k8s]") {
+  // Found by the k8s_manifests fuzz target (fuzz/corpus/k8s_manifests/regress-stray-comma.yaml):
+  // yaml-cpp's LoadAll alone never returns on these texts.
+  CHECK(ErrorOf(",") ==
+        "k8s/a.yaml:line 1, column 1: malformed YAML: unexpected ',' where a document or value "
+        "should begin");
+  CHECK(ErrorOf("[a],") ==
+        "k8s/a.yaml:line 1, column 4: malformed YAML: unexpected ',' where a document or value "
+        "should begin");
+  CHECK(ErrorOf("kind: Pod\nmetadata: {name: p}\n...\n,\n") ==
+        "k8s/a.yaml:line 4, column 1: malformed YAML: unexpected ',' where a document or value "
+        "should begin");
+  CHECK(Parsed("---\n---\n...\n---\n").objects.empty());
+}
+
 TEST_CASE("a required node affinity migsim cannot honour is an error, not dropped", "[k8s]") {
   const std::string affinity =
       "      affinity:\n        nodeAffinity:\n"
