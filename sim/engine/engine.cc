@@ -198,7 +198,7 @@ void Engine::DeleteGracefully(PodId id) {
   if (pod.ended_already()) return;
   if (pod.terminating || !pod.on_node()) return Delete(id);
   const SimTime end = now_ + templates_[pod.tmpl.value()].termination_grace;
-  preempted_gpu_seconds_ += Terminate(pod, end, EndReason::kDeleted);
+  Terminate(pod, end, EndReason::kDeleted, LossBook::kPreemption);
 }
 
 void Engine::EndDeleted(Pod& pod) {
@@ -262,6 +262,12 @@ void Engine::Handle(const PodEnd& e) {
 
 // What every ending does before the pod takes its final phase.
 void Engine::Leave(Pod& pod) {
+  // Killed, it ends before the end Terminate booked its lost GPU time to: give the rest back.
+  if (pod.terminating && now_ < pod.kill_end) {
+    if (double* booked = LossBookOf(pod.loss_book)) {
+      *booked -= pod.gpus * (pod.kill_end - now_).seconds();
+    }
+  }
   if (pod.gang.valid()) LeaveGang(pod);
   if (pod.on_node()) ReleaseFromNode(pod);
   ClearNomination(pod);

@@ -250,10 +250,13 @@ class Engine final : private ControllerContext {
   void EndDeleted(Pod& pod);
   // The one way a bound pod is killed: it stops computing at once, keeps its node and
   // devices, and ends with `reason` at `end` (>= now; Pod::ending, terminating). Counts the
-  // kill by cause and tells the observers; returns the GPU-seconds it held that no
-  // checkpoint keeps (Pod::gpus x (end - bound - the running time its checkpoints cover)).
+  // kill by cause, tells the observers, and books to `book` the GPU-seconds it holds that
+  // no checkpoint keeps (Pod::gpus x (end - bound - the running time its checkpoints
+  // cover)); Leave gives back the part after a sooner end. Returns what it booked.
   // REQUIRES: the pod is bound and not terminating.
-  double Terminate(Pod& victim, SimTime end, EndReason reason);
+  double Terminate(Pod& victim, SimTime end, EndReason reason, LossBook book);
+  // The GPU-seconds lost to `book`'s cause (nullptr for kUnbooked).
+  double* LossBookOf(LossBook book);
   // A terminating pod ends now, with the reason it was killed for.
   void EndNow(Pod& pod);
   double SaveCheckpoint(Pod& victim);
@@ -275,10 +278,10 @@ class Engine final : private ControllerContext {
   void Reconfigure(const std::vector<MigReconfiguration>& changes);
   // The MIG manager starts applying `target` to `node` (labelled `config`) for `duration`:
   // gang reservations there are released, pods on the GPUs that change lose their device
-  // (ended kDeviceLost at once) and the plugin is withdrawn. Returns the GPU-seconds the
-  // killed pods lose. REQUIRES: the node is not reconfiguring.
-  double BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
-                        const std::string& config, SimTime duration);
+  // (ended kDeviceLost at once, their lost GPU time booked to `book`) and the plugin is
+  // withdrawn. REQUIRES: the node is not reconfiguring.
+  void BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
+                      const std::string& config, SimTime duration, LossBook book);
   bool Valid(const MigReconfiguration& change) const;
   // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
   // rebuilt, surviving pods follow theirs, and the pending pods get another chance.

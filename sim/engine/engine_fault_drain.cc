@@ -56,7 +56,7 @@ void Engine::DrainTick(const FaultStep& e) {
   for (PodId id : evict) {
     Pod& pod = pods_[id.value()];
     const SimTime end = now_ + templates_[pod.tmpl.value()].termination_grace;
-    fault_gpu_seconds_ += Terminate(pod, end, EndReason::kEvicted);
+    Terminate(pod, end, EndReason::kEvicted, LossBook::kFaults);
   }
   FaultStep next = e;
   if (fault.kind == FaultKind::kDrain && node_info_[e.node].pods.empty()) {
@@ -77,6 +77,10 @@ void Engine::RemoveNode(uint32_t node) {
   KillPodsOn(node, -1, now_, EndReason::kNodeRemoved, true);
   UpdateSchedulable(node);
   ReportAvailability(node);
+  // The instance is gone: from now on the cluster's GPU capacity is without it (its pods
+  // release their devices at this same instant).
+  capacity_weight_ -= runtimes_[node].capacity_weight();
+  NotifyAllocation();
 }
 
 namespace {
@@ -102,7 +106,7 @@ void Engine::MigApplyFails(uint32_t node, const FaultStep& origin) {
     nf.config_before = runtime.mig_config();
   }
   const SimTime window = cluster_->nodes[node].mig_reconfiguration;
-  fault_gpu_seconds_ += BeginMigChange(node, Emptied(runtime.gpus()), nf.config_before, window);
+  BeginMigChange(node, Emptied(runtime.gpus()), nf.config_before, window, LossBook::kFaults);
   FaultStep failed = origin;
   failed.step = FaultStepKind::kMigFailed;
   failed.node = node;
@@ -122,7 +126,7 @@ bool Engine::RestoreMig(const FaultStep& e) {
     return true;
   }
   const SimTime window = cluster_->nodes[e.node].mig_reconfiguration;
-  fault_gpu_seconds_ += BeginMigChange(e.node, nf.mig_before, nf.config_before, window);
+  BeginMigChange(e.node, nf.mig_before, nf.config_before, window, LossBook::kFaults);
   FaultStep restored = e;
   restored.step = FaultStepKind::kMigRestored;
   events_.Push(now_ + window, restored);

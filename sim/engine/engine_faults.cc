@@ -225,7 +225,7 @@ void Engine::KillPodsOn(uint32_t node, int gpu, SimTime end, EndReason reason, b
     Pod& pod = pods_[id.value()];
     if (!pod.terminating) {
       if (pod.gang.valid()) LoseAttempt(gangs_[pod.gang.value()], reason);
-      fault_gpu_seconds_ += Terminate(pod, end, reason);
+      Terminate(pod, end, reason, LossBook::kFaults);
     } else if (all) {
       EndNow(pod);
     }

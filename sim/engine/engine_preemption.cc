@@ -130,13 +130,13 @@ void Engine::Evict(Pod& victim) {
   RecordAttained(victim);  // before it stops running: it reads the run so far
   if (victim.gang.valid()) LoseAttempt(gangs_[victim.gang.value()], EndReason::kPreempted);
   const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
-  preempted_gpu_seconds_ += Terminate(victim, end, EndReason::kPreempted);
+  Terminate(victim, end, EndReason::kPreempted, LossBook::kPreemption);
   for (EngineObserver* o : observers_) o->OnPodPreempted(now_, victim);
 }
 
 // Graceful termination: the pod stops computing at once (SIGTERM), keeps its node and
 // devices until `end`, then ends (PodEnd) with `reason`, the kill counted by cause.
-double Engine::Terminate(Pod& victim, SimTime end, EndReason reason) {
+double Engine::Terminate(Pod& victim, SimTime end, EndReason reason, LossBook book) {
   MIGSIM_CHECK(victim.on_node() && !victim.terminating, "only a bound pod is killed, once");
   SetReady(victim, false);
   const double kept_s = SaveCheckpoint(victim);
@@ -150,11 +150,24 @@ double Engine::Terminate(Pod& victim, SimTime end, EndReason reason) {
   }
   victim.terminating = true;
   victim.ending = reason;
+  victim.kill_end = end;
+  victim.loss_book = book;
   ++killed_[static_cast<size_t>(reason)];
   ++victim.generation;  // its start or its end no longer happens
   events_.Push(end, PodEnd{victim.id, victim.generation, reason});
   for (EngineObserver* o : observers_) o->OnPodKilled(now_, victim);
-  return victim.gpus * std::max(0.0, (end - victim.bound).seconds() - kept_s);
+  const double lost = victim.gpus * std::max(0.0, (end - victim.bound).seconds() - kept_s);
+  if (double* booked = LossBookOf(book)) *booked += lost;
+  return lost;
+}
+
+double* Engine::LossBookOf(LossBook book) {
+  switch (book) {
+    case LossBook::kPreemption: return &preempted_gpu_seconds_;
+    case LossBook::kFaults: return &fault_gpu_seconds_;
+    case LossBook::kUnbooked: return nullptr;
+  }
+  return nullptr;
 }
 
 void Engine::EndNow(Pod& pod) {

@@ -21,12 +21,12 @@ void Engine::Handle(const ReconfigureBegin& e) {
     events_.Push(now_, ReconfigureEnd{e.index});
     return;
   }
-  BeginMigChange(r.node, r.gpus, r.mig_config, r.duration);
+  BeginMigChange(r.node, r.gpus, r.mig_config, r.duration, LossBook::kUnbooked);
   events_.Push(now_ + r.duration, ReconfigureEnd{e.index});
 }
 
-double Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
-                              const std::string& config, SimTime duration) {
+void Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
+                            const std::string& config, SimTime duration, LossBook book) {
   NodeRuntime& runtime = runtimes_[node];
   const std::vector<int> changing = runtime.ChangingGpus(target);
   ReleaseReservationsOn(NodeId(node));
@@ -43,7 +43,6 @@ double Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& t
       }
     }
   }
-  double lost_s = 0;
   for (PodId id : victims) {
     Pod& pod = pods_[id.value()];
     if (!pod.on_node()) continue;
@@ -52,12 +51,11 @@ double Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& t
       EndPod(pod, PodPhase::kFailed, pod.ending);
       continue;
     }
-    lost_s += Terminate(pod, now_, EndReason::kDeviceLost);
+    Terminate(pod, now_, EndReason::kDeviceLost, book);
     EndPod(pod, PodPhase::kFailed, EndReason::kDeviceLost);  // at once, not at the end of now_
   }
   runtime.Withdraw(config, node_info_[node]);
   reconfiguring_until_[node] = now_ + duration;
-  return lost_s;
 }
 
 void Engine::Handle(const ReconfigureEnd& e) {

@@ -56,6 +56,10 @@ enum class PodPhase : uint8_t {
   kDeleted,  // removed by its controller (scale-down, failed Job) before it ended
 };
 
+// Where the GPU time a killed pod loses is booked (Engine::Terminate): lost to preemption
+// (and Kueue's deletions), lost to faults, or not booked (a scripted MIG change's kills).
+enum class LossBook : uint8_t { kUnbooked, kPreemption, kFaults };
+
 enum class EndReason : uint8_t {
   kNone,
   kCompleted,       // exit 0
@@ -179,6 +183,10 @@ struct Pod {
   // Once `terminating`: the reason it was killed for, the one it ends with (unless its
   // controller deletes it first). What the kill accounting counts (pod_accounting.h).
   EndReason ending = EndReason::kNone;
+  // Once `terminating`: when it ends unless it ends sooner, and where the GPU time it
+  // loses up to then was booked (a sooner end gives the rest back: Engine::Leave).
+  SimTime kill_end;
+  LossBook loss_book = LossBook::kUnbooked;
 
   // What this evicted pod hands to the pod its controller creates in its place.
   Handover handover() const;

@@ -15,15 +15,16 @@ class AllocationRecorder final : public EngineObserver {
   void OnGpuAllocation(SimTime now, int64_t allocated, int64_t capacity) override;
   void OnGpuBusy(SimTime now, double busy, int64_t capacity) override;
 
-  // Mean allocated / capacity over [from, to), in [0, 1]; 0 for an empty window or a
-  // cluster without GPUs.
+  // Mean allocated / mean capacity over [from, to), in [0, 1]: the share of the GPU time
+  // the cluster had that was allocated (a node removed by a spot interruption no longer
+  // counts). 0 for an empty window or a cluster without GPUs. REQUIRES: the engine reports
+  // the capacity at time 0 (Engine::Run does).
   double MeanRatio(SimTime from, SimTime to) const;
-  // Mean busy / capacity over [from, to), in [0, 1] (compute utilization).
+  // Mean busy / mean capacity over [from, to), in [0, 1] (compute utilization).
   double MeanBusy(SimTime from, SimTime to) const;
 
  private:
-  StepSeries allocated_, busy_;
-  int64_t capacity_ = 0;
+  StepSeries allocated_, busy_, capacity_;
 };
 
 }  // namespace migsim

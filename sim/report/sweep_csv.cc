@@ -23,7 +23,12 @@ constexpr std::string_view kMetricColumns[] = {"makespan_s",
                                                "running",
                                                "pending",
                                                "deleted",
-                                               "cost_per_hour"};
+                                               "cost_per_hour",
+                                               "preemptions",
+                                               "gpu_hours_lost_to_preemption",
+                                               "faults",
+                                               "gpu_hours_lost_to_faults",
+                                               "goodput"};
 constexpr size_t kMetricCount = std::size(kMetricColumns);
 
 std::string Fixed(double v) {
@@ -82,6 +87,24 @@ std::optional<Int> ToInt(const std::string& s) {
   return v;
 }
 
+// The disruption columns, from preemptions on; returns the first bad column's name, or "".
+std::string ReadDisruptions(const std::string* m, SweepRow* row) {
+  const std::optional<int64_t> preemptions = ToInt<int64_t>(m[0]);
+  if (!preemptions) return "preemptions";
+  row->preemptions = *preemptions;
+  const std::optional<double> preempted_h = ToDouble(m[1]);
+  if (!preempted_h) return "gpu_hours_lost_to_preemption";
+  row->gpu_hours_lost_to_preemption = *preempted_h;
+  const std::optional<int64_t> faults = ToInt<int64_t>(m[2]);
+  if (!faults) return "faults";
+  row->faults = *faults;
+  const std::optional<double> fault_h = ToDouble(m[3]);
+  if (!fault_h) return "gpu_hours_lost_to_faults";
+  row->gpu_hours_lost_to_faults = *fault_h;
+  if (!m[4].empty() && !(row->goodput = ToDouble(m[4]))) return "goodput";
+  return "";
+}
+
 // Fills `row` from a record's fields; returns the name of the first bad column, or "".
 std::string ReadRow(const std::vector<std::string>& f, size_t columns, SweepRow* row) {
   std::optional<size_t> point = ToInt<size_t>(f[0]);
@@ -111,7 +134,7 @@ std::string ReadRow(const std::vector<std::string>& f, size_t columns, SweepRow*
   std::optional<double> cost = ToDouble(m[12]);
   if (!cost) return "cost_per_hour";
   row->cost_per_hour = *cost;
-  return "";
+  return ReadDisruptions(m + 13, row);
 }
 
 bool IsSweepHeader(const std::vector<std::string>& fields) {
@@ -143,7 +166,9 @@ std::string FormatSweepCsv(const SweepResults& results) {
     for (int64_t n : {r.completed, r.failed, r.running, r.pending, r.deleted}) {
       out += "," + std::to_string(n);
     }
-    out += "," + Fixed(r.cost_per_hour) + "\n";
+    out += "," + Fixed(r.cost_per_hour) + "," + std::to_string(r.preemptions) + "," +
+           Fixed(r.gpu_hours_lost_to_preemption) + "," + std::to_string(r.faults) + "," +
+           Fixed(r.gpu_hours_lost_to_faults) + "," + (r.goodput ? Fixed(*r.goodput) : "") + "\n";
   }
   return out;
 }
@@ -171,7 +196,7 @@ Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_la
   if (!NextRecord(&text, &fields, &csv.header) || !IsSweepHeader(fields)) {
     return error(1,
                  "not a sweep CSV: expected the header point,<pointers...>,variant,"
-                 "makespan_s,...,cost_per_hour");
+                 "makespan_s,...,goodput");
   }
   NormalizeEnd(&csv.header);
   const size_t width = fields.size();

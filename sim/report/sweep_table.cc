@@ -63,12 +63,24 @@ struct Column {
   std::vector<std::string> cells;
 };
 
+// Preemptions, faults and goodput, shown when some run had a preemption or a fault.
+bool AnyDisruption(const SweepResults& results) {
+  return std::any_of(results.rows.begin(), results.rows.end(),
+                     [](const SweepRow& r) { return r.preemptions > 0 || r.faults > 0; });
+}
+
 std::vector<Column> BuildColumns(const SweepResults& results) {
+  const bool disruptions = AnyDisruption(results);
   std::vector<Column> columns = {{"point", false, {}}};
   for (std::string& title : Titles(results.columns)) columns.push_back({title, true, {}});
   for (const char* title : {"variant", "makespan (s)", "p95 queueing (s)", "GPU allocation",
                             "GPU utilization", "completed", "failed", "pending", "cost ($/h)"}) {
     columns.push_back({title, std::string_view(title) == "variant", {}});
+  }
+  if (disruptions) {
+    for (const char* title : {"preempted", "faults", "lost GPU-h", "goodput"}) {
+      columns.push_back({title, false, {}});
+    }
   }
   for (const SweepRow& r : results.rows) {
     std::vector<std::string> cells = {std::to_string(r.point)};
@@ -79,6 +91,12 @@ std::vector<Column> BuildColumns(const SweepResults& results) {
           std::to_string(r.completed), std::to_string(r.failed), std::to_string(r.pending),
           FormatFixed(r.cost_per_hour, 2)}) {
       cells.push_back(std::move(cell));
+    }
+    if (disruptions) {
+      cells.push_back(std::to_string(r.preemptions));
+      cells.push_back(std::to_string(r.faults));
+      cells.push_back(FormatFixed(r.gpu_hours_lost_to_preemption + r.gpu_hours_lost_to_faults, 2));
+      cells.push_back(r.goodput ? FormatFixed(*r.goodput, 3) : "-");
     }
     for (size_t c = 0; c < columns.size(); ++c) columns[c].cells.push_back(std::move(cells[c]));
   }

@@ -23,6 +23,13 @@ struct SweepRow {
   double gpu_allocation_ratio = 0, gpu_compute_utilization = 0;
   int64_t completed = 0, failed = 0, running = 0, pending = 0, deleted = 0;
   double cost_per_hour = 0;  // the cluster's nodes' price per hour, summed
+  // Disruptions: pods preempted and the GPU-hours they lost, faults that hit and the
+  // GPU-hours they cost, goodput (nullopt without faults or without allocated GPU time).
+  int64_t preemptions = 0;
+  double gpu_hours_lost_to_preemption = 0;
+  int64_t faults = 0;
+  double gpu_hours_lost_to_faults = 0;
+  std::optional<double> goodput;
 };
 
 struct SweepResults {

@@ -15,7 +15,7 @@ struct Run {
 };
 
 SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scenario& scenario,
-                 const RunMetrics& m) {
+                 const RunMetrics& m, const std::optional<FaultMetrics>& faults) {
   SweepRow row;
   row.point = point.index;
   row.values = point.values;
@@ -33,13 +33,20 @@ SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scen
   row.pending = m.pods.pending;
   row.deleted = m.pods.deleted;
   row.cost_per_hour = RoundToMicro(ClusterCostPerHour(scenario.cluster));
+  row.preemptions = m.preemptions;
+  row.gpu_hours_lost_to_preemption = RoundToMicro(m.gpu_hours_lost_to_preemption);
+  if (faults) {
+    row.faults = faults->faults;
+    row.gpu_hours_lost_to_faults = RoundToMicro(faults->gpu_hours_lost);
+    if (faults->goodput) row.goodput = RoundToMicro(*faults->goodput);
+  }
   return row;
 }
 
 SweepRow Execute(const Run& run) {
   const auto& [name, scenario] = run.point->scenario.variants[run.variant];
   const VariantResult result = RunVariant(name, scenario);
-  return MakeRow(*run.point, name, scenario, result.metrics);
+  return MakeRow(*run.point, name, scenario, result.metrics, result.faults);
 }
 
 }  // namespace

@@ -192,6 +192,8 @@ TEST_CASE("spot interruption gives two minutes' notice", "[engine][faults]") {
   CHECK(engine->pods()[1].reason == EndReason::kEvicted);
   CHECK(engine->pods()[1].ended.seconds() == 220);  // the instance is gone after 120 s
   CHECK_FALSE(engine->nodes()[0].schedulable);
+  // Lost: the GPUs as long as each pod held them, not the slow pod's whole grace period.
+  CHECK(engine->gpu_hours_lost_to_faults() == Approx((130.0 + 220.0) / 3600));
 }
 
 TEST_CASE("a training job resumes from its last checkpoint after a node fault",

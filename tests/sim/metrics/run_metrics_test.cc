@@ -68,6 +68,15 @@ TEST_CASE("the allocation recorder integrates a step function over a window", "[
   AllocationRecorder no_gpus;
   no_gpus.OnGpuAllocation(Sec(0), 0, 0);
   CHECK(no_gpus.MeanRatio(Sec(0), Sec(10)) == 0);
+
+  // A node removed at 10 s (a spot interruption): 8 of 16 GPUs allocated throughout is
+  // half of the GPU time before and all of it after.
+  AllocationRecorder shrinking;
+  shrinking.OnGpuAllocation(Sec(0), 8, 16);
+  shrinking.OnGpuAllocation(Sec(10), 8, 8);
+  CHECK(shrinking.MeanRatio(Sec(0), Sec(10)) == Approx(0.5));
+  CHECK(shrinking.MeanRatio(Sec(10), Sec(20)) == Approx(1.0));
+  CHECK(shrinking.MeanRatio(Sec(0), Sec(20)) == Approx(160.0 / 240));
 }
 
 TEST_CASE("makespan runs from the first submission to the last completion", "[metrics]") {

@@ -42,6 +42,14 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   row.p95_s = 1.25;
   row.cost_per_hour = RoundToMicro(21.9576 * 3);
   results.rows.push_back(row);
+  SweepRow faulty = row;  // a run with faults and preemptions
+  faulty.point = 4;
+  faulty.preemptions = 6;
+  faulty.gpu_hours_lost_to_preemption = 0.1;
+  faulty.faults = 17;
+  faulty.gpu_hours_lost_to_faults = 49.25;
+  faulty.goodput = 0.996;
+  results.rows.push_back(faulty);
   const std::string csv = FormatSweepCsv(results);
   CHECK_THAT(csv, Catch::Contains("\n3,\"\"\"x,y\"\"\",,v,,0.000000,1.250000,"));
   CHECK_THAT(csv, Catch::StartsWith("point,\"/a,b\",/p,variant,"));
@@ -50,13 +58,21 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   CHECK(back.value().results.columns == results.columns);
   CHECK(back.value().results.rows[0].values == row.values);
   CHECK_FALSE(back.value().results.rows[0].makespan_s);
+  CHECK_FALSE(back.value().results.rows[0].goodput);
+  CHECK_THAT(csv, Catch::EndsWith(",65.872800,6,0.100000,17,49.250000,0.996000\n"));
+  const SweepRow& faulty_back = back.value().results.rows[1];
+  CHECK(faulty_back.preemptions == 6);
+  CHECK(faulty_back.faults == 17);
+  CHECK(faulty_back.gpu_hours_lost_to_faults == 49.25);
+  CHECK(faulty_back.goodput == 0.996);
+  CHECK_THAT(FormatSweepTable(results), Catch::Contains("goodput"));
   CHECK(FormatSweepCsv(back.value().results) == csv);
   CHECK(FormatSweepTable(back.value().results) == FormatSweepTable(results));
   CHECK(ParseSweepCsv("point,variant\n", "x.csv").status().ToString() ==
         "x.csv:line 1: not a sweep CSV: expected the header point,<pointers...>,variant,"
-        "makespan_s,...,cost_per_hour");
+        "makespan_s,...,goodput");
   CHECK(ParseSweepCsv(csv + "4,1\n", "x.csv").status().ToString() ==
-        "x.csv:line 3: expected 17 fields, got 2");
+        "x.csv:line 4: expected 22 fields, got 2");
 }
 
 TEST_CASE("the table shortens pointers to their last tokens while they stay distinct", "[sweep]") {
@@ -131,7 +147,8 @@ TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[
                 "point,/x,variant,makespan_s,p50_s,p95_s,"
                 "p99_s,max_s,gpu_allocation_ratio,gpu_"
                 "compute_utilization,completed,failed,"
-                "running,pending,deleted,cost_per_hour\n"}}) ==
+                "running,pending,deleted,cost_per_hour,preemptions,gpu_hours_lost_to_preemption,"
+                "faults,gpu_hours_lost_to_faults,goodput\n"}}) ==
         "d/sweep-shard-1-of-2.csv:line 1: header differs from the one of "
         "d/sweep-shard-0-of-2.csv (shards of another sweep?)");
   CHECK(error({{"d/sweep-shard-1-of-2.csv", shard0}, {"d/sweep-shard-0-of-2.csv", shard1}}) ==
