@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/io/k8s/argo_workflow.h"
 #include "sim/io/k8s/cron_schedule.h"
+#include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/k8s/manifest_overlay.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -29,6 +31,7 @@ struct Conversion {
   LoadContext* ctx;
   const ManifestOverlay& overlay;
   Scenario* scenario;
+  const k8s::ManifestSet& set;
 };
 
 std::string ClassNames(const Scenario& s) {
@@ -143,6 +146,42 @@ void AddCronJob(const Conversion& c, const ManifestObject& o, const k8s::CronJob
   }
 }
 
+bool NamesStep(const k8s::FlatWorkflow& flat, const std::string& step) {
+  return std::find(flat.params_used.begin(), flat.params_used.end(), step) !=
+         flat.params_used.end();
+}
+
+// An Argo Workflow: its templates flattened into steps, each with a template of its own.
+void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay,
+                 SimTime at) {
+  const ObjectOverlay none{};
+  const ObjectOverlay& extra = overlay != nullptr ? *overlay : none;
+  Result<k8s::FlatWorkflow> flat = k8s::FlattenWorkflow(
+      o, c.set.objects, extra.params, "manifest_overlay.objects." + o.name + ".params");
+  if (!flat.ok()) return c.ctx->Fail(flat.status());
+  WorkflowSpec w{.name = o.name,
+                 .at = at,
+                 .parallelism = flat.value().parallelism,
+                 .step_delay = extra.step_delay.value_or(SimTime::Zero()),
+                 .steps = {}};
+  for (const k8s::FlatStep& s : flat.value().steps) {
+    w.steps.push_back(WorkflowStepSpec{.name = s.name,
+                                       .tmpl = AddTemplate(c, o, *s.pod, false),
+                                       .depends = s.depends,
+                                       .items = s.items,
+                                       .retry = s.retry});
+    if (!c.ctx->ok()) return;
+  }
+  for (const auto& [step, items] : extra.params) {
+    if (!NamesStep(flat.value(), step)) {
+      return c.ctx->Fail(
+          extra.pointer + "/params/" + step,
+          "no step of workflow '" + o.name + "' named '" + step + "' fans out over a withParam");
+    }
+  }
+  c.scenario->workloads.emplace_back(std::move(w));
+}
+
 void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay) {
   const SimTime at = overlay != nullptr ? overlay->at : SimTime::Zero();
   std::vector<WorkloadSpec>& out = c.scenario->workloads;
@@ -154,6 +193,12 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
                      .tmpl = AddTemplate(c, o, r->pod, true)};
     if (overlay != nullptr && overlay->scale) d.scale = *overlay->scale;
     return out.emplace_back(std::move(d)), void();
+  }
+  if (std::holds_alternative<k8s::WorkflowObject>(o.body)) return AddWorkflow(c, o, overlay, at);
+  if (overlay != nullptr && (overlay->step_delay || !overlay->params.empty())) {
+    return c.ctx->Fail(
+        overlay->pointer + (overlay->step_delay ? "/step_delay_s" : "/params"),
+        "only Argo Workflows take step_delay_s and params; " + o.name + " is a " + o.kind);
   }
   if (overlay != nullptr && overlay->scale) {
     return c.ctx->Fail(
@@ -175,8 +220,10 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
 }
 
 bool IsWorkload(const ManifestObject& o) {
+  if (const auto* w = std::get_if<k8s::WorkflowObject>(&o.body)) return w->runs;
   return !std::holds_alternative<PriorityClass>(o.body) &&
-         !std::holds_alternative<k8s::BudgetObject>(o.body);
+         !std::holds_alternative<k8s::BudgetObject>(o.body) &&
+         !std::holds_alternative<k8s::ConfigMapObject>(o.body);
 }
 
 std::set<std::string> WorkloadNames(const Scenario& s) {
@@ -213,7 +260,10 @@ void AddManifestWorkloads(LoadContext* ctx, const k8s::ManifestSet& set, const J
                                       ? ReadManifestOverlay(ctx, *overlay_ref, *scenario)
                                       : ManifestOverlay{};
   std::set<std::string> names = WorkloadNames(*scenario), used;
-  const Conversion c{ctx, overlay, scenario};
+  if (overlay.device_plugin && ctx->ok()) {
+    ApplyDevicePluginConfigMap(ctx, set, *overlay.device_plugin, scenario);
+  }
+  const Conversion c{ctx, overlay, scenario, set};
   for (size_t i = 0; i < set.objects.size() && ctx->ok(); ++i) {
     const ManifestObject& o = set.objects[i];
     if (!IsWorkload(o)) continue;
