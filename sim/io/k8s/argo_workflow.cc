@@ -180,31 +180,41 @@ std::vector<int> Flattener::Expand(Found t, const std::string& prefix,
   return exits;
 }
 
-// Tasks in dependency order (stable by position): a task is added once the tasks it depends
-// on are, so a step's dependencies always precede it; a cycle leaves tasks unplaced.
-std::vector<int> Flattener::ExpandDag(Found t, const std::string& prefix,
-                                      const std::vector<int>& incoming) {
-  const std::vector<ArgoTask>& tasks = t.tmpl->tasks;
+// Each task's dependencies as positions in `tasks`; empty after reporting a problem.
+std::vector<std::vector<size_t>> DagDependencies(const std::vector<ArgoTask>& tasks,
+                                                 ManifestLog* log) {
   std::vector<std::string> names;
   for (const ArgoTask& task : tasks) {
     if (std::find(names.begin(), names.end(), task.name) != names.end()) {
-      log_.Fail(task.place, "a second task named '" + task.name + "'");
+      log->Fail(task.place, "a second task named '" + task.name + "'");
       return {};
     }
     names.push_back(task.name);
   }
   std::vector<std::vector<size_t>> deps(tasks.size());
-  std::vector<bool> depended(tasks.size(), false);
   for (size_t i = 0; i < tasks.size(); ++i) {
     for (const std::string& d : tasks[i].depends) {
       const auto it = std::find(names.begin(), names.end(), d);
       if (it == names.end()) {
-        log_.Fail(tasks[i].depends_place, io::UnknownNameMessage("task", d, names));
+        log->Fail(tasks[i].depends_place, io::UnknownNameMessage("task", d, names));
         return {};
       }
       deps[i].push_back(static_cast<size_t>(it - names.begin()));
-      depended[deps[i].back()] = true;
     }
+  }
+  return deps;
+}
+
+// Tasks in dependency order (stable by position): a task is added once the tasks it depends
+// on are, so a step's dependencies always precede it; a cycle leaves tasks unplaced.
+std::vector<int> Flattener::ExpandDag(Found t, const std::string& prefix,
+                                      const std::vector<int>& incoming) {
+  const std::vector<ArgoTask>& tasks = t.tmpl->tasks;
+  const std::vector<std::vector<size_t>> deps = DagDependencies(tasks, &log_);
+  if (!log_.ok()) return {};
+  std::vector<bool> depended(tasks.size(), false);
+  for (const std::vector<size_t>& d : deps) {
+    for (size_t on : d) depended[on] = true;
   }
   std::vector<std::optional<std::vector<int>>> exits(tasks.size());
   size_t placed = 0;

@@ -76,6 +76,8 @@ void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
   }
   const ManifestNode metadata = doc["metadata"];
   object.name = metadata["name"].String(log);
+  // Kubernetes appends five random characters to a generateName; migsim keeps it as is.
+  if (object.name.empty()) object.name = metadata["generateName"].String(log);
   if (log->ok() && object.name.empty()) {
     return metadata.Fail(log, "missing required field 'name'");
   }

@@ -132,7 +132,7 @@ TEST_CASE("a Workflow runs a WorkflowTemplate's templates by reference", "[k8s][
       "spec:\n  entrypoint: main\n  parallelism: 3\n  templates:\n"
       "  - name: main\n    dag:\n      tasks:\n      - {name: one, template: gpu}\n" +
       GpuTemplate("gpu") + "---\n" + Workflow("  workflowTemplateRef: {name: lib}\n") + "---\n" +
-      "kind: Workflow\nmetadata: {name: by-task}\nspec:\n  entrypoint: m\n  templates:\n"
+      "kind: Workflow\nmetadata: {generateName: by-task-}\nspec:\n  entrypoint: m\n  templates:\n"
       "  - name: m\n    steps:\n    - - name: s\n        templateRef: {name: lib, template: gpu}\n";
   Result<ScenarioFile> keep = LoadScenarioFile(WriteScenario(dir, manifest));
   if (!keep.ok()) FAIL(keep.status().ToString());
@@ -141,7 +141,9 @@ TEST_CASE("a Workflow runs a WorkflowTemplate's templates by reference", "[k8s][
   const auto& whole = std::get<WorkflowSpec>(s.workloads[0]);
   CHECK(whole.parallelism == 3);
   CHECK(Names(whole) == std::vector<std::string>{"one"});
-  CHECK(Names(std::get<WorkflowSpec>(s.workloads[1])) == std::vector<std::string>{"s"});
+  const auto& by_task = std::get<WorkflowSpec>(s.workloads[1]);
+  CHECK(by_task.name == "by-task-");  // generateName, as is
+  CHECK(Names(by_task) == std::vector<std::string>{"s"});
 }
 
 TEST_CASE("what a workflow cannot run as written is an error at its place", "[k8s][argo]") {
@@ -182,6 +184,33 @@ TEST_CASE("what a workflow cannot run as written is an error at its place", "[k8
         file +
             ": document 1: spec.templates[0].retryStrategy (line 8): a retryStrategy "
             "without a limit retries for ever; migsim needs a limit (give 'limit')");
+  const std::string inner =
+      "  - name: inner\n    parallelism: 2\n    steps:\n"
+      "    - - {name: x, template: gpu}\n" +
+      GpuTemplate("gpu");
+  CHECK(error("  entrypoint: main\n  templates:\n  - name: main\n    steps:\n"
+              "    - - {name: a, template: inner, withItems: [1, 2]}\n" +
+              inner) ==
+        file +
+            ": document 1: spec.templates[0].steps[0][0].withItems (line 9): a fan-out over "
+            "a dag or steps template ('inner') is not modelled");
+  CHECK(error("  entrypoint: main\n  templates:\n  - name: main\n    steps:\n"
+              "    - - {name: a, template: inner}\n" +
+              inner) ==
+        file +
+            ": document 1: spec.templates[1].parallelism (line 11): template-level "
+            "parallelism is modelled on the entrypoint only, not on a nested dag or steps "
+            "template");
+  CHECK(error("  entrypoint: main\n  templates:\n  - name: main\n    steps:\n"
+              "    - - {name: a, template: gpu}\n    - - {name: a, template: gpu}\n" +
+              GpuTemplate("gpu")) ==
+        file + ": document 1: spec.templates[0].steps[1][0] (line 10): a second step named 'a'");
+  CHECK(error("  entrypoint: main\n  templates:\n  - name: main\n    steps:\n"
+              "    - - {name: a, template: gpu, withSequence: {count: '3'}}\n" +
+              GpuTemplate("gpu")) ==
+        file +
+            ": document 1: spec.templates[0].steps[0][0].withSequence (line 9): "
+            "withSequence is not modelled yet (use withItems or withParam)");
   CHECK(error("  workflowTemplateRef: {name: nope}\n") ==
         file +
             ": document 1: spec.workflowTemplateRef (line 5): no WorkflowTemplate named "
