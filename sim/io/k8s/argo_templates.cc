@@ -335,10 +335,39 @@ void ReadWorkflowFields(const ManifestNode& spec, ManifestLog* log, WorkflowObje
 
 }  // namespace
 
+namespace {
+
+// A CronWorkflow's schedule; its spec.workflowSpec is read as a Workflow's spec.
+void ReadCronFields(const ManifestNode& spec, ManifestLog* log, WorkflowObject* out) {
+  if (!spec.ExpectMap(log)) return;
+  const ManifestNode schedule = spec["schedule"], schedules = spec["schedules"];
+  const std::vector<ManifestNode> list = schedules.Elements(log);
+  if (schedule.present() == schedules.present() || (schedules.present() && list.size() != 1)) {
+    return spec.Fail(log, "give one schedule (schedule, or schedules with one element)");
+  }
+  const ManifestNode& given = schedule.present() ? schedule : list.front();
+  out->schedule = given.String(log);
+  out->schedule_place = given.place();
+  if (log->ok() && out->schedule.empty()) given.Fail(log, "must not be empty");
+  const ManifestNode policy = spec["concurrencyPolicy"];
+  if (policy.Choice(log, "concurrencyPolicy", {"Allow", "Forbid", "Replace"}) != 0) {
+    policy.Fail(log, "concurrencyPolicy Forbid and Replace are not modelled yet (use Allow)");
+  }
+  for (const char* field : {"timezone", "startingDeadlineSeconds", "suspend", "stopStrategy"}) {
+    if (const ManifestNode f = spec[field]; f.present()) {
+      f.Warn(log, "not modelled: every run starts on time, in UTC");
+    }
+  }
+}
+
+}  // namespace
+
 WorkflowObject ReadWorkflowObject(const ManifestNode& doc, ManifestLog* log) {
   WorkflowObject out;
-  out.runs = doc["kind"].String(log) == "Workflow";
-  const ManifestNode spec = doc["spec"];
+  const std::string kind = doc["kind"].String(log);
+  out.runs = kind == "Workflow" || kind == "CronWorkflow";
+  if (kind == "CronWorkflow") ReadCronFields(doc["spec"], log, &out);
+  const ManifestNode spec = kind == "CronWorkflow" ? doc["spec"]["workflowSpec"] : doc["spec"];
   if (!spec.ExpectMap(log)) return out;
   ReadWorkflowFields(spec, log, &out);
   const PodTemplateModel defaults = ReadPodDefaults(spec, log);

@@ -37,7 +37,7 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
   } else if (kind == "PriorityClass") {
     object->body = ReadPriorityClassObject(doc, object->name, log);
   } else if (kind == "Workflow" || kind == "WorkflowTemplate" ||
-             kind == "ClusterWorkflowTemplate") {
+             kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow") {
     object->body = ReadWorkflowObject(doc, log);
   } else if (kind == "ConfigMap") {
     object->body = ReadConfigMapObject(doc, log);
@@ -50,7 +50,7 @@ bool Simulated(std::string_view kind) {
   return kind == "Pod" || kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
          kind == "Job" || kind == "CronJob" || kind == "PriorityClass" ||
          kind == "PodDisruptionBudget" || kind == "Workflow" || kind == "WorkflowTemplate" ||
-         kind == "ClusterWorkflowTemplate" || kind == "ConfigMap";
+         kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow" || kind == "ConfigMap";
 }
 
 void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out);

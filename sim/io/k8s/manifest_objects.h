@@ -129,7 +129,8 @@ struct ArgoTemplate {
   ManifestPlace retry_place;
 };
 
-// Workflow (runs) and WorkflowTemplate / ClusterWorkflowTemplate (referenced only).
+// Workflow and CronWorkflow (run) and WorkflowTemplate / ClusterWorkflowTemplate
+// (referenced only). A CronWorkflow's fields are those of its spec.workflowSpec.
 struct WorkflowObject {
   bool runs = true;  // false for the templates
   std::string entrypoint;
@@ -140,6 +141,8 @@ struct WorkflowObject {
   std::optional<RetryStrategy> retry;  // spec.retryStrategy: every pod template's default
   ManifestPlace retry_place;
   std::vector<ArgoTemplate> templates;
+  std::string schedule;  // a CronWorkflow's spec.schedule; "" for the others
+  ManifestPlace schedule_place;
 };
 
 // A ConfigMap's `data`: only the device plugin's is read further.

@@ -118,26 +118,39 @@ JobSpec MakeJob(const Conversion& c, const ManifestObject& o, const k8s::JobObje
                  .local_queue = -1};
 }
 
+// The scheduled runs of `schedule` in [at, horizon); nullopt after reporting a problem.
+std::optional<std::vector<SimTime>> ScheduledRuns(const Conversion& c, const ManifestObject& o,
+                                                  const std::string& schedule,
+                                                  const ManifestPlace& place, SimTime at) {
+  if (c.scenario->horizon == SimTime::Max()) {
+    FailAt(c.ctx, place,
+           "a " + o.kind + " runs on its schedule until the horizon: the scenario needs horizon_s");
+    return std::nullopt;
+  }
+  Result<k8s::CronSchedule> parsed = k8s::CronSchedule::Parse(schedule);
+  if (!parsed.ok()) {
+    FailAt(c.ctx, place, parsed.status().message());
+    return std::nullopt;
+  }
+  std::vector<SimTime> times =
+      parsed.value().Times(at, c.scenario->horizon, static_cast<size_t>(kMaxPodsPerField));
+  if (times.size() > static_cast<size_t>(kMaxPodsPerField)) {
+    FailAt(c.ctx, place,
+           "more than " + std::to_string(kMaxPodsPerField) + " runs before the horizon");
+    return std::nullopt;
+  }
+  return times;
+}
+
 void AddCronJob(const Conversion& c, const ManifestObject& o, const k8s::CronJobObject& cron,
                 SimTime at) {
   if (cron.concurrency != k8s::ConcurrencyPolicy::kAllow) {
     return FailAt(c.ctx, cron.schedule_place,
                   "concurrencyPolicy Forbid and Replace are not modelled yet (use Allow)");
   }
-  if (c.scenario->horizon == SimTime::Max()) {
-    return FailAt(c.ctx, cron.schedule_place,
-                  "a CronJob runs on its schedule until the horizon: the scenario needs "
-                  "horizon_s");
-  }
-  Result<k8s::CronSchedule> schedule = k8s::CronSchedule::Parse(cron.schedule);
-  if (!schedule.ok()) return FailAt(c.ctx, cron.schedule_place, schedule.status().message());
-  const std::vector<SimTime> times =
-      schedule.value().Times(at, c.scenario->horizon, static_cast<size_t>(kMaxPodsPerField));
-  if (times.size() > static_cast<size_t>(kMaxPodsPerField)) {
-    return FailAt(c.ctx, cron.schedule_place,
-                  "more than " + std::to_string(kMaxPodsPerField) + " runs before the horizon");
-  }
-  for (const SimTime t : times) {
+  const std::optional<std::vector<SimTime>> times =
+      ScheduledRuns(c, o, cron.schedule, cron.schedule_place, at);
+  for (const SimTime t : times.value_or(std::vector<SimTime>{})) {
     // Kubernetes names each Job after its scheduled time in minutes since the Unix epoch.
     const int64_t minute = (k8s::kCronEpoch + t.micros() / 1'000'000) / 60;
     c.scenario->workloads.emplace_back(
@@ -151,7 +164,27 @@ bool NamesStep(const k8s::FlatWorkflow& flat, const std::string& step) {
          flat.params_used.end();
 }
 
-// An Argo Workflow: its templates flattened into steps, each with a template of its own.
+WorkflowSpec MakeWorkflow(const Conversion& c, const ManifestObject& o,
+                          const k8s::FlatWorkflow& flat, std::string name, SimTime at,
+                          SimTime step_delay) {
+  WorkflowSpec w{.name = std::move(name),
+                 .at = at,
+                 .parallelism = flat.parallelism,
+                 .step_delay = step_delay,
+                 .steps = {}};
+  for (const k8s::FlatStep& s : flat.steps) {
+    w.steps.push_back(WorkflowStepSpec{.name = s.name,
+                                       .tmpl = AddTemplate(c, o, *s.pod, false),
+                                       .depends = s.depends,
+                                       .items = s.items,
+                                       .retry = s.retry});
+    if (!c.ctx->ok()) break;
+  }
+  return w;
+}
+
+// An Argo Workflow: its templates flattened into steps, each with a template of its own; a
+// CronWorkflow, one such workflow per scheduled run.
 void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay,
                  SimTime at) {
   const ObjectOverlay none{};
@@ -159,19 +192,6 @@ void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverl
   Result<k8s::FlatWorkflow> flat = k8s::FlattenWorkflow(
       o, c.set.objects, extra.params, "manifest_overlay.objects." + o.name + ".params");
   if (!flat.ok()) return c.ctx->Fail(flat.status());
-  WorkflowSpec w{.name = o.name,
-                 .at = at,
-                 .parallelism = flat.value().parallelism,
-                 .step_delay = extra.step_delay.value_or(SimTime::Zero()),
-                 .steps = {}};
-  for (const k8s::FlatStep& s : flat.value().steps) {
-    w.steps.push_back(WorkflowStepSpec{.name = s.name,
-                                       .tmpl = AddTemplate(c, o, *s.pod, false),
-                                       .depends = s.depends,
-                                       .items = s.items,
-                                       .retry = s.retry});
-    if (!c.ctx->ok()) return;
-  }
   for (const auto& [step, items] : extra.params) {
     if (!NamesStep(flat.value(), step)) {
       return c.ctx->Fail(
@@ -179,7 +199,21 @@ void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverl
           "no step of workflow '" + o.name + "' named '" + step + "' fans out over a withParam");
     }
   }
-  c.scenario->workloads.emplace_back(std::move(w));
+  const SimTime delay = extra.step_delay.value_or(SimTime::Zero());
+  const auto& w = std::get<k8s::WorkflowObject>(o.body);
+  if (w.schedule.empty()) {
+    return c.scenario->workloads.emplace_back(MakeWorkflow(c, o, flat.value(), o.name, at, delay)),
+           void();
+  }
+  const std::optional<std::vector<SimTime>> times =
+      ScheduledRuns(c, o, w.schedule, w.schedule_place, at);
+  for (const SimTime t : times.value_or(std::vector<SimTime>{})) {
+    // Argo names each run after its scheduled time in seconds since the Unix epoch.
+    const int64_t second = k8s::kCronEpoch + t.micros() / 1'000'000;
+    c.scenario->workloads.emplace_back(
+        MakeWorkflow(c, o, flat.value(), o.name + "-" + std::to_string(second), t, delay));
+    if (!c.ctx->ok()) return;
+  }
 }
 
 void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay) {

@@ -3,6 +3,8 @@
 // the overlay's params and step delay, the exact errors, and seed 000's golden run.
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "sim/io/scenario_json.h"
@@ -49,6 +51,13 @@ std::string ErrorOf(const std::string& path) {
   Result<ScenarioFile> loaded = LoadScenarioFile(path);
   REQUIRE_FALSE(loaded.ok());
   return loaded.status().ToString();
+}
+
+std::string ReadTestFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 std::vector<std::string> Names(const WorkflowSpec& w) {
@@ -144,6 +153,29 @@ TEST_CASE("a Workflow runs a WorkflowTemplate's templates by reference", "[k8s][
   const auto& by_task = std::get<WorkflowSpec>(s.workloads[1]);
   CHECK(by_task.name == "by-task-");  // generateName, as is
   CHECK(Names(by_task) == std::vector<std::string>{"s"});
+}
+
+TEST_CASE("a CronWorkflow becomes one Workflow per scheduled run before the horizon",
+          "[k8s][argo]") {
+  test::ScratchDir dir("argo");
+  const std::string manifest =
+      "apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata: {name: nightly}\n"
+      "spec:\n  schedule: '0 */8 * * *'\n  workflowSpec:\n    entrypoint: gpu\n"
+      "    templates:\n    - {name: gpu, container: {image: t}}\n";
+  const std::string path = WriteScenario(dir, manifest);
+  std::string text = ReadTestFile(path);
+  text.insert(text.find("\"cluster\""), "\"horizon_s\": 86400, ");
+  Result<ScenarioFile> loaded = LoadScenarioFile(dir.Write("h.json", text));
+  if (!loaded.ok()) FAIL(loaded.status().ToString());
+  const Scenario& s = loaded.value().variants.front().second;
+  REQUIRE(s.workloads.size() == 3);  // 0 h, 8 h, 16 h of the 24 h horizon
+  const auto& second = std::get<WorkflowSpec>(s.workloads[1]);
+  CHECK(second.at == SimTime::Seconds(8 * 3600));
+  // Seconds since the Unix epoch of 2024-01-01 08:00 UTC, as Argo names the run.
+  CHECK(second.name == "nightly-1704096000");
+  CHECK(ErrorOf(path) == dir.Path("wf.yaml") +
+                             ": document 1: spec.schedule (line 5): a CronWorkflow runs on its "
+                             "schedule until the horizon: the scenario needs horizon_s");
 }
 
 TEST_CASE("what a workflow cannot run as written is an error at its place", "[k8s][argo]") {
