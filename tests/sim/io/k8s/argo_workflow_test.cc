@@ -3,8 +3,6 @@
 // the overlay's params and step delay, the exact errors, and seed 000's golden run.
 
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "sim/io/scenario_json.h"
@@ -16,11 +14,11 @@ namespace migsim {
 namespace {
 
 // A scenario in `dir` reading `wf.yaml` (written from `manifest`), with `objects` as the
-// overlay's objects.
+// overlay's objects and `extra` top-level members ("name": value, ...).
 std::string WriteScenario(const test::ScratchDir& dir, const std::string& manifest,
-                          const std::string& objects = "{}") {
+                          const std::string& objects = "{}", const std::string& extra = "") {
   dir.Write("wf.yaml", manifest);
-  return dir.Write("s.json", R"({"name": "t", "description": "d",
+  return dir.Write("s.json", R"({"name": "t", "description": "d", )" + extra + R"(
     "cluster": {"nodes": {"gpu": {"type": "p3.8xlarge"}}},
     "job_classes": {"train": {"run_s": 60}},
     "manifests": ["wf.yaml"],
@@ -51,13 +49,6 @@ std::string ErrorOf(const std::string& path) {
   Result<ScenarioFile> loaded = LoadScenarioFile(path);
   REQUIRE_FALSE(loaded.ok());
   return loaded.status().ToString();
-}
-
-std::string ReadTestFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::vector<std::string> Names(const WorkflowSpec& w) {
@@ -157,15 +148,17 @@ TEST_CASE("a Workflow runs a WorkflowTemplate's templates by reference", "[k8s][
 
 TEST_CASE("a CronWorkflow becomes one Workflow per scheduled run before the horizon",
           "[k8s][argo]") {
-  test::ScratchDir dir("argo");
-  const std::string manifest =
-      "apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata: {name: nightly}\n"
-      "spec:\n  schedule: '0 */8 * * *'\n  workflowSpec:\n    entrypoint: gpu\n"
+  const std::string cron_workflow =
+      "kind: CronWorkflow\nmetadata: {name: nightly}\nspec:\n  schedule: '0 */8 * * *'\n"
+      "  workflowSpec:\n    entrypoint: gpu\n"
       "    templates:\n    - {name: gpu, container: {image: t}}\n";
-  const std::string path = WriteScenario(dir, manifest);
-  std::string text = ReadTestFile(path);
-  text.insert(text.find("\"cluster\""), "\"horizon_s\": 86400, ");
-  Result<ScenarioFile> loaded = LoadScenarioFile(dir.Write("h.json", text));
+  test::ScratchDir dir("argo");
+  const std::string unbounded = WriteScenario(dir, cron_workflow);
+  CHECK(ErrorOf(unbounded) == dir.Path("wf.yaml") +
+                                  ": document 1: spec.schedule (line 4): a CronWorkflow runs on "
+                                  "its schedule until the horizon: the scenario needs horizon_s");
+  Result<ScenarioFile> loaded =
+      LoadScenarioFile(WriteScenario(dir, cron_workflow, "{}", R"("horizon_s": 86400, )"));
   if (!loaded.ok()) FAIL(loaded.status().ToString());
   const Scenario& s = loaded.value().variants.front().second;
   REQUIRE(s.workloads.size() == 3);  // 0 h, 8 h, 16 h of the 24 h horizon
@@ -173,9 +166,6 @@ TEST_CASE("a CronWorkflow becomes one Workflow per scheduled run before the hori
   CHECK(second.at == SimTime::Seconds(8 * 3600));
   // Seconds since the Unix epoch of 2024-01-01 08:00 UTC, as Argo names the run.
   CHECK(second.name == "nightly-1704096000");
-  CHECK(ErrorOf(path) == dir.Path("wf.yaml") +
-                             ": document 1: spec.schedule (line 5): a CronWorkflow runs on its "
-                             "schedule until the horizon: the scenario needs horizon_s");
 }
 
 TEST_CASE("what a workflow cannot run as written is an error at its place", "[k8s][argo]") {
