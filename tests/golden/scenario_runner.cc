@@ -17,7 +17,8 @@ void RunScenarioFile(const std::string& name, ScenarioRun& run) {
   run.file.path = "scenarios/" + name + ".json";  // stable across checkouts
   run.report.file = &run.file;
   for (const auto& [variant, scenario] : run.file.variants) {
-    test::PodLedger* ledger = run.ledgers.emplace_back(std::make_unique<test::PodLedger>()).get();
+    test::PodLedger* ledger =
+        run.ledgers.emplace_back(std::make_unique<test::PodLedger>()).get();
     run.report.variants.push_back(
         RunVariant(variant, scenario, {.collect_pods = true, .observers = {ledger}}));
   }

@@ -1,13 +1,14 @@
 // The overlay's image globs: '*' matches any run of characters.
-#include "sim/io/k8s/manifest_overlay.h"
-
 #include <catch2/catch.hpp>
 #include <string>
+
+#include "sim/io/k8s/manifest_overlay.h"
 
 namespace migsim::io {
 namespace {
 
-TEST_CASE("an image glob's stars match any run of characters, and nothing else does", "[io][k8s]") {
+TEST_CASE("an image glob's stars match any run of characters, and nothing else does",
+          "[io][k8s]") {
   CHECK(GlobMatches("nvidia/cuda:*", "nvidia/cuda:12.2-base"));
   CHECK(GlobMatches("*", ""));
   CHECK(GlobMatches("*cuda*", "nvcr.io/nvidia/cuda:12"));
