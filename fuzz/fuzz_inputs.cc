@@ -76,8 +76,20 @@ std::string MigParted(std::string_view text) {
 }
 
 // Kubernetes manifests, as a scenario's `manifests` names them: the reader works on text.
+// Every ConfigMap value is also read as the device plugin's config file, as the overlay's
+// device_plugin would have it read.
 std::string Manifests(std::string_view text) {
-  return Verdict(k8s::ParseManifests(text, "fuzz.yaml"), "fuzz.yaml");
+  const Result<k8s::ManifestSet> set = k8s::ParseManifests(text, "fuzz.yaml");
+  if (!set.ok()) return Verdict(set, "fuzz.yaml");
+  for (const k8s::ManifestObject& o : set.value().objects) {
+    const auto* config_map = std::get_if<k8s::ConfigMapObject>(&o.body);
+    for (size_t i = 0; config_map != nullptr && i < config_map->data.size(); ++i) {
+      const std::string verdict =
+          Verdict(k8s::CheckDevicePluginConfig(config_map->data[i]), "fuzz.yaml");
+      if (!verdict.empty()) return verdict;
+    }
+  }
+  return "";
 }
 
 constexpr std::array<FuzzTarget, 9> kTargets = {{

@@ -220,5 +220,8 @@ void LoadDistributedJob(LoadContext* ctx, const std::string& name, const JsonRef
 // One workload of kind "Workflow" called `name`.
 void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& workflow,
                   Scenario* scenario);
+// A workflow step's `items`: a non-empty array of strings and numbers (a number becomes its
+// JSON text: 3 -> "3", 0.5 -> "0.5"). Also the overlay's withParam items of Argo Workflows.
+std::vector<std::string> LoadWorkflowItems(LoadContext* ctx, const JsonRef& ref);
 
 }  // namespace migsim::io

@@ -31,24 +31,6 @@ std::vector<int> LoadDepends(LoadContext* ctx, const JsonRef& ref,
   return depends;
 }
 
-// Numbers become their JSON text: 3 -> "3", 0.5 -> "0.5".
-std::vector<std::string> LoadItems(LoadContext* ctx, const JsonRef& ref) {
-  std::vector<std::string> items;
-  if (!ExpectArray(ctx, ref)) return items;
-  if (ref.value().empty()) ctx->Fail(ref.pointer(), "must not be empty");
-  for (size_t i = 0; i < ref.value().size() && ctx->ok(); ++i) {
-    const Json& item = ref.value()[i];
-    if (item.is_string()) {
-      items.push_back(item.get<std::string>());
-    } else if (item.is_number()) {
-      items.push_back(item.dump());
-    } else {
-      ctx->Fail(ref.Element(i).pointer(), "expected a string or a number, got " + TypeName(item));
-    }
-  }
-  return items;
-}
-
 RetryStrategy LoadRetry(LoadContext* ctx, const JsonRef& ref) {
   ObjectReader r(ctx, ref, {"limit", "policy"});
   RetryStrategy retry;
@@ -76,7 +58,7 @@ void LoadFanOut(LoadContext* ctx, ObjectReader* r, WorkflowStepSpec* step) {
     const int64_t n = r->Int("fan_out", 1, 1, kMaxPodsPerField);
     for (int64_t i = 0; i < n && ctx->ok(); ++i) step->items.push_back(std::to_string(i));
   } else if (r->Has("items")) {
-    step->items = LoadItems(ctx, r->Field("items"));
+    step->items = LoadWorkflowItems(ctx, r->Field("items"));
   }
 }
 
@@ -109,6 +91,23 @@ void LoadSteps(LoadContext* ctx, const JsonRef& ref, Scenario* scenario, Workflo
 }
 
 }  // namespace
+
+std::vector<std::string> LoadWorkflowItems(LoadContext* ctx, const JsonRef& ref) {
+  std::vector<std::string> items;
+  if (!ExpectArray(ctx, ref)) return items;
+  if (ref.value().empty()) ctx->Fail(ref.pointer(), "must not be empty");
+  for (size_t i = 0; i < ref.value().size() && ctx->ok(); ++i) {
+    const Json& item = ref.value()[i];
+    if (item.is_string()) {
+      items.push_back(item.get<std::string>());
+    } else if (item.is_number()) {
+      items.push_back(item.dump());
+    } else {
+      ctx->Fail(ref.Element(i).pointer(), "expected a string or a number, got " + TypeName(item));
+    }
+  }
+  return items;
+}
 
 void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                   Scenario* scenario) {

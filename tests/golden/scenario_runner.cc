@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/io/scenario_json.h"
+#include "tests/support/run_migsim.h"
 
 namespace migsim::testing {
 
@@ -43,6 +44,15 @@ std::string ReadFile(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+std::string CliVariantResults(const std::string& name) {
+  const test::Outcome run = test::RunMigsim("run -q --json '" + std::string(MIGSIM_SOURCE_DIR) +
+                                            "/scenarios/" + name + ".json'");
+  REQUIRE(run.exit_code == 0);
+  const size_t variants = run.output.find("\"variants\"");
+  REQUIRE(variants != std::string::npos);
+  return run.output.substr(variants);
 }
 
 }  // namespace migsim::testing

@@ -32,4 +32,8 @@ int Allocatable(const VariantResult& v, const std::string& resource);
 
 std::string ReadFile(const std::string& path);
 
+// What `migsim run -q --json scenarios/<name>.json` prints from its variants on (the header
+// before them names the scenario and its file). Fails the current test unless it exits 0.
+std::string CliVariantResults(const std::string& name);
+
 }  // namespace migsim::testing

@@ -129,9 +129,15 @@ void ReadContainerResources(const ManifestNode& spec, ManifestLog* log, PodSpecM
     containers.Fail(log, "a pod needs at least one container");
     return;
   }
+  ReadContainerLists(list, spec["initContainers"].Elements(log), log, out);
+}
+
+void ReadContainerLists(const std::vector<ManifestNode>& containers,
+                        const std::vector<ManifestNode>& init_containers, ManifestLog* log,
+                        PodSpecModel* out) {
   Demand running, init;
-  for (const ManifestNode& c : list) running.Add(ReadContainer(c, log, out));
-  for (const ManifestNode& c : spec["initContainers"].Elements(log)) {
+  for (const ManifestNode& c : containers) running.Add(ReadContainer(c, log, out));
+  for (const ManifestNode& c : init_containers) {
     const Demand d = ReadContainer(c, log, out);
     if (c["restartPolicy"].String(log) == "Always") {
       running.Add(d);  // a sidecar: it keeps running beside the containers

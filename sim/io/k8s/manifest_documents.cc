@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "sim/io/k8s/argo_workflow.h"
+#include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/k8s/manifest_node.h"
 #include "sim/io/k8s/workload_objects.h"
 #include "sim/io/yaml_documents.h"
@@ -10,10 +12,10 @@ namespace migsim::k8s {
 namespace {
 
 // Kinds that cannot change where or when a pod is scheduled: ignored without a word.
-constexpr std::array<std::string_view, 14> kInert = {
-    "Service",       "ConfigMap",   "Secret",        "Namespace",          "ServiceAccount",
-    "Role",          "RoleBinding", "ClusterRole",   "ClusterRoleBinding", "Ingress",
-    "NetworkPolicy", "Endpoints",   "EndpointSlice", "PodTemplate"};
+constexpr std::array<std::string_view, 13> kInert = {
+    "Service",     "Secret",        "Namespace",          "ServiceAccount", "Role",
+    "RoleBinding", "ClusterRole",   "ClusterRoleBinding", "Ingress",        "NetworkPolicy",
+    "Endpoints",   "EndpointSlice", "PodTemplate"};
 
 bool IsInert(std::string_view kind) {
   for (std::string_view k : kInert) {
@@ -34,6 +36,11 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
     object->body = ReadCronJobObject(doc, log);
   } else if (kind == "PriorityClass") {
     object->body = ReadPriorityClassObject(doc, object->name, log);
+  } else if (kind == "Workflow" || kind == "WorkflowTemplate" ||
+             kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow") {
+    object->body = ReadWorkflowObject(doc, log);
+  } else if (kind == "ConfigMap") {
+    object->body = ReadConfigMapObject(doc, log);
   } else {
     object->body = ReadBudgetObject(doc, log);
   }
@@ -42,7 +49,8 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
 bool Simulated(std::string_view kind) {
   return kind == "Pod" || kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
          kind == "Job" || kind == "CronJob" || kind == "PriorityClass" ||
-         kind == "PodDisruptionBudget";
+         kind == "PodDisruptionBudget" || kind == "Workflow" || kind == "WorkflowTemplate" ||
+         kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow" || kind == "ConfigMap";
 }
 
 void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out);
@@ -68,6 +76,8 @@ void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
   }
   const ManifestNode metadata = doc["metadata"];
   object.name = metadata["name"].String(log);
+  // Kubernetes appends five random characters to a generateName; migsim keeps it as is.
+  if (object.name.empty()) object.name = metadata["generateName"].String(log);
   if (log->ok() && object.name.empty()) {
     return metadata.Fail(log, "missing required field 'name'");
   }
@@ -97,6 +107,7 @@ Result<ManifestSet> ParseManifests(std::string_view text, const std::string& fil
     return Status::Internal(file_label + ": unexpected YAML error: " + e.msg);
   }
   if (!log.ok()) return log.status();
+  MarkLiteralBlocks(text, &out);
   out.warnings = log.warnings();
   return out;
 }

@@ -97,12 +97,75 @@ struct BudgetObject {
   std::optional<BudgetAmount> max_unavailable;
 };
 
+// Argo Workflows (argoproj.io/v1alpha1): Workflow, WorkflowTemplate, ClusterWorkflowTemplate
+// (argo_templates.cc), flattened into a workload by argo_workflow.h.
+// A DAG task or a step of a steps template.
+struct ArgoTask {
+  std::string name;
+  ManifestPlace place;
+  std::string template_name;  // `template`, or templateRef.template
+  std::string template_ref;   // templateRef.name; "" for a template of the same workflow
+  ManifestPlace template_place;
+  std::vector<std::string> depends;  // DAG tasks only: `dependencies` or `depends`
+  ManifestPlace depends_place;
+  std::optional<std::vector<std::string>> items;  // withItems, or a literal withParam list
+  std::optional<std::string> with_param;          // a withParam the manifest cannot resolve
+  ManifestPlace fan_out_place;
+};
+
+enum class ArgoTemplateKind { kPod, kDag, kSteps, kOther };
+
+struct ArgoTemplate {
+  std::string name;
+  ManifestPlace place;
+  ArgoTemplateKind kind = ArgoTemplateKind::kPod;
+  std::string other_kind;                     // kOther: "suspend", "resource", ...
+  PodTemplateModel pod;                       // kPod: container and script templates
+  std::vector<ArgoTask> tasks;                // kDag
+  std::vector<std::vector<ArgoTask>> groups;  // kSteps: groups run in sequence
+  int parallelism = 0;                        // 0: unlimited
+  ManifestPlace parallelism_place;
+  std::optional<RetryStrategy> retry;
+  ManifestPlace retry_place;
+};
+
+// Workflow and CronWorkflow (run) and WorkflowTemplate / ClusterWorkflowTemplate
+// (referenced only). A CronWorkflow's fields are those of its spec.workflowSpec.
+struct WorkflowObject {
+  bool runs = true;  // false for the templates
+  std::string entrypoint;
+  ManifestPlace entrypoint_place;
+  std::string workflow_template_ref;  // spec.workflowTemplateRef.name
+  ManifestPlace ref_place;
+  std::optional<int> parallelism;
+  std::optional<RetryStrategy> retry;  // spec.retryStrategy: every pod template's default
+  ManifestPlace retry_place;
+  std::vector<ArgoTemplate> templates;
+  std::string schedule;  // a CronWorkflow's spec.schedule; "" for the others
+  ManifestPlace schedule_place;
+};
+
+// A ConfigMap's `data`: only the device plugin's is read further.
+struct ConfigMapObject {
+  struct Entry {
+    std::string key;
+    std::string value;
+    ManifestPlace place;  // of the value
+    int64_t offset = -1;  // of the value in the file's text
+    // For a literal block value (`key: |`), the file line of the value's first line (so
+    // that a line of the embedded text is a line of the file); 0 otherwise.
+    int first_line = 0;
+  };
+  std::vector<Entry> data;
+};
+
 struct ManifestObject {
   std::string kind;  // "Deployment", ...
   std::string name;  // metadata.name
   std::string ns;    // metadata.namespace, "default" when absent
   ManifestPlace place;
-  std::variant<PodObject, ReplicatedObject, JobObject, CronJobObject, PriorityClass, BudgetObject>
+  std::variant<PodObject, ReplicatedObject, JobObject, CronJobObject, PriorityClass, BudgetObject,
+               WorkflowObject, ConfigMapObject>
       body;
 };
 
@@ -119,5 +182,10 @@ struct ManifestSet {
 //  - InvalidArgument at `file_label`, "document N: <path> (line L): <problem>".
 // Kinds migsim does not simulate are warnings. Fuzzable: no file is read.
 Result<ManifestSet> ParseManifests(std::string_view text, const std::string& file_label);
+
+// Reads a ConfigMap value as the NVIDIA device plugin's config file, whatever the pools: Ok,
+// or the error the scenario loader reports when the overlay names it (in the file's terms:
+// "document N: data.<key>.<path> (line L): ..."). Fuzzable: no file is read.
+Status CheckDevicePluginConfig(const ConfigMapObject::Entry& entry);
 
 }  // namespace migsim::k8s

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {
@@ -29,12 +30,35 @@ JobClassRule ReadRule(LoadContext* ctx, const JsonRef& ref, const Scenario& scen
   return rule;
 }
 
+// One withParam's items: a count n (items "0" .. "n-1", as a Workflow's fan_out) or a list
+// of strings and numbers (as its items).
+std::vector<std::string> ReadParam(LoadContext* ctx, const JsonRef& ref) {
+  std::vector<std::string> items;
+  if (ref.value().is_number_integer()) {
+    const int64_t n = ReadInt(ctx, ref, 1, kMaxPodsPerField).value_or(0);
+    for (int64_t i = 0; i < n && ctx->ok(); ++i) items.push_back(std::to_string(i));
+    return items;
+  }
+  if (!ref.value().is_array()) {
+    ctx->Fail(ref.pointer(), "expected a count or a list of items, got " + TypeName(ref.value()));
+    return items;
+  }
+  return LoadWorkflowItems(ctx, ref);
+}
+
 ObjectOverlay ReadObject(LoadContext* ctx, const JsonRef& ref) {
-  ObjectReader r(ctx, ref, {"at_s", "scale"});
+  ObjectReader r(ctx, ref, {"at_s", "scale", "step_delay_s", "params"});
   ObjectOverlay out;
   out.pointer = ref.pointer();
   out.at = r.Seconds("at_s", SimTime::Zero());
   if (r.Has("scale") && ctx->ok()) out.scale = LoadScale(ctx, r.Field("scale"), out.at);
+  if (r.Has("step_delay_s")) out.step_delay = r.Seconds("step_delay_s", SimTime::Zero());
+  if (r.Has("params") && ctx->ok() && ExpectNamedObject(ctx, r.Field("params"), "step")) {
+    const JsonRef params = r.Field("params");
+    for (const auto& [step, value] : params.value().items()) {
+      out.params[step] = ReadParam(ctx, params.Member(step));
+    }
+  }
   return out;
 }
 
@@ -86,7 +110,7 @@ std::optional<JobClassId> ManifestOverlay::JobClassFor(
 
 ManifestOverlay ReadManifestOverlay(LoadContext* ctx, const JsonRef& ref,
                                     const Scenario& scenario) {
-  ObjectReader r(ctx, ref, {"job_classes", "objects"});
+  ObjectReader r(ctx, ref, {"job_classes", "objects", "device_plugin"});
   ManifestOverlay out;
   if (r.Has("job_classes") && ExpectArray(ctx, r.Field("job_classes"))) {
     const JsonRef rules = r.Field("job_classes");
@@ -100,6 +124,9 @@ ManifestOverlay ReadManifestOverlay(LoadContext* ctx, const JsonRef& ref,
       out.objects[name] = ReadObject(ctx, objects.Member(name));
       if (!ctx->ok()) break;
     }
+  }
+  if (r.Has("device_plugin") && ctx->ok()) {
+    out.device_plugin = ReadDevicePluginOverlay(ctx, r.Field("device_plugin"));
   }
   return out;
 }

@@ -26,11 +26,24 @@ struct ObjectOverlay {
   SimTime at;
   std::optional<std::vector<ScaleEvent>> scale;
   std::string pointer;  // of the object's entry, for errors
+  // Argo Workflows: the wait before a step whose dependencies succeeded starts, and the
+  // items of each withParam fan-out by step name (a count n reads as items 0 .. n-1).
+  std::optional<SimTime> step_delay;
+  std::map<std::string, std::vector<std::string>> params;
+};
+
+// manifest_overlay.device_plugin: the ConfigMap holding the NVIDIA device plugin's config.
+struct DevicePluginOverlay {
+  std::string config_map;          // the ConfigMap's metadata.name
+  std::string key;                 // its data key; "" when it has exactly one
+  std::vector<std::string> pools;  // empty: every pool with GPUs
+  std::string pointer;             // of the overlay entry, for errors
 };
 
 struct ManifestOverlay {
   std::vector<JobClassRule> rules;
   std::map<std::string, ObjectOverlay> objects;  // by metadata.name
+  std::optional<DevicePluginOverlay> device_plugin;
 
   // The job class of the first rule matching the object `name`, its pod `labels` or one of
   // its container `images`; nullopt when none does.

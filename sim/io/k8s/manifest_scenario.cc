@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/io/k8s/argo_workflow.h"
 #include "sim/io/k8s/cron_schedule.h"
+#include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/k8s/manifest_overlay.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -29,6 +31,7 @@ struct Conversion {
   LoadContext* ctx;
   const ManifestOverlay& overlay;
   Scenario* scenario;
+  const k8s::ManifestSet& set;
 };
 
 std::string ClassNames(const Scenario& s) {
@@ -115,30 +118,100 @@ JobSpec MakeJob(const Conversion& c, const ManifestObject& o, const k8s::JobObje
                  .local_queue = -1};
 }
 
+// The scheduled runs of `schedule` in [at, horizon); nullopt after reporting a problem.
+std::optional<std::vector<SimTime>> ScheduledRuns(const Conversion& c, const ManifestObject& o,
+                                                  const std::string& schedule,
+                                                  const ManifestPlace& place, SimTime at) {
+  if (c.scenario->horizon == SimTime::Max()) {
+    FailAt(c.ctx, place,
+           "a " + o.kind + " runs on its schedule until the horizon: the scenario needs horizon_s");
+    return std::nullopt;
+  }
+  Result<k8s::CronSchedule> parsed = k8s::CronSchedule::Parse(schedule);
+  if (!parsed.ok()) {
+    FailAt(c.ctx, place, parsed.status().message());
+    return std::nullopt;
+  }
+  std::vector<SimTime> times =
+      parsed.value().Times(at, c.scenario->horizon, static_cast<size_t>(kMaxPodsPerField));
+  if (times.size() > static_cast<size_t>(kMaxPodsPerField)) {
+    FailAt(c.ctx, place,
+           "more than " + std::to_string(kMaxPodsPerField) + " runs before the horizon");
+    return std::nullopt;
+  }
+  return times;
+}
+
 void AddCronJob(const Conversion& c, const ManifestObject& o, const k8s::CronJobObject& cron,
                 SimTime at) {
   if (cron.concurrency != k8s::ConcurrencyPolicy::kAllow) {
     return FailAt(c.ctx, cron.schedule_place,
                   "concurrencyPolicy Forbid and Replace are not modelled yet (use Allow)");
   }
-  if (c.scenario->horizon == SimTime::Max()) {
-    return FailAt(c.ctx, cron.schedule_place,
-                  "a CronJob runs on its schedule until the horizon: the scenario needs "
-                  "horizon_s");
-  }
-  Result<k8s::CronSchedule> schedule = k8s::CronSchedule::Parse(cron.schedule);
-  if (!schedule.ok()) return FailAt(c.ctx, cron.schedule_place, schedule.status().message());
-  const std::vector<SimTime> times =
-      schedule.value().Times(at, c.scenario->horizon, static_cast<size_t>(kMaxPodsPerField));
-  if (times.size() > static_cast<size_t>(kMaxPodsPerField)) {
-    return FailAt(c.ctx, cron.schedule_place,
-                  "more than " + std::to_string(kMaxPodsPerField) + " runs before the horizon");
-  }
-  for (const SimTime t : times) {
+  const std::optional<std::vector<SimTime>> times =
+      ScheduledRuns(c, o, cron.schedule, cron.schedule_place, at);
+  for (const SimTime t : times.value_or(std::vector<SimTime>{})) {
     // Kubernetes names each Job after its scheduled time in minutes since the Unix epoch.
     const int64_t minute = (k8s::kCronEpoch + t.micros() / 1'000'000) / 60;
     c.scenario->workloads.emplace_back(
         MakeJob(c, o, cron.job, o.name + "-" + std::to_string(minute), t));
+    if (!c.ctx->ok()) return;
+  }
+}
+
+bool NamesStep(const k8s::FlatWorkflow& flat, const std::string& step) {
+  return std::find(flat.params_used.begin(), flat.params_used.end(), step) !=
+         flat.params_used.end();
+}
+
+WorkflowSpec MakeWorkflow(const Conversion& c, const ManifestObject& o,
+                          const k8s::FlatWorkflow& flat, std::string name, SimTime at,
+                          SimTime step_delay) {
+  WorkflowSpec w{.name = std::move(name),
+                 .at = at,
+                 .parallelism = flat.parallelism,
+                 .step_delay = step_delay,
+                 .steps = {}};
+  for (const k8s::FlatStep& s : flat.steps) {
+    w.steps.push_back(WorkflowStepSpec{.name = s.name,
+                                       .tmpl = AddTemplate(c, o, *s.pod, false),
+                                       .depends = s.depends,
+                                       .items = s.items,
+                                       .retry = s.retry});
+    if (!c.ctx->ok()) break;
+  }
+  return w;
+}
+
+// An Argo Workflow: its templates flattened into steps, each with a template of its own; a
+// CronWorkflow, one such workflow per scheduled run.
+void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay,
+                 SimTime at) {
+  const ObjectOverlay none{};
+  const ObjectOverlay& extra = overlay != nullptr ? *overlay : none;
+  Result<k8s::FlatWorkflow> flat = k8s::FlattenWorkflow(
+      o, c.set.objects, extra.params, "manifest_overlay.objects." + o.name + ".params");
+  if (!flat.ok()) return c.ctx->Fail(flat.status());
+  for (const auto& [step, items] : extra.params) {
+    if (!NamesStep(flat.value(), step)) {
+      return c.ctx->Fail(
+          extra.pointer + "/params/" + step,
+          "no step of workflow '" + o.name + "' named '" + step + "' fans out over a withParam");
+    }
+  }
+  const SimTime delay = extra.step_delay.value_or(SimTime::Zero());
+  const auto& w = std::get<k8s::WorkflowObject>(o.body);
+  if (w.schedule.empty()) {
+    return c.scenario->workloads.emplace_back(MakeWorkflow(c, o, flat.value(), o.name, at, delay)),
+           void();
+  }
+  const std::optional<std::vector<SimTime>> times =
+      ScheduledRuns(c, o, w.schedule, w.schedule_place, at);
+  for (const SimTime t : times.value_or(std::vector<SimTime>{})) {
+    // Argo names each run after its scheduled time in seconds since the Unix epoch.
+    const int64_t second = k8s::kCronEpoch + t.micros() / 1'000'000;
+    c.scenario->workloads.emplace_back(
+        MakeWorkflow(c, o, flat.value(), o.name + "-" + std::to_string(second), t, delay));
     if (!c.ctx->ok()) return;
   }
 }
@@ -154,6 +227,12 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
                      .tmpl = AddTemplate(c, o, r->pod, true)};
     if (overlay != nullptr && overlay->scale) d.scale = *overlay->scale;
     return out.emplace_back(std::move(d)), void();
+  }
+  if (std::holds_alternative<k8s::WorkflowObject>(o.body)) return AddWorkflow(c, o, overlay, at);
+  if (overlay != nullptr && (overlay->step_delay || !overlay->params.empty())) {
+    return c.ctx->Fail(
+        overlay->pointer + (overlay->step_delay ? "/step_delay_s" : "/params"),
+        "only Argo Workflows take step_delay_s and params; " + o.name + " is a " + o.kind);
   }
   if (overlay != nullptr && overlay->scale) {
     return c.ctx->Fail(
@@ -175,8 +254,10 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
 }
 
 bool IsWorkload(const ManifestObject& o) {
+  if (const auto* w = std::get_if<k8s::WorkflowObject>(&o.body)) return w->runs;
   return !std::holds_alternative<PriorityClass>(o.body) &&
-         !std::holds_alternative<k8s::BudgetObject>(o.body);
+         !std::holds_alternative<k8s::BudgetObject>(o.body) &&
+         !std::holds_alternative<k8s::ConfigMapObject>(o.body);
 }
 
 std::set<std::string> WorkloadNames(const Scenario& s) {
@@ -213,7 +294,10 @@ void AddManifestWorkloads(LoadContext* ctx, const k8s::ManifestSet& set, const J
                                       ? ReadManifestOverlay(ctx, *overlay_ref, *scenario)
                                       : ManifestOverlay{};
   std::set<std::string> names = WorkloadNames(*scenario), used;
-  const Conversion c{ctx, overlay, scenario};
+  if (overlay.device_plugin && ctx->ok()) {
+    ApplyDevicePluginConfigMap(ctx, set, *overlay.device_plugin, scenario);
+  }
+  const Conversion c{ctx, overlay, scenario, set};
   for (size_t i = 0; i < set.objects.size() && ctx->ok(); ++i) {
     const ManifestObject& o = set.objects[i];
     if (!IsWorkload(o)) continue;

@@ -22,6 +22,7 @@ std::optional<k8s::ManifestSet> ReadManifests(LoadContext* ctx, const JsonRef* l
 
 void AddManifestPriorityClasses(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario);
 
+// Also applies the overlay's device_plugin ConfigMap to its pools.
 // `overlay`: the scenario's manifest_overlay, or null. REQUIRES: the JSON workloads are
 // loaded (manifest objects may not take their names).
 void AddManifestWorkloads(LoadContext* ctx, const k8s::ManifestSet& set, const JsonRef* overlay,

@@ -34,14 +34,7 @@ std::string TopologyKeys(const ManifestNode& list, ManifestLog* log) {
 constexpr std::string_view kDefaultScheduler = "default-scheduler";
 
 void ReadPolicyFields(const ManifestNode& spec, ManifestLog* log, PodSpecModel* out) {
-  if (const ManifestNode name = spec["schedulerName"]; name.present()) {
-    const std::string scheduler = name.String(log);
-    if (log->ok() && scheduler != kDefaultScheduler) {
-      name.Fail(log, "pods for scheduler '" + scheduler +
-                         "' are never scheduled by kube-scheduler, the only scheduler migsim "
-                         "simulates (remove schedulerName or set it to default-scheduler)");
-    }
-  }
+  CheckSchedulerName(spec["schedulerName"], log);
   if (const ManifestNode p = spec["priorityClassName"]; p.present()) {
     out->priority_class = p.String(log);
     out->priority_place = p.place();
@@ -61,6 +54,24 @@ PodSpecModel ReadPodSpec(const ManifestNode& spec, ManifestLog* log) {
   }
   if (!spec.ExpectMap(log)) return out;
   ReadContainerResources(spec, log, &out);
+  ReadSchedulingFields(spec, log, &out);
+  return out;
+}
+
+}  // namespace
+
+void CheckSchedulerName(const ManifestNode& name, ManifestLog* log) {
+  if (!name.present()) return;
+  const std::string scheduler = name.String(log);
+  if (log->ok() && scheduler != kDefaultScheduler) {
+    name.Fail(log, "pods for scheduler '" + scheduler +
+                       "' are never scheduled by kube-scheduler, the only scheduler migsim "
+                       "simulates (remove schedulerName or set it to default-scheduler)");
+  }
+}
+
+void ReadSchedulingFields(const ManifestNode& spec, ManifestLog* log, PodSpecModel* out_model) {
+  PodSpecModel& out = *out_model;
   out.node_selector = spec["nodeSelector"].StringMap(log);
   if (const ManifestNode affinity = spec["affinity"]; affinity.present()) {
     ReadAffinity(affinity, log, &out);
@@ -74,10 +85,7 @@ PodSpecModel ReadPodSpec(const ManifestNode& spec, ManifestLog* log) {
   for (const auto& [field, why] : kUnmodelled) {
     if (const ManifestNode f = spec[field]; f.present()) f.Warn(log, std::string(why));
   }
-  return out;
 }
-
-}  // namespace
 
 PodTemplateModel ReadPodTemplate(const ManifestNode& root, ManifestLog* log) {
   PodTemplateModel model;

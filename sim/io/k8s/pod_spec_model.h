@@ -10,6 +10,16 @@ namespace migsim::k8s {
 // A workload's `spec.template`, or a Pod document: metadata.labels and spec.
 PodTemplateModel ReadPodTemplate(const ManifestNode& tmpl, ManifestLog* log);
 
+// A pod spec's fields other than its containers (nodeSelector, affinity, tolerations,
+// priorityClassName, schedulerName, ...) into `out`; also an Argo template's, which has them
+// at the same level.
+void ReadSchedulingFields(const ManifestNode& spec, ManifestLog* log, PodSpecModel* out);
+// `schedulerName`: absent or kube-scheduler's (default-scheduler), else an error.
+void CheckSchedulerName(const ManifestNode& name, ManifestLog* log);
+// The effective requests of `containers` (and sidecars) beside `init_containers`, into `out`.
+void ReadContainerLists(const std::vector<ManifestNode>& containers,
+                        const std::vector<ManifestNode>& init_containers, ManifestLog* log,
+                        PodSpecModel* out);
 // The effective requests of `spec.containers` and `spec.initContainers` into `out`.
 void ReadContainerResources(const ManifestNode& spec, ManifestLog* log, PodSpecModel* out);
 // `spec.affinity`: required node affinity into out->node_affinity; what is not modelled is
