@@ -245,6 +245,11 @@ void ReadNode(const ManifestNode& item, const std::set<std::string>& selected, M
   if (model != nullptr && model->mig_capable() && !MigFields(item, f, *model, &pool, log)) {
     return void(out->left_out.insert(f.name));
   }
+  // GPU Feature Discovery's nvidia.com/gpu.replicas: the plugin's time-slicing of whole GPUs.
+  if (const int replicas = Count(item["metadata"]["labels"]["nvidia.com/gpu.replicas"], log);
+      f.gpus > 0 && replicas > 1 && !pool.contains("mig")) {
+    pool["device_plugin"] = {{"time_slicing", {{"replicas", replicas}}}};
+  }
   if (OrderedJson taints = TaintsJson(item["spec"]["taints"], log); !taints.empty()) {
     pool["taints"] = std::move(taints);
   }

@@ -146,6 +146,17 @@ TEST_CASE("a MIG config migsim does not know becomes the layout the node adverti
                                  "the layout advertised in status.capacity is used"});
 }
 
+TEST_CASE("GPU Feature Discovery's replicas label becomes time-slicing", "[k8s][snapshot]") {
+  const nlohmann::json s = Json(
+      Import(OneNode(R"("node.kubernetes.io/instance-type": "g5.12xlarge", "nvidia.com/gpu.product":
+                 "NVIDIA-A10G", "nvidia.com/gpu.count": "4", "nvidia.com/gpu.replicas": "10")",
+                     R"("nvidia.com/gpu": "40")"),
+             kNoPods));
+  CHECK(s["cluster"]["nodes"]["g5-12xlarge"] == nlohmann::json::parse(R"({
+      "type": "g5.12xlarge", "count": 1,
+      "device_plugin": {"time_slicing": {"replicas": 10}}})"));
+}
+
 TEST_CASE("pods become workloads by owner and node; node agents are left out", "[k8s][snapshot]") {
   const std::string gpu = R"("nvidia.com/gpu": 1)";
   const SnapshotScenario imported =
