@@ -8,6 +8,7 @@
 #include "sim/cluster/node_type.h"
 #include "sim/io/k8s/snapshot_model.h"
 #include "sim/io/scenario_json.h"
+#include "sim/io/utf8.h"
 #include "sim/io/yaml_documents.h"
 
 namespace migsim::k8s {
@@ -149,40 +150,67 @@ OrderedJson ScenarioJson(const Steps& s, const SnapshotOptions& options,
   return scenario;
 }
 
-}  // namespace
-
-Result<SnapshotScenario> ImportSnapshot(std::string_view nodes_text, const std::string& nodes_label,
-                                        std::string_view pods_text, const std::string& pods_label,
-                                        const SnapshotOptions& options) {
-  Result<std::vector<YAML::Node>> node_docs = LoadYamlDocuments(nodes_text, nodes_label);
-  if (!node_docs.ok()) return node_docs.status();
-  Result<std::vector<YAML::Node>> pod_docs = LoadYamlDocuments(pods_text, pods_label);
-  if (!pod_docs.ok()) return pod_docs.status();
-  ManifestLog log;
-  Steps s;
-  try {
-    const std::vector<ManifestNode> pods = Items(pod_docs.value(), pods_label, "Pod", &log);
-    if (log.ok()) s.pods = ReadSnapshotPods(pods, &log);
-    const std::vector<ManifestNode> nodes = Items(node_docs.value(), nodes_label, "Node", &log);
-    if (log.ok()) s.cluster = ReadSnapshotNodes(nodes, s.pods.selected_keys, &log);
-    if (log.ok() && s.cluster.node_names.empty()) {
-      return Status::InvalidArgument("no node to import (a scenario needs one)", {nodes_label, ""});
-    }
-    if (log.ok()) s.workloads = GroupSnapshotPods(s.pods, s.cluster, options.run_s, &log);
-  } catch (const YAML::Exception& e) {
-    return Status::Internal("unexpected YAML error: " + e.msg);
+// The documents of a text, which must be UTF-8 (the CLI's files are checked when read, a
+// text given otherwise is checked here): names and labels end up in the scenario's JSON.
+Result<std::vector<YAML::Node>> Documents(std::string_view text, const std::string& label) {
+  if (const size_t bad = FirstInvalidUtf8(text); bad != std::string_view::npos) {
+    return Status::ParseError("not valid UTF-8 (at byte offset " + std::to_string(bad) + ")",
+                              {label, ""});
   }
-  if (!log.ok()) return log.status();
-  SnapshotScenario out;
-  out.json = ScenarioJson(s, options, Description(s, nodes_label, pods_label)).dump(2) + "\n";
+  return LoadYamlDocuments(text, label);
+}
+
+// The three steps and the scenario's text. Errors are returned, or recorded in `log`.
+Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nodes_label,
+                const std::vector<YAML::Node>& pod_docs, const std::string& pods_label,
+                const SnapshotOptions& options, ManifestLog* log, Steps* s, std::string* json) {
+  const std::vector<ManifestNode> pods = Items(pod_docs, pods_label, "Pod", log);
+  if (log->ok()) s->pods = ReadSnapshotPods(pods, log);
+  const std::vector<ManifestNode> nodes = Items(node_docs, nodes_label, "Node", log);
+  if (log->ok()) s->cluster = ReadSnapshotNodes(nodes, s->pods.selected_keys, log);
+  if (log->ok() && s->cluster.node_names.empty()) {
+    return Status::InvalidArgument("no node to import (a scenario needs one)", {nodes_label, ""});
+  }
+  if (log->ok()) s->workloads = GroupSnapshotPods(s->pods, s->cluster, options.run_s, log);
+  if (!log->ok()) return Status::Ok();
+  *json = ScenarioJson(*s, options, Description(*s, nodes_label, pods_label)).dump(2) + "\n";
   // What the snapshot says may still be no scenario (a namespace or label migsim refuses):
   // checked here, so that nothing is written that `migsim run` would refuse.
-  if (Result<ScenarioFile> loads = ParseScenarioText(out.json, "scenario", NamedFiles::kRefused);
+  if (Result<ScenarioFile> loads = ParseScenarioText(*json, "scenario", NamedFiles::kRefused);
       !loads.ok()) {
     return Status::InvalidArgument(
         "the imported scenario would not load: " + loads.status().ToString(),
         {nodes_label + ", " + pods_label, ""});
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<SnapshotScenario> ImportSnapshot(std::string_view nodes_text, const std::string& nodes_label,
+                                        std::string_view pods_text, const std::string& pods_label,
+                                        const SnapshotOptions& options) {
+  Result<std::vector<YAML::Node>> node_docs = Documents(nodes_text, nodes_label);
+  if (!node_docs.ok()) return node_docs.status();
+  Result<std::vector<YAML::Node>> pod_docs = Documents(pods_text, pods_label);
+  if (!pod_docs.ok()) return pod_docs.status();
+  ManifestLog log;
+  Steps s;
+  SnapshotScenario out;
+  try {
+    const Status ran = RunSteps(node_docs.value(), nodes_label, pod_docs.value(), pods_label,
+                                options, &log, &s, &out.json);
+    if (!ran.ok()) return ran;
+  } catch (const YAML::Exception& e) {
+    return Status::Internal("unexpected YAML error: " + e.msg);
+  } catch (const nlohmann::json::type_error&) {
+    // Names and labels come from valid UTF-8 text, and yaml-cpp refuses escapes of lone
+    // surrogates ("\ud800"); should any other decoding give bytes that are not UTF-8, the
+    // JSON writer throws, and the input is refused rather than the program ended.
+    return Status::InvalidArgument("a name or label is not valid UTF-8 once its escapes are read",
+                                   {nodes_label + ", " + pods_label, ""});
+  }
+  if (!log.ok()) return log.status();
   for (const std::string& w : log.warnings()) {
     if (!ReadHere(w)) out.warnings.push_back(w);
   }

@@ -115,6 +115,9 @@ TEST_CASE("bad snapshots are errors naming the file and the place", "[k8s][snaps
         "pods.json: document 1: items[0].kind (line 1): expected a Pod (kubectl get pods -A -o "
         "json), got Node");
   CHECK(ErrorOf(kNoPods, kNoPods) == "nodes.json: no node to import (a scenario needs one)");
+  CHECK(ErrorOf(OneNode(kM5), "\xff") == "pods.json: not valid UTF-8 (at byte offset 0)");
+  CHECK(ErrorOf(OneNode(R"("node.kubernetes.io/instance-type": "m5\ud800")"), kNoPods) ==
+        "nodes.json:line 1, column 128: malformed YAML: invalid unicode: 55296");
   CHECK(ErrorOf(OneNode(kM5, R"("nvidia.com/gpu": "eight")"), kNoPods) ==
         "nodes.json: document 1: items[0].status.capacity.nvidia.com/gpu (line 1): expected a "
         "device count, got 'eight'");
