@@ -5,6 +5,7 @@
 #include "fuzz/plan_scenario.h"
 #include "sim/core/status.h"
 #include "sim/io/k8s/manifest_objects.h"
+#include "sim/io/k8s/snapshot_import.h"
 #include "sim/io/measurements_csv.h"
 #include "sim/io/mig_parted_yaml.h"
 #include "sim/io/openb_csv.h"
@@ -92,7 +93,22 @@ std::string Manifests(std::string_view text) {
   return "";
 }
 
-constexpr std::array<FuzzTarget, 9> kTargets = {{
+// A cluster snapshot for `migsim import`: the nodes' text, a line "#pods", the pods' text
+// (one input: libFuzzer mutates one buffer). The importer loads what it writes, so an Ok
+// is a scenario that loads.
+std::string Snapshot(std::string_view text) {
+  constexpr std::string_view kSplit = "\n#pods\n";
+  const size_t split = text.find(kSplit);
+  const std::string_view nodes = text.substr(0, split);
+  const std::string_view pods =
+      split == std::string_view::npos ? std::string_view() : text.substr(split + kSplit.size());
+  Result<k8s::SnapshotScenario> imported =
+      k8s::ImportSnapshot(nodes, "nodes.json", pods, "pods.json", {});
+  const bool pods_fault = !imported.ok() && imported.status().ToString().starts_with("pods.json");
+  return Verdict(imported, pods_fault ? "pods.json" : "nodes.json");
+}
+
+constexpr std::array<FuzzTarget, 10> kTargets = {{
     {"scenario_json", Scenario},
     {"sweep_json", Sweep},
     {"plan_json", Plan},
@@ -102,6 +118,7 @@ constexpr std::array<FuzzTarget, 9> kTargets = {{
     {"measurements_csv", Measurements},
     {"mig_parted_yaml", MigParted},
     {"k8s_manifests", Manifests},
+    {"snapshot_import", Snapshot},
 }};
 
 }  // namespace

@@ -23,6 +23,7 @@ bool AlikeButName(const NodeSpec& a, const NodeSpec& b) {
 
 bool SelectsByName(const PodTemplate& t) {
   const auto by_name = [](const auto& entry) { return entry.first == kHostnameLabel; };
+  if (t.node_name.valid()) return true;  // bound by nodeName, not scheduled
   return std::any_of(t.node_selector.begin(), t.node_selector.end(), by_name) ||
          std::any_of(t.node_affinity.begin(), t.node_affinity.end(),
                      [](const LabelIn& term) { return term.key == kHostnameLabel; });
@@ -75,7 +76,7 @@ std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario) {
                       .requests = &tmpl.requests,
                       .node_selector = &tmpl.node_selector,
                       .node_affinity = &tmpl.node_affinity,
-                    .tolerations = &tmpl.tolerations};
+                      .tolerations = &tmpl.tolerations};
     bool fits = false;
     for (const NodeInfo& node : nodes) fits = fits || view.Fits(pod, node);
     if (!fits) unschedulable.push_back(TemplateId(static_cast<TemplateId::Rep>(t)));

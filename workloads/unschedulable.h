@@ -23,8 +23,8 @@ std::vector<TemplateId> TemplatesNoNodeHolds(const Scenario& scenario);
 // reconfiguration is scheduled, or the policy may repartition GPUs.
 bool GpuResourcesMayChange(const Scenario& scenario);
 
-// True when the template selects nodes by kubernetes.io/hostname (only some of a run of
-// alike nodes match it).
+// True when the template selects nodes by kubernetes.io/hostname or names one (nodeName): only
+// some of a run of alike nodes match it.
 bool SelectsByName(const PodTemplate& t);
 
 // The scenario's nodes as the scheduler first sees them (empty), one per run of consecutive

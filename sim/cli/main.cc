@@ -9,6 +9,7 @@
 
 #include "sim/cli/calibrate_command.h"
 #include "sim/cli/explain_command.h"
+#include "sim/cli/import_command.h"
 #include "sim/cli/job_classes_command.h"
 #include "sim/cli/openb_command.h"
 #include "sim/cli/plan_command.h"
@@ -26,6 +27,7 @@ struct Cli {
   migsim::PlanOptions plan;
   migsim::SweepOptions sweep;
   migsim::MergeOptions merge;
+  migsim::ImportOptions import;
   std::string csv, model, scenario;
   bool all_profiles = false;
   int code = 0;
@@ -203,6 +205,37 @@ void AddExplain(CLI::App& app, Cli& cli) {
       "migsim job-classes", [&cli] { cli.code = migsim::JobClassesCommand(); });
 }
 
+void AddImport(CLI::App& app, Cli& cli) {
+  migsim::ImportOptions& o = cli.import;
+  CLI::App* cmd = app.add_subcommand(
+      "import", "Turn a cluster snapshot (kubectl get nodes / pods -A -o json) into a scenario");
+  cmd->add_option("--nodes", o.nodes_path, "kubectl get nodes -o json")
+      ->required()
+      ->check(NonEmptyPath());
+  cmd->add_option("--pods", o.pods_path, "kubectl get pods -A -o json")
+      ->required()
+      ->check(NonEmptyPath());
+  cmd->add_option("--out", o.out, "Write the scenario here ('-': standard output)")
+      ->capture_default_str()
+      ->check(NonEmptyPath());
+  cmd->add_option("--name", o.name, "The scenario's name")->capture_default_str();
+  cmd->add_option("--run-s", o.run_s,
+                  "Placeholder run time of the job classes written for Jobs and bare pods")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--horizon-s", o.horizon_s, "The scenario's horizon_s")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->footer(
+      "Example:\n"
+      "  kubectl get nodes -o json > nodes.json; kubectl get pods -A -o json > pods.json\n"
+      "  migsim import --nodes nodes.json --pods pods.json --out scenario.json\n"
+      "  migsim run scenario.json\n"
+      "Bound pods start on their nodes (nodeName), pending pods queue at time 0; warnings and\n"
+      "notices go to stderr. README.md, 'migsim import', has the mapping.");
+  cmd->callback([&cli] { cli.code = migsim::ImportCommand(cli.import); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -219,6 +252,7 @@ int main(int argc, char** argv) {
   AddExplain(app, cli);
   AddPlan(app, cli);
   AddSweep(app, cli);
+  AddImport(app, cli);
   try {
     app.parse(argc, argv);  // runs the chosen subcommand's callback
   } catch (const CLI::ParseError& e) {

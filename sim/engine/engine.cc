@@ -64,6 +64,8 @@ std::string SchedulingKey(const PodTemplate& t) {
     key += std::to_string(term.values.size()) + '#';
     for (const std::string& v : term.values) add(v);
   }
+  // A pod waiting for its own node blocks no pod that could go elsewhere.
+  if (t.node_name.valid()) key += "|n" + std::to_string(t.node_name.value());
   return key;
 }
 
@@ -178,6 +180,7 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
   pod.resumed = from.work;
   pod.attained_gpu_s = from.attained_gpu_s;
   queue_.Push(id, template_class_[tmpl.value()]);
+  if (templates_[tmpl.value()].node_name.valid()) pinned_.push_back(id);
   ScheduleRankChange(pod);
   budgets_.AddExpected(tmpl, 1);
   for (EngineObserver* o : observers_) o->OnPodSubmitted(now_, pod);

@@ -232,6 +232,8 @@ class Engine final : private ControllerContext {
   TemplateId FlavoredTemplate(TemplateId base, const std::vector<int32_t>& flavors) const;
   void ScheduleCycle();
   bool TryBind(Pod& pod);
+  void BindPinned();             // engine_pinned.cc
+  bool TryBindPinned(Pod& pod);  // engine_pinned.cc
   std::vector<MigReconfiguration> PostFilter(Pod& pod, const PodView& view,
                                              const ClusterView& cluster);
   PodView ViewOf(const Pod& pod, uint32_t pending_alike = 1) const;
@@ -447,6 +449,7 @@ class Engine final : private ControllerContext {
   // draws do not shift), and what preemptions() reports.
   DisruptionBudgets budgets_;
   std::vector<PodId> nominated_pods_;
+  std::vector<PodId> pinned_;  // pods with a nodeName created since the last cycle
   std::vector<PodId> held_nominations_;
   Rng preemption_rng_;
   mutable std::vector<int64_t> scratch_taken_;  // LowerPodsFreeEnough's

@@ -10,6 +10,7 @@ namespace migsim {
 
 void Engine::ScheduleCycle() {
   AdmitWorkloads();
+  BindPinned();
   if (!queue_.HasWork()) return;
   queue_.BeginCycle(now_);
   while (std::optional<PodId> front = queue_.Front()) {
@@ -68,6 +69,7 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
 // given back before anything is booked or repartitioned, since both rewrite the node's
 // books.
 bool Engine::TryBind(Pod& pod) {
+  if (templates_[pod.tmpl.value()].node_name.valid()) return TryBindPinned(pod);
   const PodView view = ViewOf(pod, static_cast<uint32_t>(queue_.FrontClassSize()));
   const ClusterView cluster(node_info_, resources_, now_);
   const bool holds = !nominated_pods_.empty();

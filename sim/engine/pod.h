@@ -45,6 +45,11 @@ struct PodTemplate {
   bool gang = false;
   // spec.tolerations: which node taints the pods accept (TaintToleration).
   Tolerations tolerations{};
+  // spec.nodeName: the pods are bound to this node without the scheduler (no policy, no
+  // filter: selectors, affinity, taints and cordons are not checked), before its cycle, as
+  // the kubelet admits them. A pod that does not fit the node's free resources, or finds
+  // it cordoned or NotReady, waits pending for it. Invalid: the scheduler places the pods.
+  NodeId node_name{};
 };
 
 enum class PodPhase : uint8_t {

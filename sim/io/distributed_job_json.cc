@@ -31,6 +31,11 @@ void LoadDistributedJob(LoadContext* ctx, const std::string& name, const JsonRef
   if (!r.Require("template") || !ctx->ok()) return;
   spec.tmpl = LoadPodTemplate(ctx, r.Field("template"), TemplateRun::kJobClass, scenario);
   if (!ctx->ok()) return;
+  if (scenario->templates[spec.tmpl.value()].node_name.valid()) {
+    ctx->Fail(ref.Member("template").PointerTo("nodeName"),
+              "a gang's workers are placed by the scheduler, all at once: no nodeName");
+    return;
+  }
   scenario->templates[spec.tmpl.value()].gang = true;
   if (const std::optional<GangFitProblem> problem =
           GangNeverFits(*scenario, spec.tmpl, spec.workers, spec.one_per_node, spec.topology_key)) {

@@ -45,6 +45,18 @@ PodRequests LoadRequests(LoadContext* ctx, const JsonRef& ref, ResourceTable* re
   return requests;
 }
 
+// spec.nodeName: a node of the cluster, by its name (`<pool>-<index>`).
+NodeId ReadNodeName(LoadContext* ctx, const JsonRef& ref, const ClusterSpec& cluster) {
+  std::optional<std::string> name = ReadString(ctx, ref);
+  if (!name) return NodeId::Invalid();
+  for (size_t i = 0; i < cluster.nodes.size(); ++i) {
+    if (cluster.nodes[i].name == *name) return NodeId(static_cast<NodeId::Rep>(i));
+  }
+  ctx->Fail(ref.pointer(), "no node named '" + *name +
+                               "' in the cluster (nodes are named <pool>-<index>, from 0)");
+  return NodeId::Invalid();
+}
+
 }  // namespace
 
 int64_t ReadQuantity(LoadContext* ctx, const JsonRef& ref,
@@ -109,7 +121,7 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
                            Scenario* scenario) {
   ObjectReader r(ctx, tmpl,
                  {"job_class", "resources", "node_selector", "labels", "priorityClassName",
-                  "terminationGracePeriodSeconds", "tolerations"});
+                  "terminationGracePeriodSeconds", "tolerations", "nodeName"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
   pod.runs_forever = run == TemplateRun::kForever;
@@ -123,6 +135,9 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
   if (r.Has("node_selector")) pod.node_selector = ReadLabels(ctx, r.Field("node_selector"));
   if (r.Has("labels")) pod.labels = ReadLabels(ctx, r.Field("labels"));
   if (r.Has("tolerations")) pod.tolerations = ReadTolerations(ctx, r.Field("tolerations"));
+  if (r.Has("nodeName")) {
+    pod.node_name = ReadNodeName(ctx, r.Field("nodeName"), scenario->cluster);
+  }
   pod.termination_grace = r.Seconds("terminationGracePeriodSeconds", pod.termination_grace);
   if (ctx->ok()) ApplyPriorityClass(ctx, r, *scenario, &pod);
   if (!ctx->ok()) return TemplateId::Invalid();

@@ -413,4 +413,25 @@ TEST_CASE("a scenario's openb CSV paths are relative to the scenario file, not t
 }
 
 }  // namespace
+TEST_CASE("migsim import writes a scenario; bad input exits 2 and writes nothing", "[cli]") {
+  const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/snapshot/";
+  fs::path tmp = TempDir("import");
+  const fs::path out = tmp / "scenario.json";
+  Outcome ok = RunMigsim("import --nodes " + dir + "nodes.json --pods " + dir + "pods.json --out " +
+                         out.string());
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.output, Catch::Contains("import: 9 nodes read: 8 in 5 pools, 1 left out"));
+  CHECK(fs::exists(out));
+  fs::remove(out);
+  Outcome swapped = RunMigsim("import --nodes " + dir + "pods.json --pods " + dir +
+                              "nodes.json --out " + out.string());
+  CHECK(swapped.exit_code == 2);
+  // The pods are read first: the file given as --pods is the first at fault.
+  CHECK_THAT(swapped.output, Catch::Contains("nodes.json: document 1: items[0].kind (line 7): "
+                                             "expected a Pod (kubectl get pods -A -o json), got "
+                                             "Node"));
+  CHECK_FALSE(fs::exists(out));
+  fs::remove_all(tmp);
+}
+
 }  // namespace migsim

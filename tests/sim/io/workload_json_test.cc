@@ -322,4 +322,16 @@ TEST_CASE("a namespace must be a DNS-1123 label", "[io]") {
         "t.json:/workloads/w/namespace: expected a string, got a number");
 }
 
+TEST_CASE("a template's nodeName names a node of the cluster", "[io]") {
+  const Scenario s = Load(Template(R"("job_class": "train", "nodeName": "a-0")"));
+  CHECK(s.templates[0].node_name == NodeId(0));
+  CHECK(MessageOf(Template(R"("job_class": "train", "nodeName": "a-1")")) ==
+        "t.json:/workloads/w/template/nodeName: no node named 'a-1' in the cluster (nodes are "
+        "named <pool>-<index>, from 0)");
+  CHECK(MessageOf(Workload(R"("kind": "DistributedJob", "workers": 1,
+                              "template": {"job_class": "train", "nodeName": "a-0"})")) ==
+        "t.json:/workloads/w/template/nodeName: a gang's workers are placed by the scheduler, "
+        "all at once: no nodeName");
+}
+
 }  // namespace migsim

@@ -1,0 +1,33 @@
+#include "sim/cli/import_command.h"
+
+#include <iostream>
+
+#include "sim/cli/failure.h"
+#include "sim/io/input_file.h"
+#include "sim/io/k8s/snapshot_import.h"
+#include "sim/report/output_dir.h"
+
+namespace migsim {
+
+int ImportCommand(const ImportOptions& options) {
+  Result<std::string> nodes = ReadInputFile(options.nodes_path);
+  if (!nodes.ok()) return Fail(nodes.status(), kBadInput);
+  Result<std::string> pods = ReadInputFile(options.pods_path);
+  if (!pods.ok()) return Fail(pods.status(), kBadInput);
+  const k8s::SnapshotOptions snapshot{options.name, options.run_s, options.horizon_s};
+  Result<k8s::SnapshotScenario> imported = k8s::ImportSnapshot(
+      nodes.value(), options.nodes_path, pods.value(), options.pods_path, snapshot);
+  if (!imported.ok()) return Fail(imported.status(), kBadInput);
+  for (const std::string& w : imported.value().warnings) std::cerr << "warning: " << w << "\n";
+  for (const std::string& n : imported.value().notices) std::cerr << "import: " << n << "\n";
+  if (options.out == "-") {
+    std::cout << imported.value().json;
+    return 0;
+  }
+  if (Status s = WriteFileAtomically(options.out, imported.value().json); !s.ok()) {
+    return Fail(s, kInternalError);
+  }
+  return 0;
+}
+
+}  // namespace migsim

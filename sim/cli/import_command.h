@@ -1,0 +1,22 @@
+#pragma once
+// `migsim import`: a cluster snapshot (kubectl get nodes / pods -A -o json) into a scenario.
+
+#include <string>
+
+namespace migsim {
+
+struct ImportOptions {
+  std::string nodes_path;  // kubectl get nodes -o json
+  std::string pods_path;   // kubectl get pods -A -o json
+  std::string out = "-";   // the scenario file; "-": standard output
+  std::string name = "snapshot";
+  double run_s = 3600;       // the job classes' placeholder run time
+  double horizon_s = 86400;  // the scenario's horizon_s
+};
+
+// Exit code: 0 success (warnings and notices on stderr), 2 bad input (one message on
+// stderr naming the file, the document and the path; nothing written), 1 when the output
+// cannot be written.
+int ImportCommand(const ImportOptions& options);
+
+}  // namespace migsim

@@ -1,0 +1,72 @@
+#pragma once
+// Internal to sim/io/k8s: the steps of `migsim import` (snapshot_import.h). Pods are read
+// first (the node labels they select on decide which labels pools keep), then nodes, then
+// the pods are grouped into workloads.
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/io/k8s/manifest_node.h"
+
+namespace migsim::k8s {
+
+using OrderedJson = nlohmann::ordered_json;  // keeps members in the order written
+
+// A pod of the snapshot that becomes part of the scenario.
+struct SnapshotPod {
+  std::string ns;
+  std::string owner_kind;  // "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "Pod"
+  std::string owner;       // the owner's name (a bare pod's own)
+  std::string node;        // spec.nodeName as in the snapshot; "" for a pending pod
+  std::string created;     // metadata.creationTimestamp (RFC 3339: orders as text)
+  bool runs_forever = false;
+  OrderedJson tmpl;  // a scenario pod template, without job_class and nodeName
+  ManifestPlace place;
+};
+
+struct PriorityValue {
+  int64_t value = 0;
+  bool never = false;  // preemptionPolicy: Never
+};
+
+struct SnapshotPods {
+  std::vector<SnapshotPod> pods;                          // in the file's order
+  std::set<std::string> selected_keys;                    // node labels the pods select on
+  std::map<std::string, PriorityValue> priority_classes;  // names the pods give, not system-*
+  int finished = 0;                                       // Succeeded or Failed: left out
+  int daemonset_skipped = 0;  // DaemonSet pods without GPU (extended) resources: left out
+  int other_scheduler = 0;    // for another scheduler than kube-scheduler: left out
+};
+
+// Reads `items` (the pods). Errors go to `log`.
+SnapshotPods ReadSnapshotPods(const std::vector<ManifestNode>& items, ManifestLog* log);
+
+struct SnapshotCluster {
+  OrderedJson pools = OrderedJson::object();       // cluster.nodes
+  OrderedJson node_types = OrderedJson::object();  // cluster.node_types
+  std::map<std::string, std::string> node_names;   // the snapshot's name -> "<pool>-<i>"
+  std::set<std::string> left_out;                  // nodes read but not in the cluster
+  int nodes = 0;                                   // nodes read
+};
+
+// Reads `items` (the nodes) into pools. Errors go to `log`.
+SnapshotCluster ReadSnapshotNodes(const std::vector<ManifestNode>& items,
+                                  const std::set<std::string>& selected_keys, ManifestLog* log);
+
+struct SnapshotWorkloads {
+  OrderedJson workloads = OrderedJson::object();
+  OrderedJson job_classes = OrderedJson::object();
+  int bound = 0, pending = 0, dropped = 0;  // pods; dropped: bound to a node left out
+};
+
+// Groups the pods by owner, node and template into workloads; each Job and bare pod gets a
+// job class of its own running `run_s`. Warnings go to `log`.
+SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotCluster& cluster,
+                                    double run_s, ManifestLog* log);
+
+}  // namespace migsim::k8s
