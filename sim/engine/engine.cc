@@ -64,6 +64,15 @@ std::string SchedulingKey(const PodTemplate& t) {
     key += std::to_string(term.values.size()) + '#';
     for (const std::string& v : term.values) add(v);
   }
+  // Tolerations decide which nodes pass TaintToleration: a pod that tolerates nothing must
+  // not hold back one that tolerates the GPU nodes' taint.
+  key += "|t";
+  for (const Toleration& tol : t.tolerations) {
+    add(tol.key);
+    key += std::to_string(static_cast<int>(tol.op)) + ':';
+    add(tol.value);
+    key += tol.effect ? std::to_string(static_cast<int>(*tol.effect)) : "*";
+  }
   // A pod waiting for its own node blocks no pod that could go elsewhere.
   if (t.node_name.valid()) key += "|n" + std::to_string(t.node_name.value());
   return key;
