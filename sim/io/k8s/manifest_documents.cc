@@ -34,6 +34,14 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
     object->body = ReadCronJobObject(doc, log);
   } else if (kind == "PriorityClass") {
     object->body = ReadPriorityClassObject(doc, object->name, log);
+  } else if (kind == "PyTorchJob") {
+    object->body = ReadPyTorchJobObject(doc, log);
+  } else if (kind == "JobSet") {
+    object->body = ReadJobSetObject(doc, log);
+  } else if (kind == "PodGroup") {
+    object->body = ReadPodGroupObject(doc, log);
+  } else if (kind == "ResourceFlavor" || kind == "ClusterQueue" || kind == "LocalQueue") {
+    object->body = ReadKueueObject(doc, object->ns, log);
   } else {
     object->body = ReadBudgetObject(doc, log);
   }
@@ -42,7 +50,9 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
 bool Simulated(std::string_view kind) {
   return kind == "Pod" || kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
          kind == "Job" || kind == "CronJob" || kind == "PriorityClass" ||
-         kind == "PodDisruptionBudget";
+         kind == "PodDisruptionBudget" || kind == "PyTorchJob" || kind == "JobSet" ||
+         kind == "PodGroup" || kind == "ResourceFlavor" || kind == "ClusterQueue" ||
+         kind == "LocalQueue";
 }
 
 void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out);
@@ -73,7 +83,8 @@ void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
   }
   object.ns = metadata["namespace"].String(log, "default");
   if (const ManifestNode queue = metadata["labels"]["kueue.x-k8s.io/queue-name"]; queue.present()) {
-    queue.Warn(log, "Kueue is not read from manifests yet: the workload is not queued");
+    object.queue_name = queue.String(log);
+    object.queue_place = queue.place();
   }
   ReadBody(doc, &object, log);
   if (log->ok()) out->objects.push_back(std::move(object));
