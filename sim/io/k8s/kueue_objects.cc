@@ -25,7 +25,10 @@ class JsonBuilder {
   // `node` as JSON, the place of every value recorded under its pointer.
   Json ToJson(const ManifestNode& node, const std::string& pointer, int depth = 0) {
     Place(pointer, node.place());
-    if (depth > kMaxDepth) return node.Fail(log_, "nested too deeply"), Json();
+    if (depth > kMaxDepth) {
+      node.Fail(log_, "nested too deeply");
+      return Json();
+    }
     const YAML::Node& yaml = node.yaml();
     if (yaml.IsMap()) {
       Json out = Json::object();
@@ -205,8 +208,11 @@ KueueObject ReadKueueObject(const ManifestNode& doc, const std::string& ns, Mani
   if (kind == "ResourceFlavor") {
     ReadFlavor(spec, log, &b, &json);
   } else if (kind == "ClusterQueue") {
-    if (!spec.present()) return doc.Fail(log, "missing required field 'spec'"), out;
-    ReadClusterQueue(spec, log, &b, &json);
+    if (spec.present()) {
+      ReadClusterQueue(spec, log, &b, &json);
+    } else {
+      doc.Fail(log, "missing required field 'spec'");
+    }
   } else {
     ReadLocalQueue(doc, spec, ns, log, &b, &json);
   }

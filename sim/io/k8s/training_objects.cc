@@ -173,10 +173,8 @@ PodGroupObject ReadPodGroupObject(const ManifestNode& doc, ManifestLog* log) {
   PodGroupObject out;
   const ManifestNode version = doc["apiVersion"];
   if (version.String(log).rfind("scheduling.x-k8s.io/", 0) != 0 && log->ok()) {
-    return version.Fail(log,
-                        "only the coscheduling plugin's PodGroup (scheduling.x-k8s.io) is "
-                        "simulated"),
-           out;
+    version.Fail(log, "only the coscheduling plugin's PodGroup (scheduling.x-k8s.io) is simulated");
+    return out;
   }
   const ManifestNode spec = doc["spec"];
   if (!spec.ExpectMap(log)) return out;

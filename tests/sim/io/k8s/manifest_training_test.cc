@@ -78,6 +78,13 @@ const std::string kQueues =
     "    - name: p4d\n      resources:\n      - {name: nvidia.com/gpu, nominalQuota: 8}\n---\n"
     "kind: LocalQueue\nmetadata: {name: q, namespace: ml}\nspec: {clusterQueue: cq}\n";
 
+// kQueues, then the head of an object of `kind` named `name` in namespace ml, queued in q.
+std::string Queued(const std::string& kind, const std::string& name,
+                   const std::string& queue = "q") {
+  return kQueues + "---\nkind: " + kind + "\nmetadata:\n  name: " + name +
+         "\n  namespace: ml\n  labels: {kueue.x-k8s.io/queue-name: " + queue + "}\n";
+}
+
 }  // namespace
 
 TEST_CASE("a PyTorchJob becomes one gang of its Master and Workers", "[k8s][io][training]") {
@@ -136,10 +143,7 @@ TEST_CASE("Kueue's objects from manifests queue the Jobs labelled with a LocalQu
           "[k8s][io][kueue]") {
   test::ScratchDir dir("training");
   const Scenario s =
-      First(LoadWith(dir, kQueues +
-                              "---\nkind: Job\nmetadata:\n  name: j\n  namespace: ml\n"
-                              "  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n  template:\n" +
-                              TemplateYaml(4, "    ")));
+      First(LoadWith(dir, Queued("Job", "j") + "spec:\n  template:\n" + TemplateYaml(4, "    ")));
   REQUIRE(s.kueue.has_value());
   REQUIRE(s.kueue->local_queues.size() == 1);
   CHECK(s.kueue->local_queues[0].name == "q");
@@ -351,6 +355,28 @@ TEST_CASE("a queued PyTorchJob is admitted whole, and JSON workloads may use man
   CHECK(std::get<DistributedJobSpec>(s.workloads[1]).local_queue == 0);
   // The gang's pods get the flavor's node labels once admitted (a flavored template).
   CHECK(s.kueue->flavored_templates.size() == 2);
+}
+
+TEST_CASE("a queued Pod that ends becomes a Job of one pod that is never retried",
+          "[k8s][io][kueue]") {
+  test::ScratchDir dir("training");
+  const Scenario s = First(LoadWith(dir, Queued("Pod", "p") + TemplateYaml(1, "")));
+  const auto& job = std::get<JobSpec>(s.workloads.at(0));
+  CHECK(job.name == "p");
+  CHECK(job.completions == 1);
+  CHECK(job.parallelism == 1);
+  CHECK(job.backoff_limit == 0);
+  CHECK(job.local_queue == 0);
+}
+
+TEST_CASE("a LocalQueue of the manifests named as one of the kueue section is an error",
+          "[k8s][io][kueue]") {
+  test::ScratchDir dir("training");
+  CHECK(ErrorOf(dir, kQueues,
+                R"(, "kueue": {"resourceFlavors": {}, "clusterQueues": {}, "localQueues":
+                {"q": {"namespace": "ml", "clusterQueue": "cq"}}})") ==
+        dir.Path("k8s.yaml") +
+            ": document 3 (line 17): LocalQueue 'q' is defined twice in namespace 'ml'");
 }
 
 }  // namespace migsim
