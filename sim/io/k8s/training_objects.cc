@@ -9,8 +9,9 @@
 namespace migsim::k8s {
 namespace {
 
-// As "kind": "DistributedJob"'s backoff_limit: more restarts than this is a typo.
+// As "kind": "DistributedJob"'s backoff_limit and workers: more is a typo.
 constexpr int64_t kMaxRestarts = 1000;
+constexpr int64_t kMaxGangPods = 100000;
 
 SimTime ReadTimeout(const ManifestNode& seconds, ManifestLog* log) {
   return SimTime::Seconds(static_cast<double>(seconds.Int(log, 60, 1, 1'000'000'000)));
@@ -29,7 +30,7 @@ GangReplica ReadReplicaSpec(const std::string& type, const ManifestNode& spec, M
   GangReplica out{type, 1, {}, spec.place()};
   if (!spec.ExpectMap(log)) return out;
   const ManifestNode replicas = spec["replicas"];
-  out.pods = static_cast<int>(replicas.Int(log, 1, 0, kMaxPods));
+  out.pods = static_cast<int>(replicas.Int(log, 1, 0, kMaxGangPods));
   if (type == "Master" && out.pods != 1 && log->ok()) {
     replicas.Fail(log, "a PyTorchJob has exactly one Master replica");
   }
@@ -86,6 +87,9 @@ GangObject ReadPyTorchJobObject(const ManifestNode& doc, ManifestLog* log) {
     }
   }
   if (pods == 0 && log->ok()) specs.Fail(log, "the job has no pods (Master or Worker replicas)");
+  if (pods > kMaxGangPods && log->ok()) {
+    specs.Fail(log, "more than " + std::to_string(kMaxGangPods) + " pods in one gang");
+  }
   // Without backoffLimit the operator restarts failed replicas without limit, unless their
   // restartPolicy is Never.
   out.backoff_limit = never ? 0 : static_cast<int>(kMaxRestarts);
@@ -104,7 +108,7 @@ GangReplica ReadReplicatedJob(const ManifestNode& entry, ManifestLog* log) {
   if (!entry.ExpectMap(log)) return out;
   out.name = entry["name"].String(log);
   if (out.name.empty() && log->ok()) entry.Fail(log, "missing required field 'name'");
-  const int jobs = static_cast<int>(entry["replicas"].Int(log, 1, 0, kMaxPods));
+  const int jobs = static_cast<int>(entry["replicas"].Int(log, 1, 0, kMaxGangPods));
   const ManifestNode tmpl = entry["template"];
   if (!tmpl.present() && log->ok()) entry.Fail(log, "missing required field 'template'");
   if (!log->ok()) return out;
@@ -115,8 +119,9 @@ GangReplica ReadReplicatedJob(const ManifestNode& entry, ManifestLog* log) {
                  ") differ from its parallelism (" + std::to_string(job.parallelism) +
                  ") does not run as one gang");
   }
-  if (static_cast<int64_t>(jobs) * job.parallelism > kMaxPods && log->ok()) {
-    entry.Fail(log, "more than " + std::to_string(kMaxPods) + " pods");
+  if (static_cast<int64_t>(jobs) * job.parallelism > kMaxGangPods) {
+    entry.Fail(log, "more than " + std::to_string(kMaxGangPods) + " pods in one gang");
+    return out;
   }
   out.pods = jobs * job.parallelism;
   out.pod = job.pod;
@@ -162,8 +167,8 @@ GangObject ReadJobSetObject(const ManifestNode& doc, ManifestLog* log) {
   }
   if (pods == 0) {
     (jobs.present() ? jobs : spec).Fail(log, "the JobSet has no pods (replicatedJobs)");
-  } else if (pods > kMaxPods) {
-    jobs.Fail(log, "more than " + std::to_string(kMaxPods) + " pods");
+  } else if (pods > kMaxGangPods) {
+    jobs.Fail(log, "more than " + std::to_string(kMaxGangPods) + " pods in one gang");
   }
   if (log->ok()) ReadJobSetPolicies(doc, spec, log, &out);
   return out;
@@ -180,7 +185,7 @@ PodGroupObject ReadPodGroupObject(const ManifestNode& doc, ManifestLog* log) {
   if (!spec.ExpectMap(log)) return out;
   const ManifestNode min = spec["minMember"];
   if (!min.present()) spec.Fail(log, "missing required field 'minMember'");
-  out.min_member = static_cast<int>(min.Int(log, 1, 1, kMaxPods));
+  out.min_member = static_cast<int>(min.Int(log, 1, 1, kMaxGangPods));
   out.min_member_place = min.place();
   if (const ManifestNode timeout = spec["scheduleTimeoutSeconds"]; timeout.present()) {
     out.schedule_timeout = ReadTimeout(timeout, log);

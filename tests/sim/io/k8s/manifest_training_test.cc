@@ -256,6 +256,17 @@ TEST_CASE("bad training manifests are reported at their YAML paths", "[k8s][io][
             "namespace 'default': the coscheduling plugin never schedules them");
 }
 
+TEST_CASE("a JobSet of more pods than one gang may have is refused", "[k8s][io][training]") {
+  test::ScratchDir dir("training");
+  CHECK(ErrorOf(dir,
+                "kind: JobSet\nmetadata: {name: js}\nspec:\n  replicatedJobs:\n  - name: w\n"
+                "    replicas: 1000\n    template:\n      spec:\n        parallelism: 1000\n"
+                "        completions: 1000\n        template:\n" +
+                    TemplateYaml(1, "          ")) ==
+        dir.Path("k8s.yaml") +
+            ": document 1: spec.replicatedJobs[0] (line 5): more than 100000 pods in one gang");
+}
+
 TEST_CASE("bad Kueue manifests are reported at their YAML paths", "[k8s][io][kueue]") {
   test::ScratchDir dir("training");
   const std::string file = dir.Path("k8s.yaml");
