@@ -162,25 +162,36 @@ std::optional<Managed> ManagedOf(const WorkloadSpec& w) {
 
 }  // namespace
 
+std::string NeverAdmittedProblem(const Scenario& scenario, const WorkloadSpec& w) {
+  const std::optional<Managed> job = ManagedOf(w);
+  if (!scenario.kueue || !job) return "";
+  const int32_t cq = scenario.kueue->local_queues[job->local_queue].cluster_queue;
+  const ClusterQueueSpec& spec = scenario.kueue->cluster_queues[cq];
+  std::string uncovered;
+  const auto request =
+      Request(scenario.templates[job->tmpl.value()], job->count, scenario, &uncovered);
+  const std::string why = request ? NeverAdmitted(*request, cq, *scenario.kueue)
+                                  : NotCovered(uncovered, spec, *scenario.kueue);
+  if (why.empty()) return "";
+  return "ClusterQueue '" + spec.name + "' could never admit this workload (" +
+         std::to_string(job->count) + " pods at once): it asks for " + why;
+}
+
 void FinishKueue(LoadContext* ctx, Scenario* scenario) {
   if (!scenario->kueue) return;
   for (const WorkloadSpec& w : scenario->workloads) {
     const std::optional<Managed> job = ManagedOf(w);
     if (!job) continue;
-    const int32_t cq = scenario->kueue->local_queues[job->local_queue].cluster_queue;
-    const ClusterQueueSpec& spec = scenario->kueue->cluster_queues[cq];
-    const int64_t count = job->count;
-    std::string uncovered;
-    const auto request =
-        Request(scenario->templates[job->tmpl.value()], count, *scenario, &uncovered);
-    const std::string why = request ? NeverAdmitted(*request, cq, *scenario->kueue)
-                                    : NotCovered(uncovered, spec, *scenario->kueue);
-    if (!why.empty()) {
-      ctx->Fail("/workloads/" + EscapePointerToken(job->name),
-                "ClusterQueue '" + spec.name + "' could never admit this workload (" +
-                    std::to_string(count) + " pods at once): it asks for " + why);
+    if (const std::string problem = NeverAdmittedProblem(*scenario, w); !problem.empty()) {
+      ctx->Fail("/workloads/" + EscapePointerToken(job->name), problem);
       return;
     }
+    const ClusterQueueSpec& spec =
+        scenario->kueue
+            ->cluster_queues[scenario->kueue->local_queues[job->local_queue].cluster_queue];
+    std::string uncovered;
+    const auto request =
+        Request(scenario->templates[job->tmpl.value()], job->count, *scenario, &uncovered);
     for (const std::vector<int32_t>& flavors : FlavorCombinations(*request, spec)) {
       const auto& done = scenario->kueue->flavored_templates;
       const bool exists = std::any_of(done.begin(), done.end(), [&](const FlavoredTemplate& t) {

@@ -11,6 +11,7 @@
 #include "sim/io/input_file.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/k8s/manifest_scenario.h"
+#include "sim/io/k8s/manifest_training.h"
 #include "sim/io/policy_json.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -175,7 +176,12 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
   const std::optional<k8s::ManifestSet> manifests = ReadScenarioManifests(&ctx, r, extras);
   if (manifests && ctx.ok()) io::AddManifestPriorityClasses(&ctx, *manifests, &scenario);
   if (r.Has("scheduler") && ctx.ok()) io::LoadScheduler(&ctx, r.Field("scheduler"), &scenario);
-  if (r.Has("kueue") && ctx.ok()) io::LoadKueue(&ctx, r.Field("kueue"), &scenario);
+  if (ctx.ok()) {
+    const std::optional<JsonRef> kueue =
+        r.Has("kueue") ? std::optional(r.Field("kueue")) : std::nullopt;
+    io::LoadKueueWithManifests(&ctx, kueue ? &*kueue : nullptr, manifests ? &*manifests : nullptr,
+                               &scenario);
+  }
   if ((manifests ? r.Has("workloads") : r.Require("workloads")) && ctx.ok()) {
     io::LoadWorkloads(&ctx, r.Field("workloads"), &scenario);
   }
@@ -278,7 +284,8 @@ Status LoadVariants(const std::string& file, const Header& header, const LoadExt
 }
 
 Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
-                           NamedFiles named_files, const std::vector<std::string>& extra_manifests) {
+                           NamedFiles named_files,
+                           const std::vector<std::string>& extra_manifests) {
   Result<Json> doc = io::ParseJson(text, file_label);
   if (!doc.ok()) return doc.status();
   Result<Header> header = ReadHeader(file_label, std::move(doc).value());

@@ -170,6 +170,10 @@ int32_t ReadQueueName(LoadContext* ctx, const JsonRef& ref, int32_t ns, const Sc
 // After the workloads: each managed workload's request must fit its ClusterQueue's quota
 // (reported at its pointer), and its templates get their flavored copies.
 void FinishKueue(LoadContext* ctx, Scenario* scenario);
+// Why the ClusterQueue of managed workload `w` could never admit it, as FinishKueue reports
+// it ("ClusterQueue 'q' could never admit this workload (...)"); "" when it could, or when
+// `w` is not managed.
+std::string NeverAdmittedProblem(const Scenario& scenario, const WorkloadSpec& w);
 
 // A Deployment's `scale` events (none before `start`), sorted by time (stable).
 std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime start);

@@ -41,6 +41,14 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
     object->body = ReadWorkflowObject(doc, log);
   } else if (kind == "ConfigMap") {
     object->body = ReadConfigMapObject(doc, log);
+  } else if (kind == "PyTorchJob") {
+    object->body = ReadPyTorchJobObject(doc, log);
+  } else if (kind == "JobSet") {
+    object->body = ReadJobSetObject(doc, log);
+  } else if (kind == "PodGroup") {
+    object->body = ReadPodGroupObject(doc, log);
+  } else if (kind == "ResourceFlavor" || kind == "ClusterQueue" || kind == "LocalQueue") {
+    object->body = ReadKueueObject(doc, object->ns, log);
   } else {
     object->body = ReadBudgetObject(doc, log);
   }
@@ -50,7 +58,9 @@ bool Simulated(std::string_view kind) {
   return kind == "Pod" || kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
          kind == "Job" || kind == "CronJob" || kind == "PriorityClass" ||
          kind == "PodDisruptionBudget" || kind == "Workflow" || kind == "WorkflowTemplate" ||
-         kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow" || kind == "ConfigMap";
+         kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow" || kind == "ConfigMap" ||
+         kind == "PyTorchJob" || kind == "JobSet" || kind == "PodGroup" ||
+         kind == "ResourceFlavor" || kind == "ClusterQueue" || kind == "LocalQueue";
 }
 
 void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out);
@@ -83,7 +93,8 @@ void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
   }
   object.ns = metadata["namespace"].String(log, "default");
   if (const ManifestNode queue = metadata["labels"]["kueue.x-k8s.io/queue-name"]; queue.present()) {
-    queue.Warn(log, "Kueue is not read from manifests yet: the workload is not queued");
+    object.queue_name = queue.String(log);
+    object.queue_place = queue.place();
   }
   ReadBody(doc, &object, log);
   if (log->ok()) out->objects.push_back(std::move(object));

@@ -159,14 +159,44 @@ struct ConfigMapObject {
   std::vector<Entry> data;
 };
 
+// PyTorchJob and JobSet: replicas of pod templates run as one gang (training_objects.cc).
+struct GangReplica {
+  std::string name;  // "Master", "Worker"; a JobSet's replicatedJobs[].name
+  int pods = 1;      // pods of this replica type
+  PodTemplateModel pod;
+  ManifestPlace place;  // of the replica's spec
+};
+struct GangObject {
+  std::vector<GangReplica> replicas;
+  int backoff_limit = 6;                            // restarts of the whole gang
+  SimTime schedule_timeout = SimTime::Seconds(60);  // the coscheduling plugin's default
+  bool one_per_node = false;
+};
+// A coscheduling PodGroup (scheduling.x-k8s.io): its members are the Pods and Jobs whose
+// pods carry the label scheduling.x-k8s.io/pod-group: <name>.
+struct PodGroupObject {
+  int min_member = 1;
+  SimTime schedule_timeout = SimTime::Seconds(60);
+  ManifestPlace min_member_place;
+};
+// A Kueue ResourceFlavor, ClusterQueue or LocalQueue, as a member of the scenario's JSON
+// `kueue` section would be written (kueue_objects.cc), with the manifest place of every
+// JSON pointer in it, so that the JSON loader's errors are reported at YAML paths.
+struct KueueObject {
+  std::string json;
+  std::vector<std::pair<std::string, ManifestPlace>> places;  // pointer ("" = root), place
+};
+
 struct ManifestObject {
   std::string kind;  // "Deployment", ...
   std::string name;  // metadata.name
   std::string ns;    // metadata.namespace, "default" when absent
   ManifestPlace place;
   std::variant<PodObject, ReplicatedObject, JobObject, CronJobObject, PriorityClass, BudgetObject,
-               WorkflowObject, ConfigMapObject>
+               WorkflowObject, ConfigMapObject, GangObject, PodGroupObject, KueueObject>
       body;
+  std::string queue_name;  // metadata.labels[kueue.x-k8s.io/queue-name]; "" when absent
+  ManifestPlace queue_place;
 };
 
 struct ManifestSet {

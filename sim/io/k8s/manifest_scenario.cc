@@ -12,6 +12,7 @@
 #include "sim/io/k8s/cron_schedule.h"
 #include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/k8s/manifest_overlay.h"
+#include "sim/io/k8s/manifest_training.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {
@@ -219,6 +220,12 @@ void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverl
 void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay) {
   const SimTime at = overlay != nullptr ? overlay->at : SimTime::Zero();
   std::vector<WorkloadSpec>& out = c.scenario->workloads;
+  const ManifestContext training{c.ctx, c.overlay, c.scenario, c.set};
+  if (std::holds_alternative<k8s::ReplicatedObject>(o.body) ||
+      std::holds_alternative<k8s::CronJobObject>(o.body)) {
+    ManifestLocalQueue(training, o);  // an error when it is labelled: not managed in migsim
+    if (!c.ctx->ok()) return;
+  }
   if (const auto* r = std::get_if<k8s::ReplicatedObject>(&o.body)) {
     DeploymentSpec d{.name = o.name,
                      .at = at,
@@ -239,6 +246,7 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
         overlay->pointer + "/scale",
         "only Deployments, ReplicaSets and StatefulSets scale; " + o.name + " is a " + o.kind);
   }
+  if (AddGangOrQueuedPod(training, o, at)) return;
   if (const auto* p = std::get_if<k8s::PodObject>(&o.body)) {
     const std::string& policy = p->pod.spec.restart_policy;
     if (policy == "Never" || policy == "OnFailure") {
@@ -248,16 +256,20 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
     }
   } else if (const auto* j = std::get_if<k8s::JobObject>(&o.body)) {
     out.emplace_back(MakeJob(c, o, *j, o.name, at));
+    std::get<JobSpec>(out.back()).local_queue = ManifestLocalQueue(training, o);
+    if (c.ctx->ok()) CheckManifestAdmission(training, o);
   } else if (const auto* cron = std::get_if<k8s::CronJobObject>(&o.body)) {
     AddCronJob(c, o, *cron, at);
   }
 }
 
+// PodGroup members are the PodGroup's workload.
 bool IsWorkload(const ManifestObject& o) {
   if (const auto* w = std::get_if<k8s::WorkflowObject>(&o.body)) return w->runs;
   return !std::holds_alternative<PriorityClass>(o.body) &&
          !std::holds_alternative<k8s::BudgetObject>(o.body) &&
-         !std::holds_alternative<k8s::ConfigMapObject>(o.body);
+         !std::holds_alternative<k8s::ConfigMapObject>(o.body) &&
+         !std::holds_alternative<k8s::KueueObject>(o.body) && PodGroupOf(o).empty();
 }
 
 std::set<std::string> WorkloadNames(const Scenario& s) {
@@ -269,6 +281,11 @@ std::set<std::string> WorkloadNames(const Scenario& s) {
 }
 
 }  // namespace
+
+TemplateId AddManifestTemplate(const ManifestContext& c, const ManifestObject& o,
+                               const PodTemplateModel& pod, bool forever) {
+  return AddTemplate(Conversion{c.ctx, c.overlay, c.scenario, c.set}, o, pod, forever);
+}
 
 void AddManifestPriorityClasses(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario) {
   std::vector<PriorityClass>& classes = scenario->priority_classes;
@@ -298,6 +315,7 @@ void AddManifestWorkloads(LoadContext* ctx, const k8s::ManifestSet& set, const J
     ApplyDevicePluginConfigMap(ctx, set, *overlay.device_plugin, scenario);
   }
   const Conversion c{ctx, overlay, scenario, set};
+  CheckPodGroupMembers(ctx, set);
   for (size_t i = 0; i < set.objects.size() && ctx->ok(); ++i) {
     const ManifestObject& o = set.objects[i];
     if (!IsWorkload(o)) continue;

@@ -15,6 +15,12 @@ CronJobObject ReadCronJobObject(const ManifestNode& doc, ManifestLog* log);
 PriorityClass ReadPriorityClassObject(const ManifestNode& doc, const std::string& name,
                                       ManifestLog* log);
 BudgetObject ReadBudgetObject(const ManifestNode& doc, ManifestLog* log);
+// training_objects.cc: one gang of all the job's pods.
+GangObject ReadPyTorchJobObject(const ManifestNode& doc, ManifestLog* log);
+GangObject ReadJobSetObject(const ManifestNode& doc, ManifestLog* log);
+PodGroupObject ReadPodGroupObject(const ManifestNode& doc, ManifestLog* log);
+// kueue_objects.cc: a ResourceFlavor, ClusterQueue or LocalQueue (of namespace `ns`).
+KueueObject ReadKueueObject(const ManifestNode& doc, const std::string& ns, ManifestLog* log);
 
 // The most replicas, completions or parallelism one object may ask for (as the JSON's).
 constexpr int64_t kMaxPods = 1000000;
