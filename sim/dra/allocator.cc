@@ -91,7 +91,7 @@ class Search {
   }
 
   bool Free(uint32_t d) const {
-    if (taken_[d]) return false;
+    if (taken_[d] || !node_.gpu_healthy(node_.slice().devices[d].gpu)) return false;
     for (const CounterUse& use : node_.slice().devices[d].consumes) {
       if (free_[use.counter] < use.amount) return false;
     }
@@ -129,7 +129,7 @@ Allocator::Allocator(const GpuModel& model, ResourceSlice slice)
 }
 
 bool Allocator::Available(uint32_t device) const {
-  if (allocated_[device]) return false;
+  if (allocated_[device] || !gpu_healthy(slice_.devices[device].gpu)) return false;
   for (const CounterUse& use : slice_.devices[device].consumes) {
     if (counter_free_[use.counter] < use.amount) return false;
   }
@@ -170,6 +170,11 @@ void Allocator::Release(const PodAllocation& allocation) {
       Take(device, -1);
     }
   }
+}
+
+void Allocator::SetGpuHealthy(int gpu, bool healthy) {
+  if (unhealthy_.size() <= static_cast<size_t>(gpu)) unhealthy_.resize(gpu + 1, 0);
+  unhealthy_[gpu] = healthy ? 0 : 1;
 }
 
 MigLayout Allocator::Layout(int gpu) const {

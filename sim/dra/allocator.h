@@ -64,6 +64,12 @@ class Allocator {
   // Gives the devices back. REQUIRES: `allocation` was committed and not released.
   void Release(const PodAllocation& allocation);
 
+  // An unhealthy GPU's devices are not Available (those allocated stay so until released).
+  void SetGpuHealthy(int gpu, bool healthy);
+  bool gpu_healthy(int gpu) const {
+    return static_cast<size_t>(gpu) >= unhealthy_.size() || unhealthy_[gpu] == 0;
+  }
+
   // The MIG devices allocated on `gpu` (dynamic MIG: the instances that exist), sorted by
   // start; static MIG devices are listed whether allocated or not.
   MigLayout Layout(int gpu) const;
@@ -75,6 +81,7 @@ class Allocator {
   ResourceSlice slice_;
   std::vector<uint8_t> allocated_;     // by device
   std::vector<int32_t> counter_free_;  // by counter
+  std::vector<uint8_t> unhealthy_;     // by GPU, 1 when unhealthy; empty until one is
 };
 
 }  // namespace migsim::dra

@@ -56,6 +56,7 @@ double Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& t
     EndPod(pod, PodPhase::kFailed, EndReason::kDeviceLost);  // at once, not at the end of now_
   }
   runtime.Withdraw(config, node_info_[node]);
+  ++mig_windows_;
   reconfiguring_until_[node] = now_ + duration;
   return lost_s;
 }
@@ -69,6 +70,7 @@ void Engine::FinishReconfigure(uint32_t node, const std::vector<GpuMigSetting>& 
                                const std::string& config) {
   NodeRuntime& runtime = runtimes_[node];
   std::vector<int> remap = runtime.Apply(gpus, config, resources_, node_info_[node]);
+  UpdateMigFragmentation(node);
   for (Pod& pod : pods_) {
     if (!pod.holds_node() || pod.node.value() != node) continue;
     for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {

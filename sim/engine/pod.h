@@ -10,6 +10,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
+#include "sim/dra/resource_claim.h"
 #include "sim/policy/resources.h"
 #include "sim/policy/taint.h"
 
@@ -45,6 +46,8 @@ struct PodTemplate {
   bool gang = false;
   // spec.tolerations: which node taints the pods accept (TaintToleration).
   Tolerations tolerations{};
+  // spec.resourceClaims, each from a ResourceClaimTemplate (one claim per pod).
+  std::vector<dra::ResourceClaim> resource_claims{};
 };
 
 enum class PodPhase : uint8_t {
@@ -179,6 +182,9 @@ struct Pod {
   // Once `terminating`: the reason it was killed for, the one it ends with (unless its
   // controller deletes it first). What the kill accounting counts (pod_accounting.h).
   EndReason ending = EndReason::kNone;
+  // DRA dynamic MIG: the instances its allocation created (it waits for them to be created
+  // before it starts; they are destroyed when it ends).
+  uint32_t mig_created = 0;
 
   // What this evicted pod hands to the pod its controller creates in its place.
   Handover handover() const;

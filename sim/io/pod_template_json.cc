@@ -109,7 +109,7 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
                            Scenario* scenario) {
   ObjectReader r(ctx, tmpl,
                  {"job_class", "resources", "node_selector", "labels", "priorityClassName",
-                  "terminationGracePeriodSeconds", "tolerations"});
+                  "terminationGracePeriodSeconds", "tolerations", "resource_claims"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
   pod.runs_forever = run == TemplateRun::kForever;
@@ -123,6 +123,10 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
   if (r.Has("node_selector")) pod.node_selector = ReadLabels(ctx, r.Field("node_selector"));
   if (r.Has("labels")) pod.labels = ReadLabels(ctx, r.Field("labels"));
   if (r.Has("tolerations")) pod.tolerations = ReadTolerations(ctx, r.Field("tolerations"));
+  if (r.Has("resource_claims") && ctx->ok()) {
+    pod.resource_claims =
+        LoadResourceClaims(ctx, r.Field("resource_claims"), scenario->device_classes);
+  }
   pod.termination_grace = r.Seconds("terminationGracePeriodSeconds", pod.termination_grace);
   if (ctx->ok()) ApplyPriorityClass(ctx, r, *scenario, &pod);
   if (!ctx->ok()) return TemplateId::Invalid();
