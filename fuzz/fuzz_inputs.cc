@@ -3,7 +3,10 @@
 #include <array>
 
 #include "fuzz/plan_scenario.h"
+#include "sim/cluster/gpu_model.h"
 #include "sim/core/status.h"
+#include "sim/dra/resource_slice.h"
+#include "sim/dra/selector.h"
 #include "sim/io/k8s/manifest_objects.h"
 #include "sim/io/k8s/snapshot_import.h"
 #include "sim/io/measurements_csv.h"
@@ -108,6 +111,27 @@ std::string Snapshot(std::string_view text) {
   return Verdict(imported, pods_fault ? "pods.json" : "nodes.json");
 }
 
+// A DRA device selector (CEL subset), evaluated on every device of a dynamic-MIG A100 when
+// it parses. Its errors name no file: they must name the expression instead.
+std::string DraSelector(std::string_view text) {
+  Result<dra::Selector> selector = dra::Selector::Parse(text);
+  if (!selector.ok()) {
+    const Status& error = selector.status();
+    if (error.code() != StatusCode::kInvalidArgument)
+      return "not InvalidArgument: " + error.ToString();
+    if (!error.message().starts_with("selector '"))
+      return "no expression named: " + error.message();
+    return "";
+  }
+  static const dra::ResourceSlice slice = [] {
+    const GpuModel& model = *FindGpuModel("A100-40GB");
+    const std::vector<GpuMigSetting> gpus(1);
+    return dra::BuildResourceSlice(model, gpus, true);
+  }();
+  for (const dra::Device& device : slice.devices) (void)selector.value().Matches(device);
+  return "";
+}
+
 constexpr std::array<FuzzTarget, 10> kTargets = {{
     {"scenario_json", Scenario},
     {"sweep_json", Sweep},
@@ -119,6 +143,7 @@ constexpr std::array<FuzzTarget, 10> kTargets = {{
     {"mig_parted_yaml", MigParted},
     {"k8s_manifests", Manifests},
     {"snapshot_import", Snapshot},
+    {"dra_selector", DraSelector},
 }};
 
 }  // namespace

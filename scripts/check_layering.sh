@@ -34,17 +34,18 @@ forbid() {
 check sim/core 'sim/core/'
 check sim/cluster 'sim/core/|sim/cluster/'
 check sim/perf 'sim/core/|sim/perf/'
-check sim/policy 'sim/core/|sim/cluster/|sim/policy/'
-check sim/engine 'sim/core/|sim/cluster/|sim/perf/|sim/policy/|sim/engine/'
-check sim/metrics 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/policy/'
-check policies 'sim/core/|sim/cluster/|sim/policy/|policies/'
-check workloads 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|workloads/'
-check sim/io 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|workloads/|policies/'
-check sim/study 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|workloads/|policies/'
+check sim/dra 'sim/core/|sim/cluster/|sim/dra/'
+check sim/policy 'sim/core/|sim/cluster/|sim/dra/|sim/policy/'
+check sim/engine 'sim/core/|sim/cluster/|sim/dra/|sim/perf/|sim/policy/|sim/engine/'
+check sim/metrics 'sim/core/|sim/cluster/|sim/dra/|sim/engine/|sim/metrics/|sim/policy/'
+check policies 'sim/core/|sim/cluster/|sim/dra/|sim/policy/|policies/'
+check workloads 'sim/core/|sim/cluster/|sim/dra/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|workloads/'
+check sim/io 'sim/core/|sim/cluster/|sim/dra/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|workloads/|policies/'
+check sim/study 'sim/core/|sim/cluster/|sim/dra/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|workloads/|policies/'
 # The sweep shard CSVs that sim/report merges are inputs: read through the one reader of sim/io.
-check sim/report 'sim/io/input_file\.h|sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/study/|sim/report/|workloads/|policies/'
-check sim/python 'sim/core/|sim/cluster/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|sim/report/|sim/python/|workloads/|policies/'
-check fuzz 'sim/core/|sim/io/|fuzz/'
+check sim/report 'sim/io/input_file\.h|sim/core/|sim/cluster/|sim/dra/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/study/|sim/report/|workloads/|policies/'
+check sim/python 'sim/core/|sim/cluster/|sim/dra/|sim/engine/|sim/metrics/|sim/perf/|sim/policy/|sim/io/|sim/study/|sim/report/|sim/python/|workloads/|policies/'
+check fuzz 'sim/core/|sim/cluster/|sim/dra/|sim/io/|fuzz/'
 forbid 'nlohmann/' sim/io/ sim/report/
 forbid 'pybind11/' sim/python/
 forbid 'yaml-cpp/' sim/io/

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/dra/device_class.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/disruption_budget.h"
 #include "sim/engine/job_class.h"
@@ -41,6 +42,8 @@ struct Scenario {
   QueueOrderParams queue_params;                      // the parameters of queue_order
   std::optional<QueueingTheorySpec> queueing_theory;  // compare the run with this formula
   std::optional<KueueSpec> kueue;  // Kueue's objects; Jobs with a queue_name are managed
+  // DRA's DeviceClasses: NVIDIA's two (gpu.nvidia.com, mig.nvidia.com), then the scenario's.
+  std::vector<dra::DeviceClass> device_classes = dra::NvidiaDeviceClasses();
 };
 
 struct ScenarioFile {

@@ -3,6 +3,7 @@
 // Built and validated by the scenario loader; the engine trusts it.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,18 @@
 #include "sim/policy/taint.h"
 
 namespace migsim {
+
+// A pool whose GPUs are under Dynamic Resource Allocation: NVIDIA's DRA driver publishes
+// them in a ResourceSlice (sim/dra/resource_slice.h) instead of the device plugin
+// advertising extended resources, so pods get them through ResourceClaims only.
+struct DraPoolSpec {
+  // NVIDIA's DynamicMIG (alpha): MIG devices are created when allocated and destroyed when
+  // released; otherwise the GPUs' MIG setting (the pool's mig config) is published as is.
+  bool dynamic_mig = false;
+  // How long creating one MIG instance takes (GPU instance + compute instance, then the
+  // kubelet plugin's preparation); the pod waits on its node meanwhile.
+  SimTime mig_create = SimTime::Seconds(5);
+};
 
 struct NodeSpec {
   std::string name;
@@ -34,7 +47,8 @@ struct NodeSpec {
   // The MIG manager's pending window when a policy repartitions the node's GPUs
   // (MigReconfiguration): as long as a scripted relabel's default (domain.md §4.2).
   SimTime mig_reconfiguration = SimTime::Micros(60'000'000);
-  Taints taints{};  // the node's spec.taints (the pool's `taints`)
+  Taints taints{};                   // the node's spec.taints (the pool's `taints`)
+  std::optional<DraPoolSpec> dra{};  // set: the node's GPUs are under DRA
 };
 
 // Setting nvidia.com/mig.config on a node at a given time (domain.md §4.1): the node's

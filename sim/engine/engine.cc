@@ -28,6 +28,7 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
     kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
     kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
   }
+  device_classes_ = std::move(inputs.device_classes);
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());
@@ -38,6 +39,8 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
     capacity_weight_ += runtimes_.back().capacity_weight();
     allocated_weight_ += runtimes_.back().allocated_weight();
   }
+  node_mig_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) UpdateMigFragmentation(i);
   AssignSchedulingClasses();
   lowest_priority_ = std::numeric_limits<int32_t>::max();
   for (const PodTemplate& t : templates_) lowest_priority_ = std::min(lowest_priority_, t.priority);
@@ -72,6 +75,18 @@ std::string SchedulingKey(const PodTemplate& t) {
     key += std::to_string(static_cast<int>(tol.op)) + ':';
     add(tol.value);
     key += tol.effect ? std::to_string(static_cast<int>(*tol.effect)) : "*";
+  }
+  // Pods with different ResourceClaims fit different nodes: they are not alike.
+  key += "|c";
+  for (const dra::ResourceClaim& claim : t.resource_claims) {
+    for (const dra::DeviceRequest& request : claim.requests) {
+      key += '#';
+      for (const dra::DeviceSubRequest& sub : request.alternatives) {
+        add(sub.device_class);
+        key += std::to_string(static_cast<int>(sub.mode)) + ':' + std::to_string(sub.count);
+        for (const dra::Selector& selector : sub.selectors) add(selector.expression());
+      }
+    }
   }
   // A pod waiting for its own node blocks no pod that could go elsewhere.
   if (t.node_name.valid()) key += "|n" + std::to_string(t.node_name.value());
@@ -312,6 +327,8 @@ void Engine::FreeNode(Pod& pod) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   NodeInfo& info = node_info_[pod.node.value()];
   allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), info);
+  mig_instances_destroyed_ += std::exchange(pod.mig_created, 0);
+  UpdateMigFragmentation(pod.node.value());
   // O(1): the last bound pod takes the released one's slot.
   MIGSIM_CHECK(pod.node_slot < info.pods.size() && info.pods[pod.node_slot].id == pod.id,
                "a pod released from a node it is not bound to");

@@ -30,6 +30,7 @@
 #include "sim/engine/preemption.h"
 #include "sim/engine/scheduler_config.h"
 #include "sim/engine/scheduling_queue.h"
+#include "sim/policy/mig_fragmentation.h"
 #include "sim/policy/policy.h"
 #include "sim/policy/queue_order.h"
 
@@ -55,6 +56,8 @@ struct EngineInputs {
   std::vector<PodDisruptionBudget> disruption_budgets{};
   // Kueue's objects, when the scenario has them (engine_kueue.cc).
   std::optional<KueueSpec> kueue{};
+  // DRA: the DeviceClasses the templates' claims name (NVIDIA's and the scenario's).
+  std::vector<dra::DeviceClass> device_classes{};
 };
 
 class Engine final : private ControllerContext {
@@ -106,6 +109,17 @@ class Engine final : private ControllerContext {
   // The node pools availability is reported for (OnPoolAvailability): the scenario's, or
   // one "cluster" pool of every node when it names none.
   std::span<const NodePoolRange> pools() const { return pools_; }
+  // DRA dynamic MIG: instances created at allocation and destroyed at release, and the
+  // creation time pods waited for (instances x the pool's mig_create), in seconds.
+  int64_t mig_instances_created() const { return mig_instances_created_; }
+  int64_t mig_instances_destroyed() const { return mig_instances_destroyed_; }
+  double mig_creation_seconds() const { return mig_creation_seconds_; }
+  // MIG manager windows opened during the run: scripted relabels and policies'
+  // MigReconfigurations that began (each withdraws a node's GPUs for its window).
+  int64_t mig_reconfiguration_windows() const { return mig_windows_; }
+  // MIG fragmentation (sim/policy/mig_fragmentation.h): stranded compute slices / the
+  // compute slices of MIG-enabled GPUs, both integrated over the run; 0 without MIG.
+  double mig_fragmentation() const;
 
  private:
   struct ControllerTimer {
@@ -277,6 +291,9 @@ class Engine final : private ControllerContext {
   // when reserved and bound at Permit.
   void Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
   void BindAssumed(Pod& pod);
+  void AllocateClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info);
+  // Re-measures the node's stranded MIG slices (a bind, a release, a MIG change).
+  void UpdateMigFragmentation(uint32_t node);
   void Reconfigure(const std::vector<MigReconfiguration>& changes);
   // The MIG manager starts applying `target` to `node` (labelled `config`) for `duration`:
   // gang reservations there are released, pods on the GPUs that change lose their device
@@ -498,6 +515,20 @@ class Engine final : private ControllerContext {
   std::vector<NodePoolRange> pools_;
   std::vector<uint32_t> pool_of_;
   size_t pending_draws_ = 0;
+  // DRA.
+  std::vector<dra::DeviceClass> device_classes_;
+  int64_t mig_instances_created_ = 0;
+  int64_t mig_instances_destroyed_ = 0;
+  double mig_creation_seconds_ = 0;
+  int64_t mig_windows_ = 0;
+  // MIG fragmentation: by node, the latest measure; their sums; both integrated over time
+  // (slice-seconds) up to `mig_measured_at_`.
+  std::vector<MigSlices> node_mig_;
+  int64_t stranded_now_ = 0;
+  int64_t mig_slices_now_ = 0;
+  double stranded_slice_s_ = 0;
+  double mig_slice_s_ = 0;
+  SimTime mig_measured_at_ = SimTime::Zero();
 };
 
 }  // namespace migsim

@@ -29,6 +29,7 @@ void Engine::Reconfigure(const std::vector<MigReconfiguration>& changes) {
     std::vector<GpuMigSetting> target = runtimes_[node].gpus();
     for (const GpuLayoutChange& g : change.gpus) target[g.gpu].layout = g.layout;
     runtimes_[node].Withdraw(kCustomConfig, node_info_[node]);
+    ++mig_windows_;
     const auto index = static_cast<uint32_t>(policy_changes_.size());
     policy_changes_.push_back(std::move(target));
     reconfiguring_until_[node] = now_ + cluster_->nodes[node].mig_reconfiguration;
@@ -43,7 +44,8 @@ bool Engine::Valid(const MigReconfiguration& change) const {
   if (!node.valid() || node.value() >= runtimes_.size() || change.gpus.empty()) return false;
   const NodeRuntime& runtime = runtimes_[node.value()];
   const NodeInfo& info = node_info_[node.value()];
-  if (runtime.reconfiguring() || info.gpu_model == nullptr) return false;
+  // A DRA node has no MIG manager: DynamicMIG creates instances itself.
+  if (runtime.reconfiguring() || info.gpu_model == nullptr || runtime.dra()) return false;
   std::vector<GpuMigSetting> target = runtime.gpus();
   for (size_t i = 0; i < change.gpus.size(); ++i) {
     const GpuLayoutChange& g = change.gpus[i];

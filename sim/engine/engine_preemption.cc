@@ -26,6 +26,8 @@ void Engine::Preempt(Pod& pod, const PodView& view) {
   // No pod of the run has a lower priority, and no discipline ranks pods otherwise: nothing
   // could be evicted (most scenarios).
   if (!preemptive_order_ && view.priority <= lowest_priority_) return;
+  // Preemption's dry run frees extended resources, not DRA devices: not modelled for claims.
+  if (view.has_claims()) return;
   if (!templates_[pod.tmpl.value()].preempts || !EligibleToPreempt(pod)) return;
   PodView ranked = view;  // a preemptive queue discipline's rank stands for the priority
   ranked.priority = Rank(pod);

@@ -60,6 +60,8 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
       pod.created,      pending_alike,
       t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
   view.tolerations = &t.tolerations;
+  view.claims = &t.resource_claims;
+  view.device_classes = device_classes_;
   AddServiceTo(pod, view);
   return view;
 }
@@ -118,7 +120,9 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
   pod.node = node;
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
   allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, info, devices);
+  if (!t.resource_claims.empty()) AllocateClaims(pod, runtime, info);
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
+  UpdateMigFragmentation(node.value());
   pod.gpus = runtime.GpusHeld(DevicesOf(pod));
   pod.node_slot = static_cast<uint32_t>(info.pods.size());
   info.pods.push_back({pod.id, &t.requests});
@@ -128,12 +132,24 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
     DeviceDesc desc{
         static_cast<int16_t>(dev.plugin.gpu),           -1, 0, dev.plugin.shared, held.count,
         dev.plugin.fractional ? dev.plugin.replicas : 0};
-    if (dev.plugin.gi >= 0) {
-      const MigPlacement& gi = runtime.gpus()[dev.plugin.gpu].layout[dev.plugin.gi];
-      desc.profile = static_cast<int16_t>(gi.profile);
-      desc.start = static_cast<int16_t>(gi.start);
+    if (const std::optional<MigPlacement> gi = runtime.DevicePlacement(held.device)) {
+      desc.profile = static_cast<int16_t>(gi->profile);
+      desc.start = static_cast<int16_t>(gi->start);
     }
     allocation_desc_.push_back(desc);
+  }
+}
+
+// The scheduler's DRA plugin allocates the pod's claims on the node it was assumed on.
+void Engine::AllocateClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info) {
+  const PodTemplate& t = templates_[pod.tmpl.value()];
+  const NodeRuntime::ClaimResult result =
+      runtime.AllocateClaims(t.resource_claims, device_classes_, allocation_pool_, info);
+  allocated_weight_ += result.weight;
+  pod.mig_created = result.created;
+  mig_instances_created_ += result.created;
+  if (result.created > 0) {
+    mig_creation_seconds_ += runtime.spec().dra->mig_create.seconds() * result.created;
   }
 }
 
@@ -149,7 +165,31 @@ void Engine::BindAssumed(Pod& pod) {
   }
   SimTime startup =
       t.job_class.valid() ? job_classes_[t.job_class.value()].startup : SimTime::Zero();
+  // DynamicMIG: the kubelet plugin creates the pod's instances, one after another, before
+  // its containers start.
+  if (pod.mig_created > 0) {
+    const SimTime create = runtimes_[pod.node.value()].spec().dra->mig_create;
+    startup = startup + SimTime::Micros(create.micros() * pod.mig_created);
+  }
   events_.Push(now_ + startup, PodStart{pod.id, pod.generation});
+}
+
+void Engine::UpdateMigFragmentation(uint32_t node) {
+  const double dt = (now_ - mig_measured_at_).seconds();
+  stranded_slice_s_ += static_cast<double>(stranded_now_) * dt;
+  mig_slice_s_ += static_cast<double>(mig_slices_now_) * dt;
+  mig_measured_at_ = now_;
+  const MigSlices measured = StrandedMigSlices(node_info_[node]);
+  stranded_now_ += measured.stranded - node_mig_[node].stranded;
+  mig_slices_now_ += measured.total - node_mig_[node].total;
+  node_mig_[node] = measured;
+}
+
+double Engine::mig_fragmentation() const {
+  const double dt = (now_ - mig_measured_at_).seconds();
+  const double slices = mig_slice_s_ + static_cast<double>(mig_slices_now_) * dt;
+  if (slices <= 0) return 0;
+  return (stranded_slice_s_ + static_cast<double>(stranded_now_) * dt) / slices;
 }
 
 }  // namespace migsim

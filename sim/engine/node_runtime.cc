@@ -37,7 +37,9 @@ NodeRuntime::NodeRuntime(const NodeSpec& spec, NodeId id, ResourceTable& resourc
   info.taints = spec.taints;
   info.cpu_milli_allocatable = int64_t{spec.type->vcpu} * 1000;
   info.memory_mib_allocatable = static_cast<int64_t>(spec.type->memory_gib * 1024);
-  if (spec.type->gpu != nullptr) {
+  if (spec.type->gpu != nullptr && spec.dra) {
+    BuildDraDevices();  // no device plugin on the node: its view stays empty
+  } else if (spec.type->gpu != nullptr) {
     view_ = DerivePluginView(*spec.type->gpu, gpus_, spec.plugin);
     BuildDevices(view_, resources);
   }
@@ -74,7 +76,9 @@ void NodeRuntime::RefreshInfo(const ResourceTable& resources, NodeInfo& info) co
       info.allocatable[resources.Find(name).value()] = count;
     }
     for (const Device& d : devices_) {
-      if (!d.healthy) info.allocatable[d.resource.value()] -= d.plugin.replicas;
+      if (!d.healthy && d.resource.valid()) {
+        info.allocatable[d.resource.value()] -= d.plugin.replicas;
+      }
     }
   }
   RefreshShares(info);
@@ -87,11 +91,13 @@ void NodeRuntime::RefreshDevices(NodeInfo& info) const {
   info.gpu_model = spec_->type->gpu;
   info.gpus = gpus_;
   info.mig_pending = reconfiguring_;
+  info.dra = dra_.get();
   info.devices.clear();
-  for (const Device& d : devices_) {
+  for (uint32_t i = 0; i < devices_.size(); ++i) {
+    const Device& d = devices_[i];
     DeviceInfo out;
     out.gpu = d.plugin.gpu;
-    if (d.plugin.gi >= 0) out.mig = gpus_[d.plugin.gpu].layout[d.plugin.gi];
+    out.mig = DevicePlacement(i);
     out.resource = d.resource;
     out.capacity = d.plugin.replicas;
     out.used = d.used;
@@ -280,6 +286,7 @@ int64_t NodeRuntime::Release(const PodRequests& req, std::span<const Held> held,
   info.memory_mib_requested -= req.memory_mib;
   for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] -= r.count;
   for (const Held& h : held) delta += Occupy(devices_[h.device], -h.count);
+  if (dra_) ReleaseClaims(held, info);
   SyncUsed(held, info);
   RefreshShares(info);
   return delta;
@@ -345,6 +352,7 @@ void NodeRuntime::SetGpuHealthy(int gpu, bool healthy, const ResourceTable& reso
                                 NodeInfo& info) {
   if (unhealthy_.empty()) unhealthy_.assign(gpus_.size(), 0);
   unhealthy_[gpu] = healthy ? 0 : 1;
+  if (dra_) dra_->SetGpuHealthy(gpu, healthy);
   for (Device& d : devices_) {
     if (d.plugin.gpu != gpu) continue;
     d.healthy = healthy;

@@ -5,6 +5,8 @@
 // Devices come from DerivePluginView over the node's current MIG settings; the
 // advertised counts and labels in NodeInfo are recomputed from them, never kept apart.
 
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -73,7 +75,24 @@ class NodeRuntime {
   // count; the counts per resource sum to the request; a fractional request takes one
   // device (a share) or whole free devices (a multiple of the units).
   bool ValidChoices(const PodRequests& req, std::span<const DeviceChoice> choices) const;
-  // Undoes Allocate. Returns the (negative) change of allocated GPU weight.
+  // DRA (a node whose spec has `dra`): allocates the devices of `claims` as the scheduler's
+  // DRA plugin does (dra::Allocator::Find, then Commit), takes the matching devices and
+  // appends them to `out` in allocation order. Returns the change of allocated GPU weight
+  // and how many MIG instances the allocation created (dynamic MIG).
+  // REQUIRES: a DRA node on which Find succeeds (the pod passed ClusterView::Fits).
+  struct ClaimResult {
+    int64_t weight = 0;
+    uint32_t created = 0;
+  };
+  ClaimResult AllocateClaims(std::span<const dra::ResourceClaim> claims,
+                             std::span<const dra::DeviceClass> classes, std::vector<Held>& out,
+                             NodeInfo& info);
+  // The DRA allocation state; null on a node under the device plugin.
+  const dra::Allocator* dra() const { return dra_.get(); }
+  // The GPU instance a device stands for, or nullopt for a whole GPU.
+  std::optional<MigPlacement> DevicePlacement(uint32_t device) const;
+  // Undoes Allocate (and AllocateClaims: DRA devices are freed, dynamic MIG instances
+  // destroyed). Returns the (negative) change of allocated GPU weight.
   int64_t Release(const PodRequests& req, std::span<const Held> held, NodeInfo& info);
 
   // The GPUs whose MIG setting differs from `target`.
@@ -133,6 +152,10 @@ class NodeRuntime {
   std::vector<int> taken_;  // Allocate's scratch: devices taken by the pod being bound
   std::vector<uint32_t> picked_;  // ... and which, in the order first taken
   std::vector<uint8_t> unhealthy_;  // by GPU, 1 when unhealthy; empty until a GPU fails
+  // DRA: the slice and its allocations (a stable address: NodeInfo::dra points at it).
+  std::unique_ptr<dra::Allocator> dra_;
+  void BuildDraDevices();
+  void ReleaseClaims(std::span<const Held> held, NodeInfo& info);
 };
 
 }  // namespace migsim

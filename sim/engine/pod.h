@@ -10,6 +10,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
+#include "sim/dra/resource_claim.h"
 #include "sim/policy/resources.h"
 #include "sim/policy/taint.h"
 
@@ -50,6 +51,8 @@ struct PodTemplate {
   // the kubelet admits them. A pod that does not fit the node's free resources, or finds
   // it cordoned or NotReady, waits pending for it. Invalid: the scheduler places the pods.
   NodeId node_name{};
+  // spec.resourceClaims, each from a ResourceClaimTemplate (one claim per pod).
+  std::vector<dra::ResourceClaim> resource_claims{};
 };
 
 enum class PodPhase : uint8_t {
@@ -192,6 +195,9 @@ struct Pod {
   // loses up to then was booked (a sooner end gives the rest back: Engine::Leave).
   SimTime kill_end;
   LossBook loss_book = LossBook::kUnbooked;
+  // DRA dynamic MIG: the instances its allocation created (it waits for them to be created
+  // before it starts; they are destroyed when it ends).
+  uint32_t mig_created = 0;
 
   // What this evicted pod hands to the pod its controller creates in its place.
   Handover handover() const;

@@ -99,8 +99,9 @@ void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
     LoadOpenbPool(ctx, name, ref, cluster, pools);
     return;
   }
-  ObjectReader r(ctx, ref,
-                 {"type", "count", "labels", "mig", "device_plugin", "openb_nodes", "taints"});
+  ObjectReader r(
+      ctx, ref,
+      {"type", "count", "labels", "mig", "device_plugin", "openb_nodes", "taints", "dra"});
   if (!r.Require("type")) return;
   NodeSpec node;
   node.type = ResolveNodeType(ctx, r.Field("type"), custom);
@@ -109,6 +110,7 @@ void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   if (r.Has("taints") && ctx->ok()) node.taints = ReadTaints(ctx, r.Field("taints"));
   if (!ctx->ok()) return;
   LoadNodeGpus(ctx, r, &node);
+  if (r.Has("dra") && ctx->ok()) LoadDraPool(ctx, r, &node);
   if (!ctx->ok()) return;
   const auto first = static_cast<uint32_t>(cluster->nodes.size());
   pools->push_back({name, first, static_cast<uint32_t>(count)});
@@ -166,6 +168,7 @@ void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
   for (const NodePool& pool : pools) out->pools.push_back({pool.name, pool.first, pool.count});
   if (r.Has("reconfigurations") && ctx->ok()) {
     LoadReconfigurations(ctx, r.Field("reconfigurations"), pools, out);
+    if (ctx->ok()) CheckDraReconfigurations(ctx, r.Field("reconfigurations"), *out);
   }
 }
 

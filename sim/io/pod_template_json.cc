@@ -121,7 +121,8 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
                            Scenario* scenario) {
   ObjectReader r(ctx, tmpl,
                  {"job_class", "resources", "node_selector", "labels", "priorityClassName",
-                  "terminationGracePeriodSeconds", "tolerations", "nodeName"});
+                  "terminationGracePeriodSeconds", "tolerations", "nodeName",
+                  "resource_claims"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
   pod.runs_forever = run == TemplateRun::kForever;
@@ -137,6 +138,10 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
   if (r.Has("tolerations")) pod.tolerations = ReadTolerations(ctx, r.Field("tolerations"));
   if (r.Has("nodeName")) {
     pod.node_name = ReadNodeName(ctx, r.Field("nodeName"), scenario->cluster);
+  }
+  if (r.Has("resource_claims") && ctx->ok()) {
+    pod.resource_claims =
+        LoadResourceClaims(ctx, r.Field("resource_claims"), scenario->device_classes);
   }
   pod.termination_grace = r.Seconds("terminationGracePeriodSeconds", pod.termination_grace);
   if (ctx->ok()) ApplyPriorityClass(ctx, r, *scenario, &pod);

@@ -28,7 +28,7 @@ using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 18> kTopLevelFields = {"name",
+constexpr std::array<std::string_view, 19> kTopLevelFields = {"name",
                                                               "description",
                                                               "seed",
                                                               "horizon_s",
@@ -45,7 +45,8 @@ constexpr std::array<std::string_view, 18> kTopLevelFields = {"name",
                                                               "faults",
                                                               "fault_processes",
                                                               "manifests",
-                                                              "manifest_overlay"};
+                                                              "manifest_overlay",
+                                                              "device_classes"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -167,6 +168,9 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
   }
   if (r.Has("job_classes") && ctx.ok()) {
     io::LoadJobClasses(&ctx, r.Field("job_classes"), &scenario.job_classes);
+  }
+  if (r.Has("device_classes") && ctx.ok()) {
+    io::LoadDeviceClasses(&ctx, r.Field("device_classes"), &scenario.device_classes);
   }
   if (ctx.ok()) {
     const std::optional<io::JsonRef> classes =

@@ -53,6 +53,19 @@ std::optional<std::vector<GpuMigSetting>> ResolveConfigForNode(LoadContext* ctx,
                                                                const JsonRef& config,
                                                                const NodeSpec& node);
 
+// --- Dynamic Resource Allocation (dra_json.cc) ---
+
+// A pool's `dra` field into node->dra. REQUIRES: node->type is set.
+void LoadDraPool(LoadContext* ctx, const ObjectReader& pool, NodeSpec* node);
+// Refuses a scripted relabel of a node under DRA (no MIG manager runs there).
+void CheckDraReconfigurations(LoadContext* ctx, const JsonRef& list, const ClusterSpec& cluster);
+// The scenario's `device_classes`, appended to `classes` (which holds NVIDIA's).
+void LoadDeviceClasses(LoadContext* ctx, const JsonRef& ref,
+                       std::vector<dra::DeviceClass>* classes);
+// A template's `resource_claims`; every class named must be in `classes`.
+std::vector<dra::ResourceClaim> LoadResourceClaims(LoadContext* ctx, const JsonRef& ref,
+                                                   const std::vector<dra::DeviceClass>& classes);
+
 // --- cluster.reconfigurations (reconfiguration_json.cc) ---
 
 // One Reconfiguration per node, sorted by time; overlapping windows are an error.

@@ -74,6 +74,18 @@ struct TenantUsage {
   JobStats jobs;
 };
 
+// MIG repartitioning and fragmentation over a run (README "Output"): what the MIG manager's
+// node-wide windows cost a static cluster, and what DRA's DynamicMIG does instead.
+struct MigMetrics {
+  // Stranded compute slices / compute slices of MIG-enabled GPUs, both integrated over the
+  // run (sim/policy/mig_fragmentation.h); 0 without MIG.
+  double fragmentation = 0;
+  int64_t reconfiguration_windows = 0;  // MIG manager windows opened (relabels, policies)
+  int64_t instances_created = 0;        // DRA DynamicMIG instances created at allocation
+  int64_t instances_destroyed = 0;      // ... and destroyed at release
+  double creation_s = 0;                // instance creation time pods waited for, summed
+};
+
 struct RunMetrics {
   // Last completion - first submission; nullopt when no pod completed.
   std::optional<double> makespan_s;
@@ -109,6 +121,7 @@ struct RunMetrics {
   std::vector<TenantUsage> tenants;  // namespaces with pods, in the scenario's order
   double gpu_hours = 0;              // every pod's GPU capacity x time allocated
   std::optional<double> jain_index;  // nullopt when no tenant was allocated GPU time
+  MigMetrics mig{};
 };
 
 // What one pod of a template is worth when it completes.

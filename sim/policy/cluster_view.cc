@@ -36,6 +36,10 @@ namespace {
 
 bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
   if (!node.HasRoomFor(*pod.requests) || !AdmitsNode(pod, node)) return false;
+  if (pod.has_claims() && (node.dra == nullptr || node.mig_pending ||
+                           !node.dra->Find(*pod.claims, pod.device_classes))) {
+    return false;
+  }
   return pod.gang == nullptr || pod.gang->Allows(node.id, node.labels);
 }
 

@@ -14,6 +14,7 @@
 #include "sim/cluster/mig_config.h"
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
+#include "sim/dra/allocator.h"
 #include "sim/policy/gang_constraint.h"
 #include "sim/policy/resources.h"
 #include "sim/policy/taint.h"
@@ -77,6 +78,9 @@ struct NodeInfo {
   // policies that cache what they derive from a node.
   uint64_t generation = 0;
   Taints taints;  // the node's taints (spec.taints); empty on most nodes
+  // Set on a node whose GPUs are under DRA (NVIDIA's DRA driver instead of the device
+  // plugin): its ResourceSlice and what is allocated. Owned by the engine; null elsewhere.
+  const dra::Allocator* dra = nullptr;
 
   int32_t Allocatable(ResourceId r) const {
     return r.value() < allocatable.size() ? allocatable[r.value()] : 0;
@@ -131,6 +135,11 @@ struct PodView {
   double gpus = 0;
   double attained_gpu_s = 0;
   const Tolerations* tolerations = nullptr;  // nullptr or empty: tolerates no taint
+  // The pod's ResourceClaims (from its templates' ResourceClaimTemplates) and the cluster's
+  // DeviceClasses they name; nullptr or empty: no claims.
+  const std::vector<dra::ResourceClaim>* claims = nullptr;
+  std::span<const dra::DeviceClass> device_classes{};
+  bool has_claims() const { return claims != nullptr && !claims->empty(); }
 };
 
 class ClusterView {
@@ -143,7 +152,8 @@ class ClusterView {
   SimTime now() const { return now_; }
 
   // The scheduler's filter: the node is schedulable, matches the pod's node selector and
-  // node affinity, has room for every requested resource, and the pod's gang allows it.
+  // node affinity, has room for every requested resource, the DRA plugin can allocate
+  // every request of the pod's claims there, and the pod's gang allows it.
   bool Fits(const PodView& pod, const NodeInfo& node) const;
   // The other half of Fits, what no change of the node's load alters: the node is
   // schedulable, matches the pod's node selector and node affinity, and the pod tolerates

@@ -178,6 +178,14 @@ Json FaultsJson(const FaultMetrics& f) {
               {"events", std::move(events)}};
 }
 
+Json MigJson(const MigMetrics& m) {
+  return Json{{"fragmentation", Micro(m.fragmentation)},
+              {"reconfiguration_windows", m.reconfiguration_windows},
+              {"instances_created", m.instances_created},
+              {"instances_destroyed", m.instances_destroyed},
+              {"creation_s", Micro(m.creation_s)}};
+}
+
 }  // namespace
 
 std::string FormatResultsJson(const RunReport& report) {
@@ -186,6 +194,7 @@ std::string FormatResultsJson(const RunReport& report) {
   root["description"] = report.file->description;
   root["file"] = report.file->path;
   Json variants = Json::array();
+  const bool has_dra = HasDraPool(*report.file);
   for (size_t i = 0; i < report.variants.size(); ++i) {
     const VariantResult& v = report.variants[i];
     Json nodes = Json::array();
@@ -202,6 +211,7 @@ std::string FormatResultsJson(const RunReport& report) {
     if (!v.theory.empty()) variant["queueing_theory"] = TheoryJson(v.theory);
     if (v.gangs) variant["gangs"] = GangsJson(*v.gangs);
     if (v.faults) variant["faults"] = FaultsJson(*v.faults);
+    if (has_dra) variant["metrics"]["mig"] = MigJson(v.metrics.mig);
     variants.push_back(std::move(variant));
   }
   root["variants"] = std::move(variants);

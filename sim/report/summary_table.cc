@@ -37,6 +37,20 @@ void AddPriorityRows(const RunReport& report, std::vector<Row>& rows) {
   }
 }
 
+// MIG rows, when a variant puts a pool under DRA (README "The table").
+void AddMigRows(const RunReport& report, std::vector<Row>& rows) {
+  if (!HasDraPool(*report.file)) return;
+  Row fragmentation{"MIG fragmentation", {}}, windows{"MIG reconfiguration windows", {}};
+  Row created{"MIG instances created (DRA)", {}}, creation{"MIG creation time (s)", {}};
+  for (const VariantResult& v : report.variants) {
+    fragmentation.cells.push_back(FormatFixed(v.metrics.mig.fragmentation, 3));
+    windows.cells.push_back(std::to_string(v.metrics.mig.reconfiguration_windows));
+    created.cells.push_back(std::to_string(v.metrics.mig.instances_created));
+    creation.cells.push_back(FormatFixed(v.metrics.mig.creation_s, 0));
+  }
+  for (Row* row : {&fragmentation, &windows, &created, &creation}) rows.push_back(std::move(*row));
+}
+
 // Preemption rows, when some variant preempted.
 void AddPreemptionRows(const RunReport& report, std::vector<Row>& rows) {
   if (std::none_of(report.variants.begin(), report.variants.end(),
@@ -219,6 +233,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
     for (size_t r = 0; r < base_rows; ++r) rows[r].cells.push_back(cells[r]);
   }
   AddPreemptionRows(report, rows);
+  AddMigRows(report, rows);
   AddPriorityRows(report, rows);
   AddKueueRows(report, rows);
   AddGangRows(report, rows);

@@ -24,6 +24,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   in.queue_order = MakeQueueOrder(scenario.queue_order, scenario.queue_params);
   in.disruption_budgets = scenario.disruption_budgets;
   in.kueue = scenario.kueue;
+  in.device_classes = scenario.device_classes;
   return in;
 }
 
@@ -146,6 +147,11 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
   result.metrics.preemptions = engine.preemptions();
+  result.metrics.mig = {.fragmentation = engine.mig_fragmentation(),
+                        .reconfiguration_windows = engine.mig_reconfiguration_windows(),
+                        .instances_created = engine.mig_instances_created(),
+                        .instances_destroyed = engine.mig_instances_destroyed(),
+                        .creation_s = engine.mig_creation_seconds()};
   result.metrics.gpu_hours_lost_to_preemption = engine.gpu_hours_lost_to_preemption();
   result.metrics.queueing_by_priority_class =
       QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
@@ -171,6 +177,15 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
     }
   }
   return result;
+}
+
+bool HasDraPool(const ScenarioFile& file) {
+  for (const auto& [name, scenario] : file.variants) {
+    for (const NodeSpec& node : scenario.cluster.nodes) {
+      if (node.dra) return true;
+    }
+  }
+  return false;
 }
 
 double ClusterCostPerHour(const ClusterSpec& cluster) {

@@ -57,6 +57,10 @@ struct VariantResult {
   std::optional<FaultMetrics> faults;
 };
 
+// True when a variant of the file puts a pool under DRA: its outputs then report the MIG
+// metrics (RunMetrics::mig) of every variant, for the comparison.
+bool HasDraPool(const ScenarioFile& file);
+
 // A scenario file's variants, run.
 struct RunReport {
   const ScenarioFile* file = nullptr;
