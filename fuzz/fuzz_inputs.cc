@@ -132,7 +132,7 @@ std::string DraSelector(std::string_view text) {
   return "";
 }
 
-constexpr std::array<FuzzTarget, 10> kTargets = {{
+constexpr std::array<FuzzTarget, 11> kTargets = {{
     {"scenario_json", Scenario},
     {"sweep_json", Sweep},
     {"plan_json", Plan},
