@@ -108,7 +108,9 @@ int RunCommand(const RunCommandOptions& options) {
   Progress progress(options.quiet);
   const bool details =
       !options.out_dir.empty() || !options.report.empty() || !options.trace.empty();
-  RunOptions run_options{.collect_pods = details, .collect_timeline = details};
+  RunOptions run_options{.collect_pods = details,
+                         .collect_timeline = details,
+                         .measure_mig_fragmentation = HasDraPool(file)};
   if (progress.on()) run_options.observers.push_back(&progress);
   for (size_t i = 0; i < file.variants.size(); ++i) {
     const auto& [name, scenario] = file.variants[i];

@@ -39,6 +39,10 @@ namespace migsim {
 struct EngineConfig {
   uint64_t seed = 1;
   SimTime horizon = SimTime::Max();  // events after it are not run
+  // Integrates MIG fragmentation (mig_fragmentation()) as the run goes: a scan of the
+  // node's MIG devices at every allocation, so off unless asked for (a scenario with a DRA
+  // pool asks for it in every variant; sim/study/run.h).
+  bool measure_mig_fragmentation = false;
 };
 
 // Everything a run is made of. The engine takes ownership of the controllers; the
@@ -118,7 +122,8 @@ class Engine final : private ControllerContext {
   // MigReconfigurations that began (each withdraws a node's GPUs for its window).
   int64_t mig_reconfiguration_windows() const { return mig_windows_; }
   // MIG fragmentation (sim/policy/mig_fragmentation.h): stranded compute slices / the
-  // compute slices of MIG-enabled GPUs, both integrated over the run; 0 without MIG.
+  // compute slices of MIG-enabled GPUs, both integrated over the run; 0 without MIG or
+  // unless EngineConfig::measure_mig_fragmentation.
   double mig_fragmentation() const;
 
  private:

@@ -52,15 +52,21 @@ void Engine::Handle(const UnschedulableFlush&) {
   queue_.Wake(now_);
 }
 
+// What the pod's template leaves empty is null in its view: Fits, run for every node a
+// policy looks at, then skips a filter on one comparison.
 PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
   const PodTemplate& t = templates_[pod.tmpl.value()];
-  PodView view{
-      pod.id,           &t.requests,
-      &t.node_selector, &t.node_affinity,
-      pod.created,      pending_alike,
-      t.priority,       pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
-  view.tolerations = &t.tolerations;
-  view.claims = &t.resource_claims;
+  const auto unless_empty = [](const auto& field) { return field.empty() ? nullptr : &field; };
+  PodView view{pod.id,
+               &t.requests,
+               unless_empty(t.node_selector),
+               unless_empty(t.node_affinity),
+               pod.created,
+               pending_alike,
+               t.priority,
+               pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
+  view.tolerations = unless_empty(t.tolerations);
+  view.claims = unless_empty(t.resource_claims);
   view.device_classes = device_classes_;
   AddServiceTo(pod, view);
   return view;
@@ -175,6 +181,7 @@ void Engine::BindAssumed(Pod& pod) {
 }
 
 void Engine::UpdateMigFragmentation(uint32_t node) {
+  if (!config_.measure_mig_fragmentation) return;
   const double dt = (now_ - mig_measured_at_).seconds();
   stranded_slice_s_ += static_cast<double>(stranded_now_) * dt;
   mig_slice_s_ += static_cast<double>(mig_slices_now_) * dt;

@@ -13,13 +13,20 @@ double RatioOfMeans(const StepSeries& part, const StepSeries& whole, SimTime fro
 
 }  // namespace
 
-void AllocationRecorder::OnGpuAllocation(SimTime now, int64_t allocated, int64_t capacity) {
+// The capacity changes only when a node leaves or comes back: most calls skip its series.
+void AllocationRecorder::SetCapacity(SimTime now, int64_t capacity) {
+  if (capacity == capacity_now_) return;
+  capacity_now_ = capacity;
   capacity_.Set(now, static_cast<double>(capacity));
+}
+
+void AllocationRecorder::OnGpuAllocation(SimTime now, int64_t allocated, int64_t capacity) {
+  SetCapacity(now, capacity);
   allocated_.Set(now, static_cast<double>(allocated));
 }
 
 void AllocationRecorder::OnGpuBusy(SimTime now, double busy, int64_t capacity) {
-  capacity_.Set(now, static_cast<double>(capacity));
+  SetCapacity(now, capacity);
   busy_.Set(now, busy);
 }
 

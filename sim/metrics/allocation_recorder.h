@@ -24,7 +24,10 @@ class AllocationRecorder final : public EngineObserver {
   double MeanBusy(SimTime from, SimTime to) const;
 
  private:
+  void SetCapacity(SimTime now, int64_t capacity);
+
   StepSeries allocated_, busy_, capacity_;
+  int64_t capacity_now_ = -1;  // the capacity_'s last value; -1 before the first
 };
 
 }  // namespace migsim

@@ -32,15 +32,21 @@ namespace {
   return node.taints.empty() || ToleratedOn(pod, node);  // TaintToleration
 }
 
-}  // namespace
-
-bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
-  if (!node.HasRoomFor(*pod.requests) || !AdmitsNode(pod, node)) return false;
+// Fits' DRA and gang halves, for the few pods with claims or a gang: out of line, so that
+// the common path makes no call.
+[[gnu::noinline]] bool ClaimsAndGangAllow(const PodView& pod, const NodeInfo& node) {
   if (pod.has_claims() && (node.dra == nullptr || node.mig_pending ||
                            !node.dra->Find(*pod.claims, pod.device_classes))) {
     return false;
   }
   return pod.gang == nullptr || pod.gang->Allows(node.id, node.labels);
+}
+
+}  // namespace
+
+bool ClusterView::Fits(const PodView& pod, const NodeInfo& node) const {
+  if (!node.HasRoomFor(*pod.requests) || !AdmitsNode(pod, node)) return false;
+  return (pod.claims == nullptr && pod.gang == nullptr) || ClaimsAndGangAllow(pod, node);
 }
 
 bool ClusterView::Admits(const PodView& pod, const NodeInfo& node) { return AdmitsNode(pod, node); }

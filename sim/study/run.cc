@@ -1,5 +1,7 @@
 #include "sim/study/run.h"
 
+#include <algorithm>
+
 #include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
 #include "sim/core/check.h"
@@ -128,7 +130,12 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario,
 
 VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
                          const RunOptions& options) {
-  Engine engine(MakeEngineInputs(scenario), policy, EngineConfig{scenario.seed, scenario.horizon});
+  const bool dra = std::any_of(scenario.cluster.nodes.begin(), scenario.cluster.nodes.end(),
+                               [](const NodeSpec& node) { return node.dra.has_value(); });
+  Engine engine(MakeEngineInputs(scenario), policy,
+                EngineConfig{.seed = scenario.seed,
+                             .horizon = scenario.horizon,
+                             .measure_mig_fragmentation = dra || options.measure_mig_fragmentation});
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
   TimelineRecorder timeline;

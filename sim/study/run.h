@@ -70,6 +70,9 @@ struct RunReport {
 struct RunOptions {
   bool collect_pods = false;      // VariantResult::pods
   bool collect_timeline = false;  // VariantResult::timeline
+  // Measures MIG fragmentation (VariantResult::metrics.mig) even when this variant has no
+  // DRA pool, so that a file's static variants compare with its DRA ones (HasDraPool).
+  bool measure_mig_fragmentation = false;
   // Extra observers (e.g. a progress display); they must outlive the call.
   std::vector<EngineObserver*> observers{};
 };

@@ -145,7 +145,10 @@ WorkflowStepSpec MakeStep(std::string name, TemplateId tmpl, std::vector<int> de
 
 EngineInputs MakeInputs(const Scenario& s) { return MakeEngineInputs(s); }
 
-EngineConfig MakeConfig(const Scenario& s) { return EngineConfig{s.seed, s.horizon}; }
+// Tests measure everything the engine can measure.
+EngineConfig MakeConfig(const Scenario& s) {
+  return EngineConfig{.seed = s.seed, .horizon = s.horizon, .measure_mig_fragmentation = true};
+}
 
 std::unique_ptr<Engine> RunEngine(const Scenario& s, Policy& policy,
                                   std::vector<EngineObserver*> observers,

@@ -219,10 +219,10 @@ void ReadSteps(const ManifestNode& steps, ManifestLog* log, ArgoTemplate* out) {
 }
 
 Labels MergeLabels(Labels own, const Labels& defaults) {
-  for (const auto& [key, value] : defaults) {
-    const bool set =
-        std::any_of(own.begin(), own.end(), [&](const auto& l) { return l.first == key; });
-    if (!set) own.emplace_back(key, value);
+  for (const auto& label : defaults) {
+    const bool set = std::any_of(own.begin(), own.end(),
+                                 [&](const auto& l) { return l.first == label.first; });
+    if (!set) own.push_back(label);
   }
   std::sort(own.begin(), own.end());
   return own;

@@ -149,6 +149,7 @@ TEST_CASE("the DRA scenario's variants run the same twice, instance for instance
       CHECK(a->pods()[i].ended == b->pods()[i].ended);
     }
     CHECK(a->mig_instances_created() == 96);
+    CHECK(a->mig_fragmentation() > 0);
     CHECK(a->mig_fragmentation() == b->mig_fragmentation());
   }
 }
