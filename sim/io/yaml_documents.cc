@@ -4,7 +4,11 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <sstream>
+
+#include "sim/io/utf8.h"
 
 namespace migsim {
 namespace {
@@ -57,6 +61,22 @@ Status MalformedAt(const YAML::Mark& mark, const std::string& what, const std::s
                                     std::to_string(mark.column + 1)});
 }
 
+// The first byte of `text` that is not UTF-8, by line, column and byte offset. (yaml-cpp
+// refuses escapes that would make a scalar of a UTF-8 text that is not: "\ud800" is
+// "invalid unicode".)
+Status NotUtf8At(std::string_view text, size_t bad, const std::string& file_label) {
+  const std::string_view before = text.substr(0, bad);
+  const size_t line_start = before.rfind('\n');
+  const size_t column = line_start == std::string_view::npos ? bad + 1 : bad - line_start;
+  const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[bad]));
+  return Status::ParseError(
+      "not valid UTF-8 (byte " + std::string(byte) + " at byte offset " + std::to_string(bad) + ")",
+      InputLocation{file_label,
+                    "line " + std::to_string(line) + ", column " + std::to_string(column)});
+}
+
 // The character a stuck document starts at, quoted ("','"), for the message.
 std::string TokenAt(std::string_view text, const YAML::Mark& mark) {
   const auto pos = static_cast<size_t>(mark.pos);
@@ -68,6 +88,9 @@ std::string TokenAt(std::string_view text, const YAML::Mark& mark) {
 
 Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text,
                                                   const std::string& file_label) {
+  if (const size_t bad = FirstInvalidUtf8(text); bad != std::string_view::npos) {
+    return NotUtf8At(text, bad, file_label);
+  }
   try {
     std::istringstream stream{std::string(text)};
     YAML::Parser parser(stream);
@@ -77,6 +100,7 @@ Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text,
         return MalformedAt(watch.where(), "unexpected " + TokenAt(text, watch.where()), file_label);
       }
     }
+
     return YAML::LoadAll(std::string(text));
   } catch (const YAML::Exception& e) {
     return MalformedAt(e.mark, e.msg, file_label);

@@ -220,8 +220,8 @@ void ReadSteps(const ManifestNode& steps, ManifestLog* log, ArgoTemplate* out) {
 
 Labels MergeLabels(Labels own, const Labels& defaults) {
   for (const auto& label : defaults) {
-    const bool set = std::any_of(own.begin(), own.end(),
-                                 [&](const auto& l) { return l.first == label.first; });
+    const bool set =
+        std::any_of(own.begin(), own.end(), [&](const auto& l) { return l.first == label.first; });
     if (!set) own.push_back(label);
   }
   std::sort(own.begin(), own.end());

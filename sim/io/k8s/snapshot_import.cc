@@ -8,7 +8,6 @@
 #include "sim/cluster/node_type.h"
 #include "sim/io/k8s/snapshot_model.h"
 #include "sim/io/scenario_json.h"
-#include "sim/io/utf8.h"
 #include "sim/io/yaml_documents.h"
 
 namespace migsim::k8s {
@@ -150,16 +149,6 @@ OrderedJson ScenarioJson(const Steps& s, const SnapshotOptions& options,
   return scenario;
 }
 
-// The documents of a text, which must be UTF-8 (the CLI's files are checked when read, a
-// text given otherwise is checked here): names and labels end up in the scenario's JSON.
-Result<std::vector<YAML::Node>> Documents(std::string_view text, const std::string& label) {
-  if (const size_t bad = FirstInvalidUtf8(text); bad != std::string_view::npos) {
-    return Status::ParseError("not valid UTF-8 (at byte offset " + std::to_string(bad) + ")",
-                              {label, ""});
-  }
-  return LoadYamlDocuments(text, label);
-}
-
 // The three steps and the scenario's text. Errors are returned, or recorded in `log`.
 Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nodes_label,
                 const std::vector<YAML::Node>& pod_docs, const std::string& pods_label,
@@ -190,9 +179,9 @@ Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nod
 Result<SnapshotScenario> ImportSnapshot(std::string_view nodes_text, const std::string& nodes_label,
                                         std::string_view pods_text, const std::string& pods_label,
                                         const SnapshotOptions& options) {
-  Result<std::vector<YAML::Node>> node_docs = Documents(nodes_text, nodes_label);
+  Result<std::vector<YAML::Node>> node_docs = LoadYamlDocuments(nodes_text, nodes_label);
   if (!node_docs.ok()) return node_docs.status();
-  Result<std::vector<YAML::Node>> pod_docs = Documents(pods_text, pods_label);
+  Result<std::vector<YAML::Node>> pod_docs = LoadYamlDocuments(pods_text, pods_label);
   if (!pod_docs.ok()) return pod_docs.status();
   ManifestLog log;
   Steps s;

@@ -3,6 +3,7 @@
 // into one pool.
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "sim/cluster/gpu_model.h"
@@ -101,8 +102,9 @@ NodeFacts ReadFacts(const ManifestNode& item, ManifestLog* log) {
 OrderedJson LayoutFromResources(const NodeFacts& f, const GpuModel& model) {
   OrderedJson layout = OrderedJson::array();
   for (const auto& [suffix, count] : f.mig_resources) {
-    const auto p = std::find_if(model.profiles.begin(), model.profiles.end(),
-                                [&](const MigProfile& m) { return m.ResourceSuffix() == suffix; });
+    const auto p =
+        std::find_if(model.profiles.begin(), model.profiles.end(),
+                     [&s = suffix](const MigProfile& m) { return m.ResourceSuffix() == s; });
     if (p == model.profiles.end() || f.gpus == 0 || count % f.gpus != 0) return {};
     for (int i = 0; i < count / f.gpus; ++i) layout.push_back(p->name);
   }
@@ -170,9 +172,17 @@ OrderedJson TaintsJson(const ManifestNode& taints, ManifestLog* log) {
     // The node lifecycle controller's taints (not-ready, unschedulable, ...) come and go
     // with the node's state, which a left-out node already reflects.
     if (key.starts_with("node.kubernetes.io/")) continue;
+    // What the scenario's loader would refuse is refused here, at the snapshot's path.
+    if (key.empty()) t.Fail(log, "a taint needs a key");
+    if (!t["effect"].present()) t.Fail(log, "missing required field 'effect'");
+    if (!log->ok()) break;
+    static constexpr std::array<std::string_view, 3> kEffects = {"NoSchedule", "PreferNoSchedule",
+                                                                 "NoExecute"};
+    const size_t effect =
+        t["effect"].Choice(log, "taint effect", {kEffects[0], kEffects[1], kEffects[2]});
     OrderedJson one = {{"key", key}};
     if (const std::string v = t["value"].String(log); !v.empty()) one["value"] = v;
-    one["effect"] = t["effect"].String(log);
+    one["effect"] = kEffects[effect];
     out.push_back(std::move(one));
   }
   return out;

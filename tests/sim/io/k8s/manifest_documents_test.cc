@@ -147,6 +147,18 @@ TEST_CASE("a stray comma outside a flow collection is an error, not an endless l
   CHECK(Parsed("---\n---\n...\n---\n").objects.empty());
 }
 
+TEST_CASE("a text that is not UTF-8 is an error at its first bad byte, not a crash", "[k8s]") {
+  // Found by the k8s_manifests fuzz target (fuzz/corpus/k8s_manifests/regress-not-utf8.yaml):
+  // a ClusterQueue's resource name with a stray 0xc7 made the JSON writer throw.
+  CHECK(ErrorOf("kind: Pod\nmetadata:\n  name: p\xc7q\n") ==
+        "k8s/a.yaml:line 3, column 10: not valid UTF-8 (byte 0xc7 at byte offset 29)");
+  CHECK(ErrorOf("\xff") ==
+        "k8s/a.yaml:line 1, column 1: not valid UTF-8 (byte 0xff at byte offset 0)");
+  // An escape cannot make one: yaml-cpp refuses a lone surrogate.
+  CHECK(ErrorOf("kind: Pod\nmetadata: {name: \"p\\ud800\"}\n") ==
+        "k8s/a.yaml:line 2, column 26: malformed YAML: invalid unicode: 55296");
+}
+
 TEST_CASE("a required node affinity migsim cannot honour is an error, not dropped", "[k8s]") {
   const std::string affinity =
       "      affinity:\n        nodeAffinity:\n"

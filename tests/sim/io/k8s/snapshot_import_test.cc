@@ -115,12 +115,35 @@ TEST_CASE("bad snapshots are errors naming the file and the place", "[k8s][snaps
         "pods.json: document 1: items[0].kind (line 1): expected a Pod (kubectl get pods -A -o "
         "json), got Node");
   CHECK(ErrorOf(kNoPods, kNoPods) == "nodes.json: no node to import (a scenario needs one)");
-  CHECK(ErrorOf(OneNode(kM5), "\xff") == "pods.json: not valid UTF-8 (at byte offset 0)");
+  CHECK(ErrorOf(OneNode(kM5), "\xff") ==
+        "pods.json:line 1, column 1: not valid UTF-8 (byte 0xff at byte offset 0)");
   CHECK(ErrorOf(OneNode(R"("node.kubernetes.io/instance-type": "m5\ud800")"), kNoPods) ==
         "nodes.json:line 1, column 128: malformed YAML: invalid unicode: 55296");
   CHECK(ErrorOf(OneNode(kM5, R"("nvidia.com/gpu": "eight")"), kNoPods) ==
         "nodes.json: document 1: items[0].status.capacity.nvidia.com/gpu (line 1): expected a "
         "device count, got 'eight'");
+}
+
+TEST_CASE("a taint the scenario would refuse is an error at the node's taint", "[k8s][snapshot]") {
+  // Found by the snapshot_import fuzz target (fuzz/corpus/snapshot_import/
+  // regress-taint-effect.txt): the importer wrote the effect as it was and the scenario it
+  // had written did not load.
+  const auto tainted = [](const std::string& taint) {
+    std::string node = OneNode(kM5);
+    node.insert(node.find(R"("status")"), R"("spec": {"taints": [)" + taint + "]}, ");
+    return node;
+  };
+  CHECK(ErrorOf(tainted(R"({"key": "gpu", "effect": "NoSched\u007fule"})"), kNoPods) ==
+        "nodes.json: document 1: items[0].spec.taints[0].effect (line 1): unknown taint effect "
+        "'NoSched\x7fule' (valid: NoSchedule, PreferNoSchedule, NoExecute)");
+  CHECK(ErrorOf(tainted(R"({"key": "gpu"})"), kNoPods) ==
+        "nodes.json: document 1: items[0].spec.taints[0] (line 1): missing required field "
+        "'effect'");
+  CHECK(ErrorOf(tainted(R"({"effect": "NoSchedule"})"), kNoPods) ==
+        "nodes.json: document 1: items[0].spec.taints[0] (line 1): a taint needs a key");
+  CHECK(Json(Import(tainted(R"({"key": "gpu", "effect": "NoExecute"})"), kNoPods))
+            .dump()
+            .find(R"("taints":[{"effect":"NoExecute","key":"gpu"}])") != std::string::npos);
 }
 
 TEST_CASE("a node of no catalog type gets a custom type from its allocatable resources",
