@@ -3,6 +3,7 @@
 // recovery.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -294,6 +295,51 @@ TEST_CASE("a run without a horizon ends when only failure draws are left", "[eng
   FirstFitPolicy policy;
   auto engine = RunEngine(s, policy);
   CHECK(engine->end_time().seconds() == 100);
+}
+
+}  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// Faults of one random process over a long horizon on 4 p3.8xlarge (16 GPUs, no pods).
+int64_t HitsOver(SimTime horizon, FaultProcess process) {
+  Scenario s = Nodes(4);
+  s.horizon = horizon;
+  process.nodes = {0, 1, 2, 3};
+  s.cluster.fault_processes.push_back(process);
+  FirstFitPolicy policy;
+  return RunEngine(s, policy)->fault_hits();
+}
+
+}  // namespace
+
+TEST_CASE("failure processes fail at the renewal rate of their distribution and repair time",
+          "[engine][faults]") {
+  // Each GPU (or node) alternates a time to failure and a fixed repair: over T it fails
+  // about T / (E[time to failure] + repair) times (renewal theory). Exponential: E = scale;
+  // Weibull of shape 2: E = scale x Gamma(1.5) = scale x sqrt(pi) / 2.
+  const double horizon_s = 1e8, scale_s = 1e5, repair_s = 1e4;
+  const auto expected = [&](double mean_ttf_s, int units) {
+    return units * horizon_s / (mean_ttf_s + repair_s);
+  };
+  FaultProcess gpus{.name = "gpus",
+                    .kind = FaultKind::kGpuUnhealthy,
+                    .nodes = {},
+                    .scale = Sec(scale_s),
+                    .repair = Sec(repair_s)};
+  const double exponential = expected(scale_s, 16);  // 14,545
+  CHECK(std::abs(HitsOver(Sec(horizon_s), gpus) - exponential) < 0.03 * exponential);
+  gpus.shape = 2;
+  const double weibull = expected(scale_s * std::sqrt(std::acos(-1.0)) / 2, 16);  // 16,223
+  CHECK(std::abs(HitsOver(Sec(horizon_s), gpus) - weibull) < 0.03 * weibull);
+  FaultProcess nodes{.name = "nodes",
+                     .kind = FaultKind::kNodeLost,
+                     .nodes = {},
+                     .scale = Sec(scale_s),
+                     .repair = Sec(repair_s)};
+  const double per_node = expected(scale_s, 4);  // 3,636
+  CHECK(std::abs(HitsOver(Sec(horizon_s), nodes) - per_node) < 0.05 * per_node);
 }
 
 }  // namespace migsim
