@@ -39,7 +39,7 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
     capacity_weight_ += runtimes_.back().capacity_weight();
     allocated_weight_ += runtimes_.back().allocated_weight();
   }
-  node_mig_.resize(n);
+  mig_fragmentation_ = MigFragmentationMeter(n);
   for (uint32_t i = 0; i < n; ++i) UpdateMigFragmentation(i);
   AssignSchedulingClasses();
   lowest_priority_ = std::numeric_limits<int32_t>::max();

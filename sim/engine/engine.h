@@ -24,13 +24,14 @@
 #include "sim/engine/gang.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/kueue_admission.h"
+#include "sim/engine/mig_fragmentation_meter.h"
+#include "sim/engine/node_faults.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
 #include "sim/engine/preemption.h"
 #include "sim/engine/scheduler_config.h"
 #include "sim/engine/scheduling_queue.h"
-#include "sim/policy/mig_fragmentation.h"
 #include "sim/policy/policy.h"
 #include "sim/policy/queue_order.h"
 
@@ -175,13 +176,13 @@ class Engine final : private ControllerContext {
   };
   // A step of a fault on a node (engine_faults.cc).
   enum class FaultStepKind : uint8_t {
-    kHit,        // a scripted fault hits (`source`: index into ClusterSpec::faults)
-    kDraw,       // a failure process's failure (`source`: into ClusterSpec::fault_processes)
-    kRepair,     // the node or GPU is back (`source` as for its hit, `process` telling which)
-    kDrainTick,  // a drain or spot notice evicts what it may (retried every 5 s)
-    kRemove,     // a spot notice ends: the node is gone
-    kUncordon,   // a drain's maintenance is over
-    kMigFailed,  // a failing MIG apply ends: state `failed`
+    kHit,          // a scripted fault hits (`source`: index into ClusterSpec::faults)
+    kDraw,         // a failure process's failure (`source`: into ClusterSpec::fault_processes)
+    kRepair,       // the node or GPU is back (`source` as for its hit, `process` telling which)
+    kDrainTick,    // a drain or spot notice evicts what it may (retried every 5 s)
+    kRemove,       // a spot notice ends: the node is gone
+    kUncordon,     // a drain's maintenance is over
+    kMigFailed,    // a failing MIG apply ends: state `failed`
     kMigRestored,  // a repair re-applied the node's previous MIG config
     kApply,        // a MIG apply that had to wait for the node's change under way
   };
@@ -192,10 +193,9 @@ class Engine final : private ControllerContext {
     uint32_t node = 0;
     uint32_t source = 0;
   };
-  using Event =
-      std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd, DeviceTick,
-                   PolicyReconfigureEnd, BackoffWake, UnschedulableFlush, GangTimeout, RankChange,
-                   FaultStep>;
+  using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd,
+                             DeviceTick, PolicyReconfigureEnd, BackoffWake, UnschedulableFlush,
+                             GangTimeout, RankChange, FaultStep>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -502,20 +502,11 @@ class Engine final : private ControllerContext {
   // Faults: kills by cause (EndReason), the per-node fault state (empty in a run without
   // faults), the failure processes' own random stream, the pools and which pool each
   // node is in, and the draws queued (see OnlyFlushesLeft).
-  struct NodeFaults {
-    int lost = 0;     // node-lost faults not repaired yet: NotReady while > 0
-    int cordons = 0;  // drains and spot notices under way
-    bool removed = false;
-    std::vector<int> gpu_faults;  // by GPU: unhealthy while > 0
-    bool mig_failed = false;
-    std::vector<GpuMigSetting> mig_before;  // the layout a failed apply replaced
-    std::string config_before;
-  };
   std::array<int64_t, kEndReasonCount> killed_{};
   int64_t fault_hits_ = 0;
   double fault_gpu_seconds_ = 0;
   std::vector<NodeFaults> node_faults_;
-  Rng fault_rng_;                   // scripted faults' draws of pool members
+  Rng fault_rng_;                  // scripted faults' draws of pool members
   std::vector<Rng> process_rngs_;  // by failure process (FaultProcessRng)
   std::vector<NodePoolRange> pools_;
   std::vector<uint32_t> pool_of_;
@@ -526,14 +517,7 @@ class Engine final : private ControllerContext {
   int64_t mig_instances_destroyed_ = 0;
   double mig_creation_seconds_ = 0;
   int64_t mig_windows_ = 0;
-  // MIG fragmentation: by node, the latest measure; their sums; both integrated over time
-  // (slice-seconds) up to `mig_measured_at_`.
-  std::vector<MigSlices> node_mig_;
-  int64_t stranded_now_ = 0;
-  int64_t mig_slices_now_ = 0;
-  double stranded_slice_s_ = 0;
-  double mig_slice_s_ = 0;
-  SimTime mig_measured_at_ = SimTime::Zero();
+  MigFragmentationMeter mig_fragmentation_{0};
 };
 
 }  // namespace migsim

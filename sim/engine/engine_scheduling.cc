@@ -181,22 +181,11 @@ void Engine::BindAssumed(Pod& pod) {
 }
 
 void Engine::UpdateMigFragmentation(uint32_t node) {
-  if (!config_.measure_mig_fragmentation) return;
-  const double dt = (now_ - mig_measured_at_).seconds();
-  stranded_slice_s_ += static_cast<double>(stranded_now_) * dt;
-  mig_slice_s_ += static_cast<double>(mig_slices_now_) * dt;
-  mig_measured_at_ = now_;
-  const MigSlices measured = StrandedMigSlices(node_info_[node]);
-  stranded_now_ += measured.stranded - node_mig_[node].stranded;
-  mig_slices_now_ += measured.total - node_mig_[node].total;
-  node_mig_[node] = measured;
+  if (config_.measure_mig_fragmentation) {
+    mig_fragmentation_.Set(now_, node, StrandedMigSlices(node_info_[node]));
+  }
 }
 
-double Engine::mig_fragmentation() const {
-  const double dt = (now_ - mig_measured_at_).seconds();
-  const double slices = mig_slice_s_ + static_cast<double>(mig_slices_now_) * dt;
-  if (slices <= 0) return 0;
-  return (stranded_slice_s_ + static_cast<double>(stranded_now_) * dt) / slices;
-}
+double Engine::mig_fragmentation() const { return mig_fragmentation_.Fragmentation(now_); }
 
 }  // namespace migsim
