@@ -20,6 +20,8 @@ struct DeviceSubRequest {
   std::vector<Selector> selectors;  // all must match, besides the class's
   AllocationMode mode = AllocationMode::kExactCount;
   int32_t count = 1;  // ExactCount only; >= 1
+
+  bool operator==(const DeviceSubRequest&) const = default;
 };
 
 struct DeviceRequest {
@@ -27,11 +29,15 @@ struct DeviceRequest {
   // `exactly`: one entry. `firstAvailable`: the alternatives in order of preference.
   std::vector<DeviceSubRequest> alternatives;
   bool first_available = false;
+
+  bool operator==(const DeviceRequest&) const = default;
 };
 
 struct ResourceClaim {
   std::string name;
   std::vector<DeviceRequest> requests;  // all must be satisfied, on one node
+
+  bool operator==(const ResourceClaim&) const = default;
 };
 
 }  // namespace migsim::dra

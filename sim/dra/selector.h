@@ -52,6 +52,8 @@ class Selector {
     std::string domain{};
     int64_t number = 0;  // int literal, quantity (base units), bool (0/1)
     std::vector<uint32_t> children{};
+
+    bool operator==(const Node&) const = default;
   };
 
   // Parses `expression`. InvalidArgument, e.g. "selector 'device.attributes[\"gpu.nvidia.com\"]
@@ -62,6 +64,8 @@ class Selector {
   // that fail).
   bool Matches(const Device& device) const;
   const std::string& expression() const { return expression_; }
+  // The same expression however it is spelt: quotes, spaces and redundant parentheses aside.
+  bool operator==(const Selector& other) const { return nodes_ == other.nodes_; }
 
  private:
   friend class SelectorParser;

@@ -51,6 +51,11 @@ std::string EscapePointerToken(std::string_view token) {
   return out;
 }
 
+bool PointerStartsWith(std::string_view pointer, std::string_view prefix) {
+  return pointer.starts_with(prefix) &&
+         (pointer.size() == prefix.size() || pointer[prefix.size()] == '/');
+}
+
 std::string UnknownNameMessage(std::string_view what, std::string_view name,
                                const std::vector<std::string>& valid) {
   std::string message = "unknown " + std::string(what) + " '" + std::string(name) + "'";

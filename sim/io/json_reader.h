@@ -30,6 +30,9 @@ constexpr double kMaxSeconds = kMaxInputSeconds;
 
 // One reference token escaped for a pointer: '~' -> "~0", '/' -> "~1".
 std::string EscapePointerToken(std::string_view token);
+// True when `prefix` is `pointer` or a prefix of it token by token ("/a/b" is one of
+// "/a/b/c", not of "/a/bc").
+bool PointerStartsWith(std::string_view pointer, std::string_view prefix);
 
 // "unknown job class 'x' (valid: a, b)", or "... (none is defined)" when `valid` is empty.
 std::string UnknownNameMessage(std::string_view what, std::string_view name,

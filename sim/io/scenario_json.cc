@@ -179,6 +179,7 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
   }
   const std::optional<k8s::ManifestSet> manifests = ReadScenarioManifests(&ctx, r, extras);
   if (manifests && ctx.ok()) io::AddManifestPriorityClasses(&ctx, *manifests, &scenario);
+  if (manifests && ctx.ok()) io::AddManifestDraObjects(&ctx, *manifests, &scenario);
   if (r.Has("scheduler") && ctx.ok()) io::LoadScheduler(&ctx, r.Field("scheduler"), &scenario);
   if (ctx.ok()) {
     const std::optional<JsonRef> kueue =

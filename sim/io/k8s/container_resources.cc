@@ -113,8 +113,13 @@ Demand ReadContainer(const ManifestNode& c, ManifestLog* log, PodSpecModel* out)
                                               "): extended resources cannot be overcommitted");
     }
   }
-  if (const ManifestNode claims = resources["claims"]; claims.present()) {
-    claims.Warn(log, "Dynamic Resource Allocation claims are not modelled yet");
+  for (const ManifestNode& claim : resources["claims"].Elements(log)) {
+    const ManifestNode name = claim["name"];
+    if (!name.present()) {
+      claim.Fail(log, "missing required field 'name'");
+      break;
+    }
+    out->container_claims.emplace_back(name.String(log), name.place());
   }
   WarnHostPorts(c, log);
   return requests;

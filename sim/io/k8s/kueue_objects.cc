@@ -4,86 +4,15 @@
 // What the JSON section has no field for: the namespaceSelector becomes `namespaces`; fields
 // that would change admission and are not modelled are errors; the rest warnings.
 
-#include <charconv>
 #include <set>
 
-#include "sim/io/json_reader.h"
+#include "sim/io/k8s/manifest_json.h"
 #include "sim/io/k8s/workload_objects.h"
 
 namespace migsim::k8s {
 namespace {
 
 using io::Json;
-
-// Deeper than any Kueue object: a bound on the recursion of ToJson.
-constexpr int kMaxDepth = 32;
-
-class JsonBuilder {
- public:
-  JsonBuilder(ManifestLog* log, KueueObject* out) : log_(log), out_(out) {}
-
-  // `node` as JSON, the place of every value recorded under its pointer.
-  Json ToJson(const ManifestNode& node, const std::string& pointer, int depth = 0) {
-    Place(pointer, node.place());
-    if (depth > kMaxDepth) {
-      node.Fail(log_, "nested too deeply");
-      return Json();
-    }
-    const YAML::Node& yaml = node.yaml();
-    if (yaml.IsMap()) {
-      Json out = Json::object();
-      for (const std::string& key : node.Keys(log_)) {
-        out[key] = ToJson(node[key], pointer + "/" + io::EscapePointerToken(key), depth + 1);
-      }
-      return out;
-    }
-    if (yaml.IsSequence()) {
-      Json out = Json::array();
-      const std::vector<ManifestNode> elements = node.Elements(log_);
-      for (size_t i = 0; i < elements.size(); ++i) {
-        out.push_back(ToJson(elements[i], pointer + "/" + std::to_string(i), depth + 1));
-      }
-      return out;
-    }
-    return node.present() ? Scalar(yaml) : Json();
-  }
-
-  void Place(const std::string& pointer, const ManifestPlace& place) {
-    out_->places.emplace_back(pointer, place);
-  }
-
- private:
-  // A plain scalar that reads as a number or a boolean is one, as YAML's core schema says;
-  // a quoted one is a string.
-  static Json Scalar(const YAML::Node& yaml) {
-    const std::string& text = yaml.Scalar();
-    if (yaml.Tag() == "!") return text;
-    const char* end = text.data() + text.size();
-    int64_t integer = 0;
-    if (auto r = std::from_chars(text.data(), end, integer); r.ec == std::errc() && r.ptr == end) {
-      return integer;
-    }
-    double number = 0;
-    if (auto r = std::from_chars(text.data(), end, number); r.ec == std::errc() && r.ptr == end) {
-      return number;
-    }
-    if (text == "true" || text == "false") return text == "true";
-    return text;
-  }
-
-  ManifestLog* log_;
-  KueueObject* out_;
-};
-
-// Copies the members of `spec` into `out` but those in `skip`.
-void CopyMembers(const ManifestNode& spec, std::initializer_list<std::string_view> skip,
-                 ManifestLog* log, JsonBuilder* b, Json* out) {
-  for (const std::string& key : spec.Keys(log)) {
-    if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
-    (*out)[key] = b->ToJson(spec[key], "/" + io::EscapePointerToken(key));
-  }
-}
-
 void FailEach(const ManifestNode& parent, ManifestLog* log,
               std::initializer_list<std::pair<const char*, const char*>> fields) {
   for (const auto& [field, why] : fields) {
@@ -97,7 +26,7 @@ void RequireStopPolicyNone(const ManifestNode& spec, ManifestLog* log) {
   }
 }
 
-void ReadFlavor(const ManifestNode& spec, ManifestLog* log, JsonBuilder* b, Json* out) {
+void ReadFlavor(const ManifestNode& spec, ManifestLog* log, ManifestJsonBuilder* b, Json* out) {
   FailEach(spec, log,
            {{"nodeTaints",
              "a flavor's node taints (admitting only workloads that tolerate them) are not "
@@ -129,7 +58,8 @@ void SelectNames(const ManifestNode& at, const std::string& key, std::set<std::s
   **names = std::move(both);
 }
 
-void ReadNamespaceSelector(const ManifestNode& spec, ManifestLog* log, JsonBuilder* b, Json* out) {
+void ReadNamespaceSelector(const ManifestNode& spec, ManifestLog* log, ManifestJsonBuilder* b,
+                           Json* out) {
   const ManifestNode selector = spec["namespaceSelector"];
   if (!selector.present()) {
     return spec.Fail(log,
@@ -155,7 +85,8 @@ void ReadNamespaceSelector(const ManifestNode& spec, ManifestLog* log, JsonBuild
   b->Place("/namespaces", selector.place());
 }
 
-void ReadClusterQueue(const ManifestNode& spec, ManifestLog* log, JsonBuilder* b, Json* out) {
+void ReadClusterQueue(const ManifestNode& spec, ManifestLog* log, ManifestJsonBuilder* b,
+                      Json* out) {
   FailEach(spec, log,
            {{"admissionChecks",
              "admission checks (external controllers approving workloads) are not modelled"},
@@ -169,10 +100,10 @@ void ReadClusterQueue(const ManifestNode& spec, ManifestLog* log, JsonBuilder* b
   if (borrow["policy"].Choice(log, "policy", {"Never", "LowerPriority"}) != 0) {
     borrow["policy"].Fail(log, "preempting while borrowing is not modelled (use Never)");
   }
-  CopyMembers(spec,
-              {"namespaceSelector", "admissionChecks", "admissionChecksStrategy", "stopPolicy",
-               "flavorFungibility", "preemption"},
-              log, b, out);
+  b->CopyMembers(spec,
+                 {"namespaceSelector", "admissionChecks", "admissionChecksStrategy", "stopPolicy",
+                  "flavorFungibility", "preemption"},
+                 "", out);
   if (const ManifestNode preemption = spec["preemption"]; preemption.present()) {
     Json p = b->ToJson(preemption, "/preemption");
     if (p.is_object()) p.erase("borrowWithinCohort");
@@ -182,7 +113,7 @@ void ReadClusterQueue(const ManifestNode& spec, ManifestLog* log, JsonBuilder* b
 }
 
 void ReadLocalQueue(const ManifestNode& doc, const ManifestNode& spec, const std::string& ns,
-                    ManifestLog* log, JsonBuilder* b, Json* out) {
+                    ManifestLog* log, ManifestJsonBuilder* b, Json* out) {
   RequireStopPolicyNone(spec, log);
   if (const ManifestNode f = spec["fairSharing"]; f.present()) f.Warn(log, "not modelled");
   (*out)["namespace"] = ns;
@@ -198,7 +129,7 @@ void ReadLocalQueue(const ManifestNode& doc, const ManifestNode& spec, const std
 
 KueueObject ReadKueueObject(const ManifestNode& doc, const std::string& ns, ManifestLog* log) {
   KueueObject out;
-  JsonBuilder b(log, &out);
+  ManifestJsonBuilder b(log, &out);
   const std::string kind = doc["kind"].String(log);
   const ManifestNode spec = doc["spec"];
   // Errors about the object as a whole (a missing field) are reported at its spec.

@@ -49,6 +49,10 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
     object->body = ReadPodGroupObject(doc, log);
   } else if (kind == "ResourceFlavor" || kind == "ClusterQueue" || kind == "LocalQueue") {
     object->body = ReadKueueObject(doc, object->ns, log);
+  } else if (kind == "DeviceClass") {
+    object->body = ReadDeviceClassObject(doc, log);
+  } else if (kind == "ResourceClaimTemplate") {
+    object->body = ReadClaimTemplateObject(doc, object->name, log);
   } else {
     object->body = ReadBudgetObject(doc, log);
   }
@@ -60,7 +64,17 @@ bool Simulated(std::string_view kind) {
          kind == "PodDisruptionBudget" || kind == "Workflow" || kind == "WorkflowTemplate" ||
          kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow" || kind == "ConfigMap" ||
          kind == "PyTorchJob" || kind == "JobSet" || kind == "PodGroup" ||
-         kind == "ResourceFlavor" || kind == "ClusterQueue" || kind == "LocalQueue";
+         kind == "ResourceFlavor" || kind == "ClusterQueue" || kind == "LocalQueue" ||
+         kind == "DeviceClass" || kind == "ResourceClaimTemplate";
+}
+
+// Why a kind migsim does not simulate is ignored, for the warning.
+std::string IgnoredBecause(std::string_view kind) {
+  if (kind == "ResourceClaim") {
+    return "a shared ResourceClaim (one claim for several pods) is not modelled: the object is "
+           "ignored (pods get claims of their own from a ResourceClaimTemplate)";
+  }
+  return "kind " + std::string(kind) + " is not simulated: the object is ignored";
 }
 
 void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out);
@@ -82,7 +96,7 @@ void ReadObject(const ManifestNode& doc, ManifestLog* log, ManifestSet* out) {
   if (object.kind == "List") return ReadList(doc, log, out);
   if (IsInert(object.kind)) return;
   if (!Simulated(object.kind)) {
-    return kind.Warn(log, "kind " + object.kind + " is not simulated: the object is ignored");
+    return kind.Warn(log, IgnoredBecause(object.kind));
   }
   const ManifestNode metadata = doc["metadata"];
   object.name = metadata["name"].String(log);

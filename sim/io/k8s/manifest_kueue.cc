@@ -34,26 +34,14 @@ std::string KeyOf(const ManifestObject& o) {
   return o.kind == "LocalQueue" ? o.ns + "/" + o.name : o.name;
 }
 
-bool StartsWithToken(const std::string& pointer, const std::string& prefix) {
-  return pointer.compare(0, prefix.size(), prefix) == 0 &&
-         (pointer.size() == prefix.size() || pointer[prefix.size()] == '/');
-}
-
-// The loader's error at `pointer`, at the manifest place of the longest pointer recorded
-// for it, or at the scenario's pointer when it is about the JSON section.
+// The loader's error at `pointer`, at the manifest place recorded for it, or at the
+// scenario's pointer when it is about the JSON section.
 void Report(LoadContext* ctx, const Status& error, const std::vector<Origin>& origins) {
   const std::string& pointer = error.location().json_pointer;
   for (const Origin& o : origins) {
-    if (!StartsWithToken(pointer, o.pointer)) continue;
-    const std::string inner = pointer.substr(o.pointer.size());
-    const std::pair<std::string, k8s::ManifestPlace>* best = nullptr;
-    for (const auto& entry : o.kueue->places) {
-      if (StartsWithToken(inner, entry.first) &&
-          (best == nullptr || entry.first.size() > best->first.size())) {
-        best = &entry;
-      }
-    }
-    return ctx->Fail(ErrorAt(best != nullptr ? best->second : o.object->place, error.message()));
+    if (!PointerStartsWith(pointer, o.pointer)) continue;
+    const k8s::ManifestPlace* place = o.kueue->PlaceOf(pointer.substr(o.pointer.size()));
+    return ctx->Fail(ErrorAt(place != nullptr ? *place : o.object->place, error.message()));
   }
   ctx->Fail(pointer, error.message());
 }

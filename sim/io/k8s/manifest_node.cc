@@ -153,4 +153,11 @@ Labels ManifestNode::StringMap(ManifestLog* log) const {
   return out;
 }
 
+void WarnEach(const ManifestNode& parent, ManifestLog* log,
+              std::initializer_list<std::pair<const char*, const char*>> fields) {
+  for (const auto& [field, why] : fields) {
+    if (const ManifestNode f = parent[field]; f.present()) f.Warn(log, why);
+  }
+}
+
 }  // namespace migsim::k8s

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/core/status.h"
@@ -75,5 +76,10 @@ class ManifestNode {
   YAML::Node node_;
   ManifestPlace place_;
 };
+
+// A warning at each of `fields` (field, why) present in the mapping `parent`: fields that
+// could change a scheduling outcome and that migsim does not model.
+void WarnEach(const ManifestNode& parent, ManifestLog* log,
+              std::initializer_list<std::pair<const char*, const char*>> fields);
 
 }  // namespace migsim::k8s

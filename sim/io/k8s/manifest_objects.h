@@ -43,6 +43,15 @@ struct ContainerImage {
   ManifestPlace place;
 };
 
+// An entry of a pod's spec.resourceClaims: a claim made for each pod from a
+// ResourceClaimTemplate of the pod's namespace.
+struct PodClaimRef {
+  std::string name;  // the claim's name in the pod (what containers' resources.claims name)
+  ManifestPlace name_place;
+  std::string template_name;  // resourceClaimTemplateName
+  ManifestPlace template_place;
+};
+
 // A pod's spec as kube-scheduler sees it. The requests are the pod's effective ones: each
 // container's requests (a resource with only a limit requests its limit), summed over the
 // containers and over sidecars (init containers with restartPolicy Always), and at least
@@ -60,6 +69,9 @@ struct PodSpecModel {
   ManifestPlace priority_place{};
   std::optional<SimTime> termination_grace{};
   std::string restart_policy{};  // as written; "" when absent
+  std::vector<PodClaimRef> claims{};  // spec.resourceClaims, names unique
+  // containers' resources.claims[].name, each one of `claims`' names
+  std::vector<std::pair<std::string, ManifestPlace>> container_claims{};
 };
 
 struct PodTemplateModel {
@@ -179,13 +191,27 @@ struct PodGroupObject {
   SimTime schedule_timeout = SimTime::Seconds(60);
   ManifestPlace min_member_place;
 };
-// A Kueue ResourceFlavor, ClusterQueue or LocalQueue, as a member of the scenario's JSON
-// `kueue` section would be written (kueue_objects.cc), with the manifest place of every
-// JSON pointer in it, so that the JSON loader's errors are reported at YAML paths.
-struct KueueObject {
+// An object written as the JSON one of the scenario's loaders reads (manifest_json.h), with
+// the manifest place of every JSON pointer in it, so that the loader's errors are reported
+// at YAML paths.
+struct PlacedJson {
   std::string json;
   std::vector<std::pair<std::string, ManifestPlace>> places;  // pointer ("" = root), place
+
+  // The place recorded for the longest pointer that is `pointer` or a prefix of it token by
+  // token ("/a/b" is a prefix of "/a/b/c", not of "/a/bc"); null when none is.
+  const ManifestPlace* PlaceOf(const std::string& pointer) const;
 };
+// A Kueue ResourceFlavor, ClusterQueue or LocalQueue, as a member of the scenario's JSON
+// `kueue` section would be written (kueue_objects.cc).
+struct KueueObject : PlacedJson {};
+// A DeviceClass (resource.k8s.io), as a member of the scenario's `device_classes` would be
+// written (dra_objects.cc).
+struct DeviceClassObject : PlacedJson {};
+// A ResourceClaimTemplate's spec.spec.devices as a claim of a pod template's
+// `resource_claims` would be written, named after the template (dra_objects.cc); a pod
+// using it names its claim.
+struct ClaimTemplateObject : PlacedJson {};
 
 struct ManifestObject {
   std::string kind;  // "Deployment", ...
@@ -193,7 +219,8 @@ struct ManifestObject {
   std::string ns;    // metadata.namespace, "default" when absent
   ManifestPlace place;
   std::variant<PodObject, ReplicatedObject, JobObject, CronJobObject, PriorityClass, BudgetObject,
-               WorkflowObject, ConfigMapObject, GangObject, PodGroupObject, KueueObject>
+               WorkflowObject, ConfigMapObject, GangObject, PodGroupObject, KueueObject,
+               DeviceClassObject, ClaimTemplateObject>
       body;
   std::string queue_name;  // metadata.labels[kueue.x-k8s.io/queue-name]; "" when absent
   ManifestPlace queue_place;

@@ -11,6 +11,7 @@
 #include "sim/io/k8s/argo_workflow.h"
 #include "sim/io/k8s/cron_schedule.h"
 #include "sim/io/k8s/device_plugin_config_map.h"
+#include "sim/io/k8s/manifest_dra.h"
 #include "sim/io/k8s/manifest_overlay.h"
 #include "sim/io/k8s/manifest_training.h"
 #include "sim/io/scenario_sections_json.h"
@@ -97,6 +98,9 @@ TemplateId AddTemplate(const Conversion& c, const ManifestObject& o, const PodTe
   pod.node_selector = m.spec.node_selector;
   pod.node_affinity = m.spec.node_affinity;
   pod.tolerations = m.spec.tolerations;
+  if (!m.spec.claims.empty()) {
+    pod.resource_claims = ManifestPodClaims(c.ctx, c.set, o.ns, m.spec, c.scenario->device_classes);
+  }
   pod.labels = m.labels;
   if (m.spec.termination_grace) pod.termination_grace = *m.spec.termination_grace;
   pod.namespace_index = InternNamespace(o.ns, c.scenario);
@@ -269,7 +273,9 @@ bool IsWorkload(const ManifestObject& o) {
   return !std::holds_alternative<PriorityClass>(o.body) &&
          !std::holds_alternative<k8s::BudgetObject>(o.body) &&
          !std::holds_alternative<k8s::ConfigMapObject>(o.body) &&
-         !std::holds_alternative<k8s::KueueObject>(o.body) && PodGroupOf(o).empty();
+         !std::holds_alternative<k8s::KueueObject>(o.body) &&
+         !std::holds_alternative<k8s::DeviceClassObject>(o.body) &&
+         !std::holds_alternative<k8s::ClaimTemplateObject>(o.body) && PodGroupOf(o).empty();
 }
 
 std::set<std::string> WorkloadNames(const Scenario& s) {

@@ -2,7 +2,8 @@
 // Internal to sim/io: a scenario's `manifests` turned into its priority classes, workloads
 // and disruption budgets, with `manifest_overlay` supplying what manifests do not say.
 // Called by the scenario loader in this order: read, priority classes (before any
-// template takes a class), workloads (after the JSON ones), budgets (after the JSON ones).
+// template takes a class), device classes and claim templates (before any template takes a
+// claim), workloads (after the JSON ones), budgets (after the JSON ones).
 
 #include <optional>
 #include <string>
@@ -21,6 +22,16 @@ std::optional<k8s::ManifestSet> ReadManifests(LoadContext* ctx, const JsonRef* l
                                               const std::vector<std::string>& extra);
 
 void AddManifestPriorityClasses(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario);
+
+// manifest_dra.cc: the DeviceClasses into scenario->device_classes, then every
+// ResourceClaimTemplate checked as a claim (one no pod uses too), so that pods and JSON
+// workloads may use them. A DeviceClass named as one of NVIDIA's (gpu.nvidia.com,
+// mig.nvidia.com) is the driver's own, as `kubectl get deviceclasses -o yaml` exports it: it
+// changes nothing when its selectors are the built-in's and is an error otherwise; one named
+// as a class of `device_classes` or of another manifest is an error, and so is a
+// ResourceClaimTemplate named as another of its namespace. REQUIRES: the scenario's own
+// device_classes are loaded.
+void AddManifestDraObjects(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario);
 
 // Also applies the overlay's device_plugin ConfigMap to its pools.
 // `overlay`: the scenario's manifest_overlay, or null. REQUIRES: the JSON workloads are

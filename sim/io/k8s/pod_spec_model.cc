@@ -1,21 +1,23 @@
 // A pod spec's scheduling fields. Fields that cannot change where or when a pod is scheduled
 // (probes, volumes, env, ports, securityContext, ...) are ignored; those that could and that
 // migsim does not model are warnings (kUnmodelled); schedulerName other than kube-scheduler's
-// is an error.
+// and shared ResourceClaims (resourceClaimName) are errors.
 
 #include "sim/io/k8s/pod_spec_model.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
+
+#include "sim/io/json_reader.h"
 
 namespace migsim::k8s {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kUnmodelled = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kUnmodelled = {{
     {"overhead", "the RuntimeClass overhead is not added to the pod's requests"},
     {"nodeName", "a pod bound by name bypasses the scheduler; migsim schedules it"},
     {"schedulingGates", "a gated pod waits until its gates are removed; migsim schedules it"},
-    {"resourceClaims", "Dynamic Resource Allocation claims are not modelled yet"},
     {"hostNetwork", "host ports and the NodePorts filter are not modelled"},
     {"runtimeClassName", "a RuntimeClass's node scheduling and overhead are not modelled"},
     {"preemptionPolicy", "set by the PriorityClass; the pod's own value is not read"},
@@ -28,6 +30,47 @@ std::string TopologyKeys(const ManifestNode& list, ManifestLog* log) {
     keys += (keys.empty() ? "" : ", ") + c["topologyKey"].String(log, "?");
   }
   return keys;
+}
+
+// One entry of spec.resourceClaims; false after reporting a problem.
+bool ReadPodClaim(const ManifestNode& entry, ManifestLog* log, PodSpecModel* out) {
+  if (!entry.ExpectMap(log)) return false;
+  const ManifestNode name = entry["name"], tmpl = entry["resourceClaimTemplateName"];
+  PodClaimRef ref{.name = name.String(log),
+                  .name_place = name.present() ? name.place() : entry.place(),
+                  .template_name = tmpl.String(log),
+                  .template_place = tmpl.place()};
+  if (const ManifestNode shared = entry["resourceClaimName"]; shared.present()) {
+    shared.Fail(log,
+                "shared ResourceClaims (one claim for several pods) are not modelled: use a "
+                "resourceClaimTemplateName, which gives each pod a claim of its own");
+  } else if (ref.name.empty() || ref.template_name.empty()) {
+    entry.Fail(log, std::string("missing required field '") +
+                        (ref.name.empty() ? "name" : "resourceClaimTemplateName") + "'");
+  }
+  for (const PodClaimRef& other : out->claims) {
+    if (other.name == ref.name) name.Fail(log, "claim name '" + ref.name + "' is used twice");
+  }
+  if (!log->ok()) return false;
+  out->claims.push_back(std::move(ref));
+  return true;
+}
+
+// spec.resourceClaims (the templates are looked up when the scenario is built: they may be
+// in any file), then the containers' claims, which must name them.
+void ReadPodClaims(const ManifestNode& spec, ManifestLog* log, PodSpecModel* out) {
+  for (const ManifestNode& entry : spec["resourceClaims"].Elements(log)) {
+    if (!ReadPodClaim(entry, log, out)) return;
+  }
+  std::vector<std::string> names;
+  for (const PodClaimRef& ref : out->claims) names.push_back(ref.name);
+  for (const auto& [name, place] : out->container_claims) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      return log->Fail(place, io::UnknownNameMessage("claim", name, names) +
+                                  ": a container's resources.claims name the pod's "
+                                  "spec.resourceClaims");
+    }
+  }
 }
 
 // kube-scheduler's own name; other names belong to other schedulers (Volcano, KAI, ...).
@@ -85,6 +128,7 @@ void ReadSchedulingFields(const ManifestNode& spec, ManifestLog* log, PodSpecMod
   for (const auto& [field, why] : kUnmodelled) {
     if (const ManifestNode f = spec[field]; f.present()) f.Warn(log, std::string(why));
   }
+  ReadPodClaims(spec, log, &out);
 }
 
 PodTemplateModel ReadPodTemplate(const ManifestNode& root, ManifestLog* log) {

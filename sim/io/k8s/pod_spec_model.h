@@ -11,8 +11,9 @@ namespace migsim::k8s {
 PodTemplateModel ReadPodTemplate(const ManifestNode& tmpl, ManifestLog* log);
 
 // A pod spec's fields other than its containers (nodeSelector, affinity, tolerations,
-// priorityClassName, schedulerName, ...) into `out`; also an Argo template's, which has them
-// at the same level.
+// priorityClassName, schedulerName, resourceClaims, ...) into `out`; also an Argo template's,
+// which has them at the same level. REQUIRES: the containers are read (their claims must
+// name the pod's resourceClaims).
 void ReadSchedulingFields(const ManifestNode& spec, ManifestLog* log, PodSpecModel* out);
 // `schedulerName`: absent or kube-scheduler's (default-scheduler), else an error.
 void CheckSchedulerName(const ManifestNode& name, ManifestLog* log);

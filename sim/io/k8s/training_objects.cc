@@ -17,13 +17,6 @@ SimTime ReadTimeout(const ManifestNode& seconds, ManifestLog* log) {
   return SimTime::Seconds(static_cast<double>(seconds.Int(log, 60, 1, 1'000'000'000)));
 }
 
-void WarnEach(const ManifestNode& parent, ManifestLog* log,
-              std::initializer_list<std::pair<const char*, const char*>> fields) {
-  for (const auto& [field, why] : fields) {
-    if (const ManifestNode f = parent[field]; f.present()) f.Warn(log, why);
-  }
-}
-
 // One of pytorchReplicaSpecs: {replicas, restartPolicy, template}.
 GangReplica ReadReplicaSpec(const std::string& type, const ManifestNode& spec, ManifestLog* log,
                             bool* never) {

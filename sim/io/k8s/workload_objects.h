@@ -21,6 +21,10 @@ GangObject ReadJobSetObject(const ManifestNode& doc, ManifestLog* log);
 PodGroupObject ReadPodGroupObject(const ManifestNode& doc, ManifestLog* log);
 // kueue_objects.cc: a ResourceFlavor, ClusterQueue or LocalQueue (of namespace `ns`).
 KueueObject ReadKueueObject(const ManifestNode& doc, const std::string& ns, ManifestLog* log);
+// dra_objects.cc: a DeviceClass, and a ResourceClaimTemplate called `name`.
+DeviceClassObject ReadDeviceClassObject(const ManifestNode& doc, ManifestLog* log);
+ClaimTemplateObject ReadClaimTemplateObject(const ManifestNode& doc, const std::string& name,
+                                            ManifestLog* log);
 
 // The most replicas, completions or parallelism one object may ask for (as the JSON's).
 constexpr int64_t kMaxPods = 1000000;
