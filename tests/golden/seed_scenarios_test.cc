@@ -199,7 +199,7 @@ TEST_CASE("BERT-large inference keeps its speed on a 1g slice whatever the neigh
 namespace migsim::testing {
 namespace {
 
-TEST_CASE("time-sliced pods that overfill a GPU's memory die and are retried; MIG slices do not",
+TEST_CASE("time-sliced pods that overfill a GPU's memory die and are retried, MIG slices do not",
           "[scenarios][oom]") {
   ScenarioRun run;
   RunScenarioFile("timeslice-oom", run);

@@ -54,7 +54,7 @@ TEST_CASE("a DistributedJob succeeds when all its workers, run as one gang, succ
                                                "train-worker-1 completed Completed 0", "end 100"});
 }
 
-TEST_CASE("a failed worker restarts every worker; past backoff_limit the job fails",
+TEST_CASE("a failed worker restarts every worker, past backoff_limit the job fails",
           "[workloads][gang]") {
   // Every run fails: the first failure deletes the other worker and creates both anew,
   // twice (backoff_limit 2); the third failure fails the job.

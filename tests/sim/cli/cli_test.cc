@@ -413,7 +413,7 @@ TEST_CASE("a scenario's openb CSV paths are relative to the scenario file, not t
 }
 
 }  // namespace
-TEST_CASE("migsim import writes a scenario; bad input exits 2 and writes nothing", "[cli]") {
+TEST_CASE("migsim import writes a scenario, bad input exits 2 and writes nothing", "[cli]") {
   const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/snapshot/";
   fs::path tmp = TempDir("import");
   const fs::path out = tmp / "scenario.json";

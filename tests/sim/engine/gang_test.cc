@@ -162,7 +162,7 @@ TEST_CASE("two gangs that can never fit take turns holding reservations a bounde
   CHECK(engine->gangs()[1].timeouts == 1);
 }
 
-TEST_CASE("one worker per node spreads a gang; without it first-fit packs one node",
+TEST_CASE("one worker per node spreads a gang, without it first-fit packs one node",
           "[engine][gang]") {
   Scenario s;
   s.cluster.nodes.push_back(test::P3_8x("a"));

@@ -90,7 +90,7 @@ TEST_CASE("a queue lends no more than its lendingLimit", "[kueue]") {
   CHECK(adm.quota().Available(b, 0) == 6);
 }
 
-TEST_CASE("StrictFIFO holds the queue behind a head that does not fit; BestEffortFIFO does not",
+TEST_CASE("StrictFIFO holds the queue behind a head that does not fit, BestEffortFIFO does not",
           "[kueue]") {
   for (QueueingStrategy strategy :
        {QueueingStrategy::kStrictFifo, QueueingStrategy::kBestEffortFifo}) {

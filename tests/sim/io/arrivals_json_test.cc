@@ -103,7 +103,7 @@ TEST_CASE("until_s ends the arrivals at that time, and with count whichever come
 }
 
 TEST_CASE(
-    "a mix names pods after their class; the workload's run_time is the default of the "
+    "a mix names pods after their class, the workload's run_time is the default of the "
     "classes without a job class",
     "[io][arrivals]") {
   const Result<ScenarioFile> mixed = Load(Arrivals(std::string(R"("count": 2000, "rate_per_s": 1,

@@ -60,16 +60,19 @@ TEST_CASE("measurement CSVs from spreadsheets parse: BOM, quotes, CRLF", "[io][c
   CHECK(r.value()[0].point.ratio == Approx(1.0 / 7));
 }
 
-TEST_CASE("blank or indented-comment lines are skipped; an empty file says so", "[io][calibrate]") {
+TEST_CASE("blank or indented-comment lines are skipped, an empty file says so", "[io][calibrate]") {
   Result<std::vector<MeasuredPoint>> r = ParseMeasurements(
-      "gpu_model,kind,speed\n   \n  # the reference\nA100-40GB,7g.40gb,70\n\t\nA100-40GB,1g.5gb,10\n",
+      "gpu_model,kind,speed\n   \n  # the "
+      "reference\nA100-40GB,7g.40gb,70\n\t\nA100-40GB,1g.5gb,10\n",
       "m.csv");
   REQUIRE(r.ok());
   CHECK(r.value()[0].line == 6);
   CHECK(ParseMeasurements("\n  \n", "m.csv").status().ToString() ==
         "m.csv:line 1: empty file: no header line");
   CHECK(LoadMeasurementsFile(MIGSIM_SOURCE_DIR).status().ToString() ==
-        std::string(MIGSIM_SOURCE_DIR) + ": is a directory");
+        std::string(MIGSIM_SOURCE_DIR) +
+            ": not a regular file (a directory); migsim reads scenarios, traces and configs from "
+            "regular files");
 }
 
 TEST_CASE("two reference speeds for one model are an error, not the last one winning",
@@ -78,8 +81,9 @@ TEST_CASE("two reference speeds for one model are an error, not the last one win
                           "A100-40GB,7g.40gb,90\n",
                           "m.csv")
             .status()
-            .ToString() == "m.csv:line 4: A100-SXM4-40GB 7g.40gb is measured on line 2 already; "
-                           "give one reference speed");
+            .ToString() ==
+        "m.csv:line 4: A100-SXM4-40GB 7g.40gb is measured on line 2 already; "
+        "give one reference speed");
 }
 
 TEST_CASE("a trailing comma or an infinite speed is an error", "[io][calibrate]") {

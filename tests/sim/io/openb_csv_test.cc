@@ -301,7 +301,7 @@ TEST_CASE("every openb pod and node file parses", "[openb][.][openb-data]") {
 namespace migsim {
 namespace {
 
-TEST_CASE("a pod row keeps its times and its line; an empty time is no time", "[openb]") {
+TEST_CASE("a pod row keeps its times and its line, an empty time is no time", "[openb]") {
   const std::vector<OpenbPod> pods =
       Pods(std::string(kPodHeader) + "a,1000,1,0,0,,BE,Running,5,9,6\n\nb,1000,1,0,0,,BE,Pending,7,8,\n");
   REQUIRE(pods.size() == 2);

@@ -306,7 +306,7 @@ TEST_CASE("time-slicing defaults to sharing nvidia.com/gpu without renaming", "[
   CHECK_FALSE(plugin.fail_requests_greater_than_one);
 }
 
-TEST_CASE("explicit GI starts are kept and sorted; an empty layout enables MIG alone", "[io]") {
+TEST_CASE("explicit GI starts are kept and sorted, an empty layout enables MIG alone", "[io]") {
   const ScenarioFile file = Load(R"({"name": "t", "description": "d", "workloads": {},
     "cluster": {"nodes": {"p": {"type": "p5.48xlarge", "mig": {"layouts": [
       ["3g.40gb@4", "1g.10gb@0"], [], [], [], [], [], [], ["7g.80gb"]]}}}}})");

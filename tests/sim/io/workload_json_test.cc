@@ -59,12 +59,12 @@ TEST_CASE("job class fields are checked", "[io]") {
                    0) == 0);
 }
 
-TEST_CASE("a workload needs a known kind; fields depend on it", "[io]") {
+TEST_CASE("a workload needs a known kind, fields depend on it", "[io]") {
   CHECK(MessageOf(Workload(R"("count": 1)")) ==
         "t.json:/workloads/w: missing required field 'kind'");
   CHECK(MessageOf(Workload(R"("kind": "CronJob")")) ==
         "t.json:/workloads/w/kind: unknown workload kind 'CronJob' (valid: Pod, Deployment, Job, "
-        "Workflow)");
+        "Workflow, Trace, Arrivals, DistributedJob)");
   CHECK(MessageOf(Workload(R"("kind": "Pod", "replicas": 2, "template": {})")) ==
         "t.json:/workloads/w/replicas: unknown field 'replicas' (expected one of: kind, namespace, "
         "at_s, count, template)");
@@ -87,8 +87,7 @@ TEST_CASE("negative counts and durations are rejected at the field", "[io]") {
         "t.json:/workloads/w/parallelism: must be >= 1");
 }
 
-TEST_CASE("pod counts past a million are rejected at the field, not run out of memory",
-          "[io]") {
+TEST_CASE("pod counts past a million are rejected at the field, not run out of memory", "[io]") {
   CHECK(MessageOf(Workload(
             R"("kind": "Pod", "count": 2147483647, "template": {"job_class": "train"})")) ==
         "t.json:/workloads/w/count: must be <= 1000000");
@@ -114,7 +113,8 @@ TEST_CASE("empty names are rejected at the empty key", "[io]") {
 TEST_CASE("run times derived from a speed are bounded like run_s", "[io]") {
   CHECK(MessageOf(Doc("{}", R"(, "slow": {"speed": 1e-300})")) ==
         "t.json:/job_classes/slow/speed: gives a run time past the 1000000000 s a run can span");
-  CHECK(MessageOf(Doc("{}", R"(, "big": {"builtin": "migperf-bert-base-inference", "work": 1e300})")) ==
+  CHECK(MessageOf(
+            Doc("{}", R"(, "big": {"builtin": "migperf-bert-base-inference", "work": 1e300})")) ==
         "t.json:/job_classes/big/work: gives a run time past the 1000000000 s a run can span");
 }
 
@@ -293,8 +293,7 @@ TEST_CASE("a run time given twice through a GPU model alias is an error", "[io]"
 
 }  // namespace
 
-TEST_CASE("a workload's namespace goes on every template it makes, and labels on the pod",
-          "[io]") {
+TEST_CASE("a workload's namespace goes on every template it makes, and labels on the pod", "[io]") {
   const Scenario s = Load(Doc(R"({
     "a": {"kind": "Pod", "namespace": "team-a",
           "template": {"job_class": "train", "labels": {"app": "x", "tier": "batch"}}},

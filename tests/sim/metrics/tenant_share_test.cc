@@ -90,7 +90,7 @@ TEST_CASE("one tenant has the whole share and a fairness index of 1", "[metrics]
   CHECK(m.jain_index == 1.0);
 }
 
-TEST_CASE("a pod still bound at the end counts up to the end; a pending one not at all",
+TEST_CASE("a pod still bound at the end counts up to the end, a pending one not at all",
           "[metrics][tenants]") {
   Scenario s;
   s.cluster.nodes.push_back(test::GpuNode("p3", "p3.2xlarge"));

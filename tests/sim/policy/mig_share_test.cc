@@ -27,7 +27,7 @@ TEST_CASE("an openb share maps to the smallest MIG profile covering its compute 
   CHECK(ProfileName(1000) == "7g.40gb");
 }
 
-TEST_CASE("a static layout offers its free GIs; dynamic partitioning any valid placement",
+TEST_CASE("a static layout offers its free GIs, dynamic partitioning any valid placement",
           "[mig_share]") {
   const int one = A100().FindProfile("1g.5gb");
   const int three = A100().FindProfile("3g.20gb");
@@ -51,7 +51,7 @@ TEST_CASE("a static layout offers its free GIs; dynamic partitioning any valid p
   CHECK(MigComputeUsed(A100(), taken) == 1);
 }
 
-TEST_CASE("an empty A100 keeps all 19 layouts open; each GI closes some", "[mig_share]") {
+TEST_CASE("an empty A100 keeps all 19 layouts open, each GI closes some", "[mig_share]") {
   const std::vector<MigLayout> layouts = EnumerateMaximalLayouts(A100(), true);
   MigGpu gpu;
   CHECK(CompatibleLayouts(gpu, layouts) == 19);

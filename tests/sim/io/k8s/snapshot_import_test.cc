@@ -183,7 +183,7 @@ TEST_CASE("GPU Feature Discovery's replicas label becomes time-slicing", "[k8s][
       "device_plugin": {"time_slicing": {"replicas": 10}}})"));
 }
 
-TEST_CASE("pods become workloads by owner and node; node agents are left out", "[k8s][snapshot]") {
+TEST_CASE("pods become workloads by owner and node, node agents are left out", "[k8s][snapshot]") {
   const std::string gpu = R"("nvidia.com/gpu": 1)";
   const SnapshotScenario imported =
       Import(OneNode(R"("node.kubernetes.io/instance-type": "p3.8xlarge", "nvidia.com/gpu.product":

@@ -64,7 +64,7 @@ TEST_CASE("the MIG fill is deterministic per seed and accounts for every pod",
   }
 }
 
-TEST_CASE("a static 7g layout takes only pods that map to 7g; dynamic partitioning takes all",
+TEST_CASE("a static 7g layout takes only pods that map to 7g, dynamic partitioning takes all",
           "[workloads][mig_fill]") {
   // 64 GPUs for a demand of 16: room for everything that can go anywhere.
   const MigFillResult fixed = Run("mig-best-fit", "all-7g.40gb", 3, 64);
