@@ -13,8 +13,18 @@
 namespace migsim {
 namespace {
 
+// A DRA pool advertises no extended resource: its GPUs are published in a ResourceSlice.
+std::string Published(const NodeSpec& node) {
+  std::string out = "DRA, " + std::to_string(node.type->gpu_count) + " GPUs in a ResourceSlice";
+  if (!node.dra->dynamic_mig) return out + " (MIG devices as the config creates them)";
+  char create[32];
+  std::snprintf(create, sizeof create, "%.1f", node.dra->mig_create.seconds());
+  return out + " (dynamic MIG: instances created on allocation, " + create + " s each)";
+}
+
 std::string Advertised(const NodeSpec& node) {
   if (node.type->gpu == nullptr) return "no GPUs";
+  if (node.dra) return Published(node);
   const PluginView view = DerivePluginView(*node.type->gpu, node.gpus, node.plugin);
   if (!view.healthy) return "device plugin refuses the node: " + view.error;
   std::string out;

@@ -232,6 +232,11 @@ TEST_CASE("migsim validate shows what a scenario would simulate without running 
   CHECK_THAT(r.output, Catch::Contains("nvidia.com/mig-1g.5gb: 16, nvidia.com/mig-2g.10gb: 8") &&
                            Catch::Contains("relabelled all-balanced (pending 60.0 s)"));
   CHECK(RunMigsim("validate /nonexistent.json").exit_code == 2);
+  // A DRA pool advertises no extended resource.
+  Outcome dra = RunMigsim("validate " + dir + "/dra-dynamic-mig.json");
+  CHECK_THAT(dra.output, Catch::Contains("2 x p4d.24xlarge [all-disabled]: DRA, 8 GPUs in a "
+                                         "ResourceSlice (dynamic MIG: instances created on "
+                                         "allocation, 5.0 s each)"));
 }
 
 TEST_CASE("asking about an unknown GPU model exits 2 listing the models", "[cli]") {
