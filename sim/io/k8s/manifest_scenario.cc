@@ -28,21 +28,13 @@ void FailAt(LoadContext* ctx, const ManifestPlace& place, const std::string& mes
   ctx->Fail(ErrorAt(place, message));
 }
 
-// What turning objects into workloads needs besides the object.
-struct Conversion {
-  LoadContext* ctx;
-  const ManifestOverlay& overlay;
-  Scenario* scenario;
-  const k8s::ManifestSet& set;
-};
-
 std::string ClassNames(const Scenario& s) {
   std::string names;
   for (const PriorityClass& c : s.priority_classes) names += (names.empty() ? "" : ", ") + c.name;
   return names;
 }
 
-void ApplyClass(const Conversion& c, const PodTemplateModel& m, PodTemplate* pod) {
+void ApplyClass(const ManifestContext& c, const PodTemplateModel& m, PodTemplate* pod) {
   const std::vector<PriorityClass>& classes = c.scenario->priority_classes;
   for (size_t i = 0; i < classes.size(); ++i) {
     const bool named = m.spec.priority_class.empty() ? classes[i].global_default
@@ -60,7 +52,7 @@ void ApplyClass(const Conversion& c, const PodTemplateModel& m, PodTemplate* pod
   }
 }
 
-JobClassId JobClassOf(const Conversion& c, const ManifestObject& o, const PodTemplateModel& m,
+JobClassId JobClassOf(const ManifestContext& c, const ManifestObject& o, const PodTemplateModel& m,
                       bool needs_run) {
   std::vector<std::string> images;
   for (const k8s::ContainerImage& i : m.spec.images) images.push_back(i.image);
@@ -78,7 +70,7 @@ JobClassId JobClassOf(const Conversion& c, const ManifestObject& o, const PodTem
   return JobClassId::Invalid();
 }
 
-PodRequests Requests(const Conversion& c, const PodTemplateModel& m) {
+PodRequests Requests(const ManifestContext& c, const PodTemplateModel& m) {
   PodRequests r{.cpu_milli = m.spec.cpu_milli, .memory_mib = m.spec.memory_mib, .extended = {}};
   for (const auto& [name, count] : m.spec.extended) {
     r.extended.push_back({c.scenario->resources.Intern(name), count});
@@ -89,7 +81,7 @@ PodRequests Requests(const Conversion& c, const PodTemplateModel& m) {
   return r;
 }
 
-TemplateId AddTemplate(const Conversion& c, const ManifestObject& o, const PodTemplateModel& m,
+TemplateId AddTemplate(const ManifestContext& c, const ManifestObject& o, const PodTemplateModel& m,
                        bool forever) {
   PodTemplate pod;
   pod.runs_forever = forever;
@@ -111,7 +103,7 @@ TemplateId AddTemplate(const Conversion& c, const ManifestObject& o, const PodTe
   return TemplateId(static_cast<TemplateId::Rep>(c.scenario->templates.size() - 1));
 }
 
-JobSpec MakeJob(const Conversion& c, const ManifestObject& o, const k8s::JobObject& j,
+JobSpec MakeJob(const ManifestContext& c, const ManifestObject& o, const k8s::JobObject& j,
                 std::string name, SimTime at) {
   return JobSpec{.name = std::move(name),
                  .at = at,
@@ -124,7 +116,7 @@ JobSpec MakeJob(const Conversion& c, const ManifestObject& o, const k8s::JobObje
 }
 
 // The scheduled runs of `schedule` in [at, horizon); nullopt after reporting a problem.
-std::optional<std::vector<SimTime>> ScheduledRuns(const Conversion& c, const ManifestObject& o,
+std::optional<std::vector<SimTime>> ScheduledRuns(const ManifestContext& c, const ManifestObject& o,
                                                   const std::string& schedule,
                                                   const ManifestPlace& place, SimTime at) {
   if (c.scenario->horizon == SimTime::Max()) {
@@ -147,7 +139,7 @@ std::optional<std::vector<SimTime>> ScheduledRuns(const Conversion& c, const Man
   return times;
 }
 
-void AddCronJob(const Conversion& c, const ManifestObject& o, const k8s::CronJobObject& cron,
+void AddCronJob(const ManifestContext& c, const ManifestObject& o, const k8s::CronJobObject& cron,
                 SimTime at) {
   if (cron.concurrency != k8s::ConcurrencyPolicy::kAllow) {
     return FailAt(c.ctx, cron.schedule_place,
@@ -169,7 +161,7 @@ bool NamesStep(const k8s::FlatWorkflow& flat, const std::string& step) {
          flat.params_used.end();
 }
 
-WorkflowSpec MakeWorkflow(const Conversion& c, const ManifestObject& o,
+WorkflowSpec MakeWorkflow(const ManifestContext& c, const ManifestObject& o,
                           const k8s::FlatWorkflow& flat, std::string name, SimTime at,
                           SimTime step_delay) {
   WorkflowSpec w{.name = std::move(name),
@@ -190,7 +182,7 @@ WorkflowSpec MakeWorkflow(const Conversion& c, const ManifestObject& o,
 
 // An Argo Workflow: its templates flattened into steps, each with a template of its own; a
 // CronWorkflow, one such workflow per scheduled run.
-void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay,
+void AddWorkflow(const ManifestContext& c, const ManifestObject& o, const ObjectOverlay* overlay,
                  SimTime at) {
   const ObjectOverlay none{};
   const ObjectOverlay& extra = overlay != nullptr ? *overlay : none;
@@ -221,13 +213,12 @@ void AddWorkflow(const Conversion& c, const ManifestObject& o, const ObjectOverl
   }
 }
 
-void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay* overlay) {
+void AddObject(const ManifestContext& c, const ManifestObject& o, const ObjectOverlay* overlay) {
   const SimTime at = overlay != nullptr ? overlay->at : SimTime::Zero();
   std::vector<WorkloadSpec>& out = c.scenario->workloads;
-  const ManifestContext training{c.ctx, c.overlay, c.scenario, c.set};
   if (std::holds_alternative<k8s::ReplicatedObject>(o.body) ||
       std::holds_alternative<k8s::CronJobObject>(o.body)) {
-    ManifestLocalQueue(training, o);  // an error when it is labelled: not managed in migsim
+    ManifestLocalQueue(c, o);  // an error when it is labelled: not managed in migsim
     if (!c.ctx->ok()) return;
   }
   if (const auto* r = std::get_if<k8s::ReplicatedObject>(&o.body)) {
@@ -250,7 +241,7 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
         overlay->pointer + "/scale",
         "only Deployments, ReplicaSets and StatefulSets scale; " + o.name + " is a " + o.kind);
   }
-  if (AddGangOrQueuedPod(training, o, at)) return;
+  if (AddGangOrQueuedPod(c, o, at)) return;
   if (const auto* p = std::get_if<k8s::PodObject>(&o.body)) {
     const std::string& policy = p->pod.spec.restart_policy;
     if (policy == "Never" || policy == "OnFailure") {
@@ -260,8 +251,8 @@ void AddObject(const Conversion& c, const ManifestObject& o, const ObjectOverlay
     }
   } else if (const auto* j = std::get_if<k8s::JobObject>(&o.body)) {
     out.emplace_back(MakeJob(c, o, *j, o.name, at));
-    std::get<JobSpec>(out.back()).local_queue = ManifestLocalQueue(training, o);
-    if (c.ctx->ok()) CheckManifestAdmission(training, o);
+    std::get<JobSpec>(out.back()).local_queue = ManifestLocalQueue(c, o);
+    if (c.ctx->ok()) CheckManifestAdmission(c, o);
   } else if (const auto* cron = std::get_if<k8s::CronJobObject>(&o.body)) {
     AddCronJob(c, o, *cron, at);
   }
@@ -290,7 +281,7 @@ std::set<std::string> WorkloadNames(const Scenario& s) {
 
 TemplateId AddManifestTemplate(const ManifestContext& c, const ManifestObject& o,
                                const PodTemplateModel& pod, bool forever) {
-  return AddTemplate(Conversion{c.ctx, c.overlay, c.scenario, c.set}, o, pod, forever);
+  return AddTemplate(c, o, pod, forever);
 }
 
 void AddManifestPriorityClasses(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario) {
@@ -320,7 +311,7 @@ void AddManifestWorkloads(LoadContext* ctx, const k8s::ManifestSet& set, const J
   if (overlay.device_plugin && ctx->ok()) {
     ApplyDevicePluginConfigMap(ctx, set, *overlay.device_plugin, scenario);
   }
-  const Conversion c{ctx, overlay, scenario, set};
+  const ManifestContext c{ctx, overlay, scenario, set};
   CheckPodGroupMembers(ctx, set);
   for (size_t i = 0; i < set.objects.size() && ctx->ok(); ++i) {
     const ManifestObject& o = set.objects[i];
