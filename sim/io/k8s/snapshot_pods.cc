@@ -41,6 +41,8 @@ Owner OwnerOf(const ManifestNode& metadata, const std::string& pod_name, Manifes
   for (const ManifestNode& ref : refs.Elements(log)) {
     if (refs.yaml().size() > 1 && !ref["controller"].Bool(log, false)) continue;
     owner = {ref["kind"].String(log), ref["name"].String(log)};
+    // Workloads and job classes are named after owners.
+    if (owner.kind.empty() || owner.name.empty()) ref.Fail(log, "an owner needs a kind and a name");
     break;
   }
   if (owner.kind == "ReplicaSet") {
@@ -156,7 +158,9 @@ void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out) {
   SnapshotPod pod;
   pod.place = item.place();
   pod.ns = metadata["namespace"].String(log, "default");
-  const Owner owner = OwnerOf(metadata, metadata["name"].String(log), log);
+  const std::string name = metadata["name"].String(log);
+  if (name.empty()) return item.Fail(log, "missing required field 'metadata.name'");
+  const Owner owner = OwnerOf(metadata, name, log);
   pod.owner_kind = owner.kind;
   pod.owner = owner.name;
   pod.node = spec["nodeName"].String(log);

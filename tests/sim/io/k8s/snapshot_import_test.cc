@@ -146,6 +146,17 @@ TEST_CASE("a taint the scenario would refuse is an error at the node's taint", "
             .find(R"("taints":[{"effect":"NoExecute","key":"gpu"}])") != std::string::npos);
 }
 
+TEST_CASE("a pod without a name, or owned by a nameless owner, is an error", "[k8s][snapshot]") {
+  // Found by the snapshot_import fuzz target (fuzz/corpus/snapshot_import/
+  // regress-nameless-pod.txt): a pod whose metadata was misspelt made a job class named "".
+  const std::string gpu = R"("nvidia.com/gpu": 1)";
+  CHECK(ErrorOf(OneNode(kM5), Pods({Pod("", "Job", "train", gpu)})) ==
+        "pods.json: document 1: items[0] (line 1): missing required field 'metadata.name'");
+  CHECK(ErrorOf(OneNode(kM5), Pods({Pod("p", "Job", "", gpu)})) ==
+        "pods.json: document 1: items[0].metadata.ownerReferences[0] (line 1): an owner needs a "
+        "kind and a name");
+}
+
 TEST_CASE("a node of no catalog type gets a custom type from its allocatable resources",
           "[k8s][snapshot]") {
   const nlohmann::json s = Json(Import(OneNode(kM5), kNoPods));
