@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/io/json_reader.h"
@@ -128,6 +129,8 @@ void LoadQueueDisciplines(LoadContext* ctx, const ObjectReader& scheduler, Scena
 // `name`'s index in scenario->namespaces (added if new), or -1 when it breaks Kubernetes'
 // DNS-1123 label rules (workload_json.cc); NamespaceMessage says how.
 int32_t InternNamespace(const std::string& name, Scenario* scenario);
+// True when `name` follows those rules.
+bool IsNamespaceName(std::string_view name);
 std::string NamespaceMessage(const std::string& name);
 
 // A `namespace` value (Kubernetes' DNS-1123 label rules), as an index into

@@ -142,16 +142,19 @@ void LoadWorkloadOfKind(LoadContext* ctx, const std::string& name, const JsonRef
 
 }  // namespace
 
+bool IsNamespaceName(std::string_view name) {
+  return !name.empty() && name.size() <= 63 &&
+         std::isalnum(static_cast<unsigned char>(name.front())) &&
+         std::isalnum(static_cast<unsigned char>(name.back())) &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return (std::isalnum(static_cast<unsigned char>(c)) &&
+                   !std::isupper(static_cast<unsigned char>(c))) ||
+                  c == '-';
+         });
+}
+
 int32_t InternNamespace(const std::string& name, Scenario* scenario) {
-  const bool valid = !name.empty() && name.size() <= 63 &&
-                     std::isalnum(static_cast<unsigned char>(name.front())) &&
-                     std::isalnum(static_cast<unsigned char>(name.back())) &&
-                     std::all_of(name.begin(), name.end(), [](char c) {
-                       return (std::isalnum(static_cast<unsigned char>(c)) &&
-                               !std::isupper(static_cast<unsigned char>(c))) ||
-                              c == '-';
-                     });
-  if (!valid) return -1;
+  if (!IsNamespaceName(name)) return -1;
   std::vector<std::string>& names = scenario->namespaces;
   const auto it = std::find(names.begin(), names.end(), name);
   if (it != names.end()) return static_cast<int32_t>(it - names.begin());

@@ -7,6 +7,7 @@
 
 #include "sim/io/k8s/pod_spec_model.h"
 #include "sim/io/k8s/snapshot_model.h"
+#include "sim/io/scenario_sections_json.h"
 
 namespace migsim::k8s {
 namespace {
@@ -158,6 +159,8 @@ void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out) {
   SnapshotPod pod;
   pod.place = item.place();
   pod.ns = metadata["namespace"].String(log, "default");
+  if (!io::IsNamespaceName(pod.ns))
+    return metadata["namespace"].Fail(log, io::NamespaceMessage(pod.ns));
   const std::string name = metadata["name"].String(log);
   if (name.empty()) return item.Fail(log, "missing required field 'metadata.name'");
   const Owner owner = OwnerOf(metadata, name, log);

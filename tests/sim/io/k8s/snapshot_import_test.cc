@@ -146,7 +146,7 @@ TEST_CASE("a taint the scenario would refuse is an error at the node's taint", "
             .find(R"("taints":[{"effect":"NoExecute","key":"gpu"}])") != std::string::npos);
 }
 
-TEST_CASE("a pod without a name, or owned by a nameless owner, is an error", "[k8s][snapshot]") {
+TEST_CASE("a pod without a name, owned by a nameless owner or in a bad namespace is an error", "[k8s][snapshot]") {
   // Found by the snapshot_import fuzz target (fuzz/corpus/snapshot_import/
   // regress-nameless-pod.txt): a pod whose metadata was misspelt made a job class named "".
   const std::string gpu = R"("nvidia.com/gpu": 1)";
@@ -155,6 +155,13 @@ TEST_CASE("a pod without a name, or owned by a nameless owner, is an error", "[k
   CHECK(ErrorOf(OneNode(kM5), Pods({Pod("p", "Job", "", gpu)})) ==
         "pods.json: document 1: items[0].metadata.ownerReferences[0] (line 1): an owner needs a "
         "kind and a name");
+  // regress-bad-namespace.txt: the namespace went into the scenario as it was.
+  std::string pod = Pod("p", "Job", "train", gpu);
+  pod.insert(pod.find(R"("labels")"), R"("namespace": "Research", )");
+  CHECK(ErrorOf(OneNode(kM5), Pods({pod})) ==
+        "pods.json: document 1: items[0].metadata.namespace (line 1): namespace 'Research' must "
+        "be 1 to 63 lowercase letters, digits and '-', starting and ending with a letter or "
+        "digit");
 }
 
 TEST_CASE("a node of no catalog type gets a custom type from its allocatable resources",
