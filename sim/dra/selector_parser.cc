@@ -14,6 +14,14 @@ class SelectorParser {
 
   Result<Selector> Run() {
     out_.expression_ = std::string(text_);
+    // Kubernetes' limit on a device selector's CEL expression; it also bounds the depth of
+    // a chain of && or || (left-deep trees), which Matches walks recursively.
+    if (text_.size() > kMaxLength) {
+      return Status::InvalidArgument("selector '" + std::string(text_.substr(0, 40)) +
+                                     "...': " + std::to_string(text_.size()) +
+                                     " bytes, more than Kubernetes' limit of " +
+                                     std::to_string(kMaxLength));
+    }
     std::optional<uint32_t> root = Or();
     if (root && (SkipSpace(), pos_ < text_.size())) Unexpected();
     if (!error_.empty()) return Status::InvalidArgument(error_);
@@ -96,7 +104,18 @@ class SelectorParser {
   }
   std::optional<uint32_t> Or() { return Binary(Kind::kOr, "||", &SelectorParser::And); }
   std::optional<uint32_t> And() { return Binary(Kind::kAnd, "&&", &SelectorParser::Unary); }
+  // Every nesting ('!' and parentheses) passes here: the depth is bounded so that no
+  // expression can exhaust the stack (found by the dra_selector fuzz target).
   std::optional<uint32_t> Unary() {
+    if (depth_ > kMaxDepth) {  // the outermost Unary is not nested
+      return Fail("nested more than " + std::to_string(kMaxDepth) + " levels deep" + Column(pos_));
+    }
+    ++depth_;
+    std::optional<uint32_t> out = UnaryAt();
+    --depth_;
+    return out;
+  }
+  std::optional<uint32_t> UnaryAt() {
     if (!Accept("!")) return Relation();
     std::optional<uint32_t> inner = Unary();
     if (!inner) return std::nullopt;
@@ -255,7 +274,11 @@ class SelectorParser {
   }
 
   std::string_view text_;
+  static constexpr int kMaxDepth = 64;
+  static constexpr size_t kMaxLength = 10 * 1024;  // resource.k8s.io CELSelectorExpressionMaxLength
+
   size_t pos_ = 0;
+  int depth_ = 0;
   std::string error_;
   Selector out_;
 };

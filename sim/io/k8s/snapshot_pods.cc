@@ -123,7 +123,17 @@ OrderedJson TemplateJson(const PodTemplateModel& model, bool bound, ManifestLog*
 
 void NotePriority(const ManifestNode& spec, const std::string& class_name, ManifestLog* log,
                   SnapshotPods* out) {
-  if (class_name.empty() || class_name.starts_with("system-")) return;
+  // The system's classes exist in every cluster; other names starting with "system-" are
+  // reserved, which no cluster's pods can use.
+  if (class_name.empty() || class_name == kSystemClusterCritical ||
+      class_name == kSystemNodeCritical) {
+    return;
+  }
+  if (class_name.starts_with("system-")) {
+    return spec["priorityClassName"].Fail(
+        log, "priority class '" + class_name +
+                 "': names starting with 'system-' are reserved for the system's classes");
+  }
   PriorityValue p{spec["priority"].Int(log, 0, -2147483648LL, 1'000'000'000),
                   spec["preemptionPolicy"].String(log) == "Never"};
   const auto [it, added] = out->priority_classes.try_emplace(class_name, p);

@@ -86,6 +86,24 @@ TEST_CASE("selectors outside the supported subset are refused with the construct
   CHECK(ErrorOf("") == "selector '': unexpected end of expression");
 }
 
+TEST_CASE("deeply nested or overlong selectors are refused, not a stack overflow", "[dra]") {
+  // Found by the dra_selector fuzz target (fuzz/corpus/dra_selector/regress-deep-nesting.cel):
+  // some thousands of '(' and '!' overflowed the parser's stack.
+  const std::string deep = std::string(65, '(') + "true" + std::string(65, ')');
+  CHECK(ErrorOf(deep) == "selector '" + deep + "': nested more than 64 levels deep at column 66");
+  std::string nots;
+  for (int i = 0; i < 1000; ++i) nots += "! ";
+  CHECK(ErrorOf(nots + "true").find("nested more than 64 levels deep at column 130") !=
+        std::string::npos);
+  const std::string nested = std::string(64, '(') + "true" + std::string(64, ')');
+  CHECK(Selector::Parse(nested).ok());
+  std::string chain = "true";
+  while (chain.size() <= 10 * 1024) chain += " && true";
+  CHECK(ErrorOf(chain) == "selector '" + chain.substr(0, 40) +
+                              "...': " + std::to_string(chain.size()) +
+                              " bytes, more than Kubernetes' limit of 10240");
+}
+
 TEST_CASE("quantities parse with binary and decimal suffixes, rounding up", "[dra]") {
   CHECK(ParseQuantity("10Gi").value().value == 10LL << 30);
   CHECK(ParseQuantity("1.5Ki").value().value == 1536);

@@ -146,7 +146,8 @@ TEST_CASE("a taint the scenario would refuse is an error at the node's taint", "
             .find(R"("taints":[{"effect":"NoExecute","key":"gpu"}])") != std::string::npos);
 }
 
-TEST_CASE("a pod without a name, owned by a nameless owner or in a bad namespace is an error", "[k8s][snapshot]") {
+TEST_CASE("what the scenario would refuse of a pod is an error at the pod's path",
+          "[k8s][snapshot]") {
   // Found by the snapshot_import fuzz target (fuzz/corpus/snapshot_import/
   // regress-nameless-pod.txt): a pod whose metadata was misspelt made a job class named "".
   const std::string gpu = R"("nvidia.com/gpu": 1)";
@@ -162,6 +163,12 @@ TEST_CASE("a pod without a name, owned by a nameless owner or in a bad namespace
         "pods.json: document 1: items[0].metadata.namespace (line 1): namespace 'Research' must "
         "be 1 to 63 lowercase letters, digits and '-', starting and ending with a letter or "
         "digit");
+  // regress-reserved-priority-class.txt: a class the scenario could not define.
+  pod = Pod("p", "Job", "train", gpu);
+  pod.insert(pod.find(R"("nodeName")"), R"("priorityClassName": "system-", )");
+  CHECK(ErrorOf(OneNode(kM5), Pods({pod})) ==
+        "pods.json: document 1: items[0].spec.priorityClassName (line 2): priority class "
+        "'system-': names starting with 'system-' are reserved for the system's classes");
 }
 
 TEST_CASE("a node of no catalog type gets a custom type from its allocatable resources",
