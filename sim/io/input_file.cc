@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 #include "sim/io/utf8.h"
@@ -87,11 +86,7 @@ Status CheckUtf8(const std::string& path, const std::string& text) {
   const size_t bad = FirstInvalidUtf8(text);
   if (bad == std::string::npos) return Status::Ok();
   const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(bad), '\n');
-  char byte[8];
-  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[bad]));
-  return Status::ParseError(
-      "not valid UTF-8 (byte " + std::string(byte) + " at byte offset " + std::to_string(bad) + ")",
-      {path, "line " + std::to_string(line)});
+  return Status::ParseError(NotUtf8Message(text, bad), {path, "line " + std::to_string(line)});
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "sim/io/utf8.h"
 
 #include <cstdint>
+#include <cstdio>
 
 namespace migsim {
 
@@ -34,6 +35,13 @@ size_t FirstInvalidUtf8(std::string_view s) {
     i += extra + 1;
   }
   return std::string_view::npos;
+}
+
+std::string NotUtf8Message(std::string_view s, size_t bad) {
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(s[bad]));
+  return "not valid UTF-8 (byte " + std::string(byte) + " at byte offset " + std::to_string(bad) +
+         ")";
 }
 
 }  // namespace migsim

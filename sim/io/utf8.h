@@ -3,6 +3,7 @@
 // it end up in JSON outputs and terminals.
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace migsim {
@@ -11,6 +12,10 @@ namespace migsim {
 // (an invalid or truncated sequence, an overlong form, a surrogate, a code point past
 // U+10FFFF), or std::string_view::npos when all of `s` is UTF-8 (ASCII included).
 size_t FirstInvalidUtf8(std::string_view s);
+
+// "not valid UTF-8 (byte 0xc7 at byte offset 29)": the message for the first invalid
+// sequence of `s`, which starts at `bad`. REQUIRES: bad < s.size().
+std::string NotUtf8Message(std::string_view s, size_t bad);
 
 // True when `s` is well-formed UTF-8.
 inline bool IsValidUtf8(std::string_view s) {

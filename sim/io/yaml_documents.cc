@@ -5,7 +5,6 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <sstream>
 
 #include "sim/io/utf8.h"
@@ -69,10 +68,8 @@ Status NotUtf8At(std::string_view text, size_t bad, const std::string& file_labe
   const size_t line_start = before.rfind('\n');
   const size_t column = line_start == std::string_view::npos ? bad + 1 : bad - line_start;
   const auto line = 1 + std::count(before.begin(), before.end(), '\n');
-  char byte[8];
-  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[bad]));
   return Status::ParseError(
-      "not valid UTF-8 (byte " + std::string(byte) + " at byte offset " + std::to_string(bad) + ")",
+      NotUtf8Message(text, bad),
       InputLocation{file_label,
                     "line " + std::to_string(line) + ", column " + std::to_string(column)});
 }
@@ -100,7 +97,6 @@ Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text,
         return MalformedAt(watch.where(), "unexpected " + TokenAt(text, watch.where()), file_label);
       }
     }
-
     return YAML::LoadAll(std::string(text));
   } catch (const YAML::Exception& e) {
     return MalformedAt(e.mark, e.msg, file_label);

@@ -130,12 +130,11 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario,
 
 VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
                          const RunOptions& options) {
-  const bool dra = std::any_of(scenario.cluster.nodes.begin(), scenario.cluster.nodes.end(),
-                               [](const NodeSpec& node) { return node.dra.has_value(); });
   Engine engine(MakeEngineInputs(scenario), policy,
                 EngineConfig{.seed = scenario.seed,
                              .horizon = scenario.horizon,
-                             .measure_mig_fragmentation = dra || options.measure_mig_fragmentation});
+                             .measure_mig_fragmentation =
+                                 HasDraPool(scenario) || options.measure_mig_fragmentation});
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
   TimelineRecorder timeline;
@@ -186,13 +185,14 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   return result;
 }
 
+bool HasDraPool(const Scenario& scenario) {
+  return std::any_of(scenario.cluster.nodes.begin(), scenario.cluster.nodes.end(),
+                     [](const NodeSpec& node) { return node.dra.has_value(); });
+}
+
 bool HasDraPool(const ScenarioFile& file) {
-  for (const auto& [name, scenario] : file.variants) {
-    for (const NodeSpec& node : scenario.cluster.nodes) {
-      if (node.dra) return true;
-    }
-  }
-  return false;
+  return std::any_of(file.variants.begin(), file.variants.end(),
+                     [](const auto& variant) { return HasDraPool(variant.second); });
 }
 
 double ClusterCostPerHour(const ClusterSpec& cluster) {

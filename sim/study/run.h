@@ -57,6 +57,8 @@ struct VariantResult {
   std::optional<FaultMetrics> faults;
 };
 
+// True when the scenario puts a pool under DRA.
+bool HasDraPool(const Scenario& scenario);
 // True when a variant of the file puts a pool under DRA: its outputs then report the MIG
 // metrics (RunMetrics::mig) of every variant, for the comparison.
 bool HasDraPool(const ScenarioFile& file);
