@@ -95,6 +95,7 @@ struct Steps {
   SnapshotPods pods;
   SnapshotCluster cluster;
   SnapshotWorkloads workloads;
+  SnapshotSources sources;
 };
 
 std::vector<std::string> Notices(const Steps& s, const SnapshotOptions& options) {
@@ -149,29 +150,50 @@ OrderedJson ScenarioJson(const Steps& s, const SnapshotOptions& options,
   return scenario;
 }
 
+// The variants' copies of pools (AddTwoP4d, AllBalanced) come from the pools' first nodes.
+void AddVariantSources(const SnapshotCluster& cluster, SnapshotSources* sources) {
+  for (const auto& [name, pool] : cluster.pools.items()) {
+    const ManifestPlace* place = sources->Find(JsonPointer({"cluster", "nodes", name}));
+    if (place == nullptr) continue;
+    sources->Add({"variants", "add-two-p4d", "cluster", "nodes", name + "-added"}, *place);
+    sources->Add({"variants", "all-balanced", "cluster", "nodes", name}, *place);
+  }
+}
+
+// A load error of the generated scenario, at the snapshot's element the refused value came
+// from; or, for a member no element made, at the file its section is read from.
+Status LoadErrorAtSource(const Status& error, const SnapshotSources& sources,
+                         const std::string& nodes_label, const std::string& pods_label) {
+  const std::string& pointer = error.location().json_pointer;
+  const std::string what =
+      "the imported scenario would not load (at " + pointer + "): " + error.message();
+  if (const ManifestPlace* place = sources.Find(pointer)) return ErrorAt(*place, what);
+  const bool from_nodes = pointer.starts_with("/cluster/") || pointer.starts_with("/variants/");
+  return Status::InvalidArgument(what, {from_nodes ? nodes_label : pods_label, ""});
+}
+
 // The three steps and the scenario's text. Errors are returned, or recorded in `log`.
 Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nodes_label,
                 const std::vector<YAML::Node>& pod_docs, const std::string& pods_label,
                 const SnapshotOptions& options, ManifestLog* log, Steps* s, std::string* json) {
   const std::vector<ManifestNode> pods = Items(pod_docs, pods_label, "Pod", log);
-  if (log->ok()) s->pods = ReadSnapshotPods(pods, log);
+  if (log->ok()) s->pods = ReadSnapshotPods(pods, log, &s->sources);
   const std::vector<ManifestNode> nodes = Items(node_docs, nodes_label, "Node", log);
-  if (log->ok()) s->cluster = ReadSnapshotNodes(nodes, s->pods.selected_keys, log);
+  if (log->ok()) s->cluster = ReadSnapshotNodes(nodes, s->pods.selected_keys, log, &s->sources);
   if (log->ok() && s->cluster.node_names.empty()) {
     return Status::InvalidArgument("no node to import (a scenario needs one)", {nodes_label, ""});
   }
-  if (log->ok()) s->workloads = GroupSnapshotPods(s->pods, s->cluster, options.run_s, log);
+  if (log->ok()) {
+    s->workloads = GroupSnapshotPods(s->pods, s->cluster, options.run_s, log, &s->sources);
+  }
   if (!log->ok()) return Status::Ok();
   *json = ScenarioJson(*s, options, Description(*s, nodes_label, pods_label)).dump(2) + "\n";
-  // What the snapshot says may still be no scenario (a namespace or label migsim refuses):
+  // What the snapshot says may still be no scenario (a label or name migsim refuses):
   // checked here, so that nothing is written that `migsim run` would refuse.
-  if (Result<ScenarioFile> loads = ParseScenarioText(*json, "scenario", NamedFiles::kRefused);
-      !loads.ok()) {
-    return Status::InvalidArgument(
-        "the imported scenario would not load: " + loads.status().ToString(),
-        {nodes_label + ", " + pods_label, ""});
-  }
-  return Status::Ok();
+  Result<ScenarioFile> loads = ParseScenarioText(*json, "scenario", NamedFiles::kRefused);
+  if (loads.ok()) return Status::Ok();
+  AddVariantSources(s->cluster, &s->sources);
+  return LoadErrorAtSource(loads.status(), s->sources, nodes_label, pods_label);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/io/k8s/manifest_node.h"
+#include "sim/io/k8s/snapshot_sources.h"
 
 namespace migsim::k8s {
 
@@ -43,8 +44,9 @@ struct SnapshotPods {
   int other_scheduler = 0;    // for another scheduler than kube-scheduler: left out
 };
 
-// Reads `items` (the pods). Errors go to `log`.
-SnapshotPods ReadSnapshotPods(const std::vector<ManifestNode>& items, ManifestLog* log);
+// Reads `items` (the pods). Errors go to `log`; the priority classes' places to `sources`.
+SnapshotPods ReadSnapshotPods(const std::vector<ManifestNode>& items, ManifestLog* log,
+                              SnapshotSources* sources);
 
 struct SnapshotCluster {
   OrderedJson pools = OrderedJson::object();       // cluster.nodes
@@ -54,9 +56,11 @@ struct SnapshotCluster {
   int nodes = 0;                                   // nodes read
 };
 
-// Reads `items` (the nodes) into pools. Errors go to `log`.
+// Reads `items` (the nodes) into pools. Errors go to `log`; each pool's and node type's
+// place (its first node) to `sources`.
 SnapshotCluster ReadSnapshotNodes(const std::vector<ManifestNode>& items,
-                                  const std::set<std::string>& selected_keys, ManifestLog* log);
+                                  const std::set<std::string>& selected_keys, ManifestLog* log,
+                                  SnapshotSources* sources);
 
 struct SnapshotWorkloads {
   OrderedJson workloads = OrderedJson::object();
@@ -65,8 +69,9 @@ struct SnapshotWorkloads {
 };
 
 // Groups the pods by owner, node and template into workloads; each Job and bare pod gets a
-// job class of its own running `run_s`. Warnings go to `log`.
+// job class of its own running `run_s`. Warnings go to `log`; each workload's and job
+// class's place (its first pod) to `sources`.
 SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotCluster& cluster,
-                                    double run_s, ManifestLog* log);
+                                    double run_s, ManifestLog* log, SnapshotSources* sources);
 
 }  // namespace migsim::k8s

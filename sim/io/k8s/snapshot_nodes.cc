@@ -212,8 +212,9 @@ std::string PoolBaseName(const NodeFacts& f, const std::string& type) {
 }
 
 // The pool a node belongs to: an existing one with the same description, or a new one.
-void AddToPool(OrderedJson pool, const std::string& base, const std::string& node,
-               SnapshotCluster* out) {
+// Returns the pool's name.
+std::string AddToPool(OrderedJson pool, const std::string& base, const std::string& node,
+                      SnapshotCluster* out) {
   std::string name = base;
   for (int i = 2;; ++i) {
     if (!out->pools.contains(name)) {
@@ -232,10 +233,11 @@ void AddToPool(OrderedJson pool, const std::string& base, const std::string& nod
   OrderedJson& count = out->pools[name]["count"];
   out->node_names[node] = name + "-" + std::to_string(count.get<int>());
   count = count.get<int>() + 1;
+  return name;
 }
 
 void ReadNode(const ManifestNode& item, const std::set<std::string>& selected, ManifestLog* log,
-              SnapshotCluster* out) {
+              SnapshotCluster* out, SnapshotSources* sources) {
   if (!item.ExpectMap(log)) return;
   const NodeFacts f = ReadFacts(item, log);
   if (!log->ok()) return;
@@ -263,16 +265,19 @@ void ReadNode(const ManifestNode& item, const std::set<std::string>& selected, M
   if (OrderedJson taints = TaintsJson(item["spec"]["taints"], log); !taints.empty()) {
     pool["taints"] = std::move(taints);
   }
-  AddToPool(std::move(pool), PoolBaseName(f, type), f.name, out);
+  const std::string pool_name = AddToPool(std::move(pool), PoolBaseName(f, type), f.name, out);
+  sources->Add({"cluster", "nodes", pool_name}, item.place());
+  if (out->node_types.contains(type)) sources->Add({"cluster", "node_types", type}, item.place());
 }
 
 }  // namespace
 
 SnapshotCluster ReadSnapshotNodes(const std::vector<ManifestNode>& items,
-                                  const std::set<std::string>& selected_keys, ManifestLog* log) {
+                                  const std::set<std::string>& selected_keys, ManifestLog* log,
+                                  SnapshotSources* sources) {
   SnapshotCluster out;
   for (const ManifestNode& item : items) {
-    ReadNode(item, selected_keys, log, &out);
+    ReadNode(item, selected_keys, log, &out, sources);
     if (!log->ok()) break;
   }
   return out;

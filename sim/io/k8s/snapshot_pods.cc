@@ -122,7 +122,7 @@ OrderedJson TemplateJson(const PodTemplateModel& model, bool bound, ManifestLog*
 }
 
 void NotePriority(const ManifestNode& spec, const std::string& class_name, ManifestLog* log,
-                  SnapshotPods* out) {
+                  SnapshotPods* out, SnapshotSources* sources) {
   // The system's classes exist in every cluster; other names starting with "system-" are
   // reserved, which no cluster's pods can use.
   if (class_name.empty() || class_name == kSystemClusterCritical ||
@@ -137,6 +137,7 @@ void NotePriority(const ManifestNode& spec, const std::string& class_name, Manif
   PriorityValue p{spec["priority"].Int(log, 0, -2147483648LL, 1'000'000'000),
                   spec["preemptionPolicy"].String(log) == "Never"};
   const auto [it, added] = out->priority_classes.try_emplace(class_name, p);
+  sources->Add({"priority_classes", class_name}, spec["priorityClassName"].place());
   if (!added && (it->second.value != p.value || it->second.never != p.never)) {
     spec["priority"].Warn(log, "priority class '" + class_name +
                                    "' has another value or preemption policy on an earlier "
@@ -155,7 +156,8 @@ bool RunsForever(const Owner& owner, const PodSpecModel& spec) {
   return owner.kind != "Pod" || spec.restart_policy.empty() || spec.restart_policy == "Always";
 }
 
-void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out) {
+void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out,
+             SnapshotSources* sources) {
   if (!item.ExpectMap(log)) return;
   const ManifestNode metadata = item["metadata"], spec = item["spec"];
   const std::string phase = item["status"]["phase"].String(log);
@@ -185,16 +187,17 @@ void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out) {
   pod.tmpl = TemplateJson(model, !pod.node.empty(), log);
   for (const auto& [key, value] : model.spec.node_selector) out->selected_keys.insert(key);
   for (const LabelIn& term : model.spec.node_affinity) out->selected_keys.insert(term.key);
-  NotePriority(spec, model.spec.priority_class, log, out);
+  NotePriority(spec, model.spec.priority_class, log, out, sources);
   if (log->ok()) out->pods.push_back(std::move(pod));
 }
 
 }  // namespace
 
-SnapshotPods ReadSnapshotPods(const std::vector<ManifestNode>& items, ManifestLog* log) {
+SnapshotPods ReadSnapshotPods(const std::vector<ManifestNode>& items, ManifestLog* log,
+                              SnapshotSources* sources) {
   SnapshotPods out;
   for (const ManifestNode& item : items) {
-    ReadPod(item, log, &out);
+    ReadPod(item, log, &out, sources);
     if (!log->ok()) break;
   }
   return out;

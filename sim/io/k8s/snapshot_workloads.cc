@@ -88,7 +88,7 @@ void WarnDropped(const PodGroup& g, const SnapshotCluster& cluster, ManifestLog*
 }  // namespace
 
 SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotCluster& cluster,
-                                    double run_s, ManifestLog* log) {
+                                    double run_s, ManifestLog* log, SnapshotSources* sources) {
   SnapshotWorkloads out;
   const std::map<std::string, std::string> base = BaseNames(pods);
   std::vector<Entry> entries;
@@ -106,7 +106,10 @@ SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotClus
       }
       node = it->second;
     }
-    if (!first.runs_forever) out.job_classes[name] = {{"run_s", run_s}};
+    if (!first.runs_forever) {
+      out.job_classes[name] = {{"run_s", run_s}};
+      sources->Add({"job_classes", name}, first.place);
+    }
     std::string workload = name;
     if (!node.empty()) {
       workload += "@" + node;
@@ -115,6 +118,7 @@ SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotClus
       if (const int k = ++pending_groups[name]; k > 1) workload += "#" + std::to_string(k);
       out.pending += static_cast<int>(g.pods.size());
     }
+    sources->Add({"workloads", workload}, first.place);
     entries.push_back({node.empty(), Earliest(g), workload, Workload(g, name, node)});
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {

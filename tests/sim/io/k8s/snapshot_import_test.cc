@@ -171,6 +171,28 @@ TEST_CASE("what the scenario would refuse of a pod is an error at the pod's path
         "'system-': names starting with 'system-' are reserved for the system's classes");
 }
 
+TEST_CASE("a value the scenario loader refuses is an error at the snapshot element it came from",
+          "[k8s][snapshot]") {
+  // The importer loads what it writes; the loader's error is mapped back from the scenario's
+  // JSON pointer to the snapshot element that made the member (snapshot_sources.h). Found by
+  // the snapshot_import fuzz target: a priority class name the scenario refuses, and MIG
+  // devices a node advertises that its GPUs cannot hold.
+  std::string pod = Pod("p", "Job", "train", R"("nvidia.com/gpu": 1)");
+  pod.insert(pod.find(R"("nodeName")"), R"("priorityClassName": "serving*", )");
+  CHECK(ErrorOf(OneNode(kM5), Pods({pod})) ==
+        "pods.json: document 1: items[0].spec.priorityClassName (line 2): the imported scenario "
+        "would not load (at /priority_classes/serving*): a priority class name is letters, "
+        "digits, '.', '_' and '-'");
+  const std::string mig_node = OneNode(
+      R"("node.kubernetes.io/instance-type": "p4d.24xlarge", "nvidia.com/gpu.count": "1",
+         "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB", "nvidia.com/mig.strategy": "mixed")",
+      R"("nvidia.com/mig-3g.20gb": "4")");
+  CHECK(ErrorOf(mig_node, kNoPods) ==
+        "nodes.json: document 1: items[0] (line 1): the imported scenario would not load (at "
+        "/cluster/nodes/p4d-24xlarge-custom/mig/layouts/0): 4 x 3g.20gb exceeds its maximum of 2 "
+        "per GPU");
+}
+
 TEST_CASE("a node of no catalog type gets a custom type from its allocatable resources",
           "[k8s][snapshot]") {
   const nlohmann::json s = Json(Import(OneNode(kM5), kNoPods));
