@@ -44,6 +44,9 @@ struct Scenario {
   std::optional<KueueSpec> kueue;  // Kueue's objects; Jobs with a queue_name are managed
   // DRA's DeviceClasses: NVIDIA's two (gpu.nvidia.com, mig.nvidia.com), then the scenario's.
   std::vector<dra::DeviceClass> device_classes = dra::NvidiaDeviceClasses();
+  // Shared ResourceClaims (top-level `resource_claims`, kind ResourceClaim); a template's
+  // PodTemplate::shared_claims index them.
+  std::vector<dra::SharedClaim> shared_claims;
 };
 
 struct ScenarioFile {

@@ -2,7 +2,8 @@
 // ResourceClaim (resource.k8s.io/v1) as the allocator needs it: spec.devices.requests[],
 // each either `exactly` one sub-request or `firstAvailable`, an ordered list of
 // alternatives of which the first that can be satisfied wins. A pod's claims come from
-// ResourceClaimTemplates (one claim per pod). `constraints` and `config` are not modelled.
+// ResourceClaimTemplates (one claim per pod) or are shared ResourceClaims (shared_claim.h,
+// whose `config` says how pods share the devices). `constraints` are not modelled.
 
 #include <cstdint>
 #include <string>

@@ -29,6 +29,9 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
     kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
   }
   device_classes_ = std::move(inputs.device_classes);
+  shared_claims_ = std::move(inputs.shared_claims);
+  for (const dra::SharedClaim& c : shared_claims_) claim_states_.push_back({&c.claim, NodeId()});
+  claim_books_.resize(shared_claims_.size());
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());
@@ -88,6 +91,9 @@ std::string SchedulingKey(const PodTemplate& t) {
       }
     }
   }
+  // Pods sharing different claims may be pinned to different nodes.
+  key += "|r";
+  for (dra::SharedClaimId id : t.shared_claims) key += std::to_string(id.value()) + ',';
   // A pod waiting for its own node blocks no pod that could go elsewhere.
   if (t.node_name.valid()) key += "|n" + std::to_string(t.node_name.value());
   return key;
@@ -328,6 +334,7 @@ void Engine::FreeNode(Pod& pod) {
   NodeInfo& info = node_info_[pod.node.value()];
   allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), info);
   mig_instances_destroyed_ += std::exchange(pod.mig_created, 0);
+  if (!t.shared_claims.empty()) ReleaseSharedClaims(pod);
   UpdateMigFragmentation(pod.node.value());
   // O(1): the last bound pod takes the released one's slot.
   MIGSIM_CHECK(pod.node_slot < info.pods.size() && info.pods[pod.node_slot].id == pod.id,

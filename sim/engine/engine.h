@@ -61,8 +61,10 @@ struct EngineInputs {
   std::vector<PodDisruptionBudget> disruption_budgets{};
   // Kueue's objects, when the scenario has them (engine_kueue.cc).
   std::optional<KueueSpec> kueue{};
-  // DRA: the DeviceClasses the templates' claims name (NVIDIA's and the scenario's).
+  // DRA: the DeviceClasses the templates' claims name (NVIDIA's and the scenario's), and
+  // the shared ResourceClaims (by dra::SharedClaimId) the templates name.
   std::vector<dra::DeviceClass> device_classes{};
+  std::vector<dra::SharedClaim> shared_claims{};
 };
 
 class Engine final : private ControllerContext {
@@ -297,6 +299,18 @@ class Engine final : private ControllerContext {
   void Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
   void BindAssumed(Pod& pod);
   void AllocateClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info);
+  void CountCreated(const NodeRuntime& runtime, uint32_t created);
+  // Shared ResourceClaims (engine_shared_claims.cc). The pod's claims, own and shared, on
+  // the node it is assumed on: a shared claim not allocated yet is allocated with the
+  // pod's own (as ClusterView::Fits found them); the pod holds each shared claim's devices
+  // with no tenant (the claim holds one) and is counted in its reservedFor.
+  void AllocateWithSharedClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info);
+  // The rest of it once the devices are taken: `fresh` (the claims it allocated) are placed
+  // on the pod's node and shared; the pod reserves all its shared claims.
+  void ReserveSharedClaims(Pod& pod, std::span<const dra::SharedClaimId> fresh,
+                           NodeRuntime& runtime, NodeInfo& info);
+  // The pod leaves its shared claims' reservedFor; a claim left with none is released.
+  void ReleaseSharedClaims(const Pod& pod);
   // Re-measures the node's stranded MIG slices (a bind, a release, a MIG change).
   void UpdateMigFragmentation(uint32_t node);
   void Reconfigure(const std::vector<MigReconfiguration>& changes);
@@ -369,6 +383,11 @@ class Engine final : private ControllerContext {
   SimTime StartRun(Pod& pod, SimTime run, EndReason end);
   std::optional<uint32_t> SharedDevice(const Pod& pod) const;
   void Reshare(NodeId node, uint32_t device);
+  std::vector<double> SharesOn(const NodeRuntime::Device& dev, uint32_t device);
+  // True for a device a shared ResourceClaim under MPS holds.
+  static bool ClaimMps(const NodeRuntime::Device& dev) {
+    return dev.sharing != nullptr && dev.sharing->strategy == dra::SharingStrategy::kMps;
+  }
   void AdvanceProgress(Pod& pod);
   int64_t GpuMemoryOf(const Pod& pod) const;
   double DutyCycleOf(const Pod& pod) const;
@@ -518,6 +537,18 @@ class Engine final : private ControllerContext {
   double mig_creation_seconds_ = 0;
   int64_t mig_windows_ = 0;
   MigFragmentationMeter mig_fragmentation_{0};
+  // Shared ResourceClaims, by dra::SharedClaimId: their specs, what the scheduler sees of
+  // them (PodView::shared_claims points here; never resized after construction) and the
+  // engine's books of each.
+  struct ClaimBook {
+    std::vector<NodeRuntime::Held> devices;  // while allocated: one tenant of each
+    uint32_t reserved_for = 0;  // pods bound or reserved that use it (status.reservedFor)
+    uint32_t mig_created = 0;   // DynamicMIG instances its allocation created
+    SimTime ready;              // when they exist (Pod::claim_ready)
+  };
+  std::vector<dra::SharedClaim> shared_claims_;
+  std::vector<SharedClaimState> claim_states_;
+  std::vector<ClaimBook> claim_books_;
 };
 
 }  // namespace migsim

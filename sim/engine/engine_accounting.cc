@@ -96,8 +96,8 @@ std::optional<std::string> BookingError(const NodeInfo& info, const NodeRuntime&
 }  // namespace
 
 // Each node's requested CPU, memory and extended resources, and each device's tenants,
-// are what the pods bound (or reserved) there hold: binding and releasing (and a MIG change's
-// remap) kept them in step.
+// are what the pods bound (or reserved) there hold and the shared claims allocated there:
+// binding and releasing (and a MIG change's remap) kept them in step.
 std::optional<std::string> Engine::NodeBookingError() const {
   std::vector<Booked> booked(node_info_.size());
   for (size_t n = 0; n < booked.size(); ++n) {
@@ -121,6 +121,12 @@ std::optional<std::string> Engine::NodeBookingError() const {
     for (const NodeRuntime::Held& held : DevicesOf(pod)) {
       if (held.device >= b.tenants.size()) return PodName(pod) + " holds no device of its node";
       b.tenants[held.device] += held.count;
+    }
+  }
+  // A shared claim holds one tenant of each of its devices; its pods hold them with none.
+  for (size_t c = 0; c < claim_books_.size(); ++c) {
+    for (const NodeRuntime::Held& held : claim_books_[c].devices) {
+      booked[claim_states_[c].node.value()].tenants[held.device] += held.count;
     }
   }
   for (size_t n = 0; n < booked.size(); ++n) {

@@ -27,7 +27,7 @@ void Engine::Preempt(Pod& pod, const PodView& view) {
   // could be evicted (most scenarios).
   if (!preemptive_order_ && view.priority <= lowest_priority_) return;
   // Preemption's dry run frees extended resources, not DRA devices: not modelled for claims.
-  if (view.has_claims()) return;
+  if (view.has_claims() || view.shared_claim_ids != nullptr) return;
   if (!templates_[pod.tmpl.value()].preempts || !EligibleToPreempt(pod)) return;
   PodView ranked = view;  // a preemptive queue discipline's rank stands for the priority
   ranked.priority = Rank(pod);

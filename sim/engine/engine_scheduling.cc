@@ -67,6 +67,11 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
                pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
   view.tolerations = unless_empty(t.tolerations);
   view.claims = unless_empty(t.resource_claims);
+  if (!t.shared_claims.empty()) {
+    view.claims = &t.resource_claims;
+    view.shared_claim_ids = &t.shared_claims;
+    view.shared_claims = claim_states_;
+  }
   view.device_classes = device_classes_;
   AddServiceTo(pod, view);
   return view;
@@ -126,7 +131,7 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
   pod.node = node;
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
   allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, info, devices);
-  if (!t.resource_claims.empty()) AllocateClaims(pod, runtime, info);
+  if (!t.resource_claims.empty() || !t.shared_claims.empty()) AllocateClaims(pod, runtime, info);
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
   UpdateMigFragmentation(node.value());
   pod.gpus = runtime.GpusHeld(DevicesOf(pod));
@@ -149,14 +154,17 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
 // The scheduler's DRA plugin allocates the pod's claims on the node it was assumed on.
 void Engine::AllocateClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
+  if (!t.shared_claims.empty()) return AllocateWithSharedClaims(pod, runtime, info);
   const NodeRuntime::ClaimResult result =
       runtime.AllocateClaims(t.resource_claims, device_classes_, allocation_pool_, info);
   allocated_weight_ += result.weight;
   pod.mig_created = result.created;
-  mig_instances_created_ += result.created;
-  if (result.created > 0) {
-    mig_creation_seconds_ += runtime.spec().dra->mig_create.seconds() * result.created;
-  }
+  CountCreated(runtime, result.created);
+}
+
+void Engine::CountCreated(const NodeRuntime& runtime, uint32_t created) {
+  mig_instances_created_ += created;
+  if (created > 0) mig_creation_seconds_ += runtime.spec().dra->mig_create.seconds() * created;
 }
 
 void Engine::BindAssumed(Pod& pod) {
@@ -173,9 +181,10 @@ void Engine::BindAssumed(Pod& pod) {
       t.job_class.valid() ? job_classes_[t.job_class.value()].startup : SimTime::Zero();
   // DynamicMIG: the kubelet plugin creates the pod's instances, one after another, before
   // its containers start.
-  if (pod.mig_created > 0) {
+  if (pod.mig_created > 0 || pod.claim_ready > now_) {
     const SimTime create = runtimes_[pod.node.value()].spec().dra->mig_create;
-    startup = startup + SimTime::Micros(create.micros() * pod.mig_created);
+    const SimTime own = SimTime::Micros(create.micros() * pod.mig_created);
+    startup = startup + std::max(own, pod.claim_ready - now_);
   }
   events_.Push(now_ + startup, PodStart{pod.id, pod.generation});
 }

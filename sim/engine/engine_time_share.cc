@@ -57,21 +57,29 @@ std::optional<uint32_t> Engine::SharedDevice(const Pod& pod) const {
   return std::nullopt;
 }
 
+// The processes' shares of the device's time, for their demands (demands_): max-min fair
+// when time-sliced, each capped when concurrent (MPS: at 1/replicas, or a shared claim's
+// active thread percentage, fairly when those caps oversubscribe the device; a fractional
+// share: at its units).
+std::vector<double> Engine::SharesOn(const NodeRuntime::Device& dev, uint32_t device) {
+  if (ClaimMps(dev)) return CappedFairShares(demands_, dev.sharing->active_thread_percentage / 100.0);
+  if (dev.plugin.fractional) {
+    caps_.clear();
+    for (PodId id : dev.processes) caps_.push_back(ShareOf(pods_[id.value()], device));
+    return CappedShares(demands_, caps_);
+  }
+  return dev.plugin.mps ? MpsShares(demands_, dev.plugin.replicas) : MaxMinShares(demands_);
+}
+
 void Engine::Reshare(NodeId node, uint32_t device) {
   const NodeRuntime& runtime = runtimes_[node.value()];
   const std::vector<PodId>& processes = runtime.devices()[device].processes;
   demands_.clear();
   for (PodId id : processes) demands_.push_back(DutyCycleOf(pods_[id.value()]));
   const NodeRuntime::Device& dev = runtime.devices()[device];
-  std::vector<double> shares;
-  if (dev.plugin.fractional) {
-    caps_.clear();
-    for (PodId id : processes) caps_.push_back(ShareOf(pods_[id.value()], device));
-    shares = CappedShares(demands_, caps_);
-  } else {
-    shares = dev.plugin.mps ? MpsShares(demands_, dev.plugin.replicas) : MaxMinShares(demands_);
-  }
-  const bool concurrent = dev.plugin.mps || dev.plugin.fractional;  // no time-slice switching
+  const std::vector<double> shares = SharesOn(dev, device);
+  // No time-slice switching between concurrent clients.
+  const bool concurrent = dev.plugin.mps || dev.plugin.fractional || ClaimMps(dev);
   const double overhead = concurrent ? 0.0 : runtime.spec().plugin.switch_overhead;
   double busy = 0;
   for (double share : shares) busy += share;
@@ -187,6 +195,12 @@ bool Engine::FitsDeviceMemory(const Pod& pod) const {
   // MPS pins each client to memory / replicas, a fractional share to its share of the
   // memory, whatever the neighbours hold.
   if (device.plugin.mps) return need <= device.plugin.memory_mib / device.plugin.replicas;
+  // A shared claim's MPS clients with a pinned memory limit each have that much; without
+  // one they share the framebuffer, as time-sliced processes do.
+  if (device.sharing != nullptr && device.sharing->pinned_memory_limit_mib > 0) {
+    return need <=
+           std::min<int64_t>(device.sharing->pinned_memory_limit_mib, device.plugin.memory_mib);
+  }
   if (device.plugin.fractional) return need <= device.plugin.memory_mib * ShareOf(pod, index);
   int64_t used = 0;
   for (PodId other : device.processes) used += GpuMemoryOf(pods_[other.value()]);

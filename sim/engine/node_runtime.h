@@ -39,6 +39,9 @@ class NodeRuntime {
     uint64_t tick = 0;  // the live DeviceTick of the device (Engine::Reshare)
     bool healthy = true;  // false while its GPU is unhealthy: nothing more is allocated
     int32_t limit = 0;    // the tenants it may take: plugin.replicas, 0 while unhealthy
+    // DRA: while a shared ResourceClaim holds the device, how its pods share it (plugin.shared
+    // is set then, so that they are its processes); null otherwise. Owned by the engine.
+    const dra::DeviceSharing* sharing = nullptr;
   };
 
   // Builds the node from `spec` and fills `info`. `spec` must outlive the runtime.
@@ -83,16 +86,26 @@ class NodeRuntime {
   struct ClaimResult {
     int64_t weight = 0;
     uint32_t created = 0;
+    std::vector<uint32_t> claims;  // by device appended: the index of its claim in `claims`
   };
   ClaimResult AllocateClaims(std::span<const dra::ResourceClaim> claims,
                              std::span<const dra::DeviceClass> classes, std::vector<Held>& out,
                              NodeInfo& info);
+  // DRA: the devices of a shared ResourceClaim, each held with one tenant (by the claim),
+  // become shared: the pods using the claim are their processes, sharing them as
+  // `sharing` says, until ReleaseSharedClaim. `sharing` must outlive that.
+  void ShareClaimDevices(std::span<const Held> devices, const dra::DeviceSharing& sharing,
+                         NodeInfo& info);
+  // Frees a shared claim's devices (as Release does: dynamic MIG instances are destroyed).
+  // Returns the (negative) change of allocated GPU weight. REQUIRES: ShareClaimDevices.
+  int64_t ReleaseSharedClaim(std::span<const Held> devices, NodeInfo& info);
   // The DRA allocation state; null on a node under the device plugin.
   const dra::Allocator* dra() const { return dra_.get(); }
   // The GPU instance a device stands for, or nullopt for a whole GPU.
   std::optional<MigPlacement> DevicePlacement(uint32_t device) const;
   // Undoes Allocate (and AllocateClaims: DRA devices are freed, dynamic MIG instances
-  // destroyed). Returns the (negative) change of allocated GPU weight.
+  // destroyed; a device held with no tenant, a shared claim's, stays allocated). Returns
+  // the (negative) change of allocated GPU weight.
   int64_t Release(const PodRequests& req, std::span<const Held> held, NodeInfo& info);
 
   // The GPUs whose MIG setting differs from `target`.

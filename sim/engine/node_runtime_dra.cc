@@ -51,6 +51,7 @@ NodeRuntime::ClaimResult NodeRuntime::AllocateClaims(std::span<const dra::Resour
     for (uint32_t d : request.devices) {
       result.weight += Occupy(devices_[d], 1);
       out.push_back({d, 1});
+      result.claims.push_back(request.claim);
       if (dra_->slice().devices[d].created_on_allocation) ++result.created;
     }
   }
@@ -63,12 +64,14 @@ NodeRuntime::ClaimResult NodeRuntime::AllocateClaims(std::span<const dra::Resour
   return result;
 }
 
-// The instances the pod's allocation created are destroyed with it (DynamicMIG).
+// The instances the pod's allocation created are destroyed with it (DynamicMIG). A device
+// it holds with no tenant is a shared claim's: the claim releases it (ReleaseSharedClaim).
 void NodeRuntime::ReleaseClaims(std::span<const Held> held, NodeInfo& info) {
   dra::PodAllocation allocation;
   allocation.requests.push_back({});
   bool destroyed = false;
   for (const Held& h : held) {
+    if (h.count == 0) continue;
     allocation.requests.back().devices.push_back(h.device);
     destroyed = destroyed || dra_->slice().devices[h.device].created_on_allocation;
   }
@@ -76,6 +79,26 @@ void NodeRuntime::ReleaseClaims(std::span<const Held> held, NodeInfo& info) {
   if (!destroyed) return;
   for (size_t g = 0; g < gpus_.size(); ++g) gpus_[g].layout = dra_->Layout(static_cast<int>(g));
   info.gpus = gpus_;
+}
+
+void NodeRuntime::ShareClaimDevices(std::span<const Held> devices,
+                                    const dra::DeviceSharing& sharing, NodeInfo& info) {
+  for (const Held& h : devices) {
+    devices_[h.device].plugin.shared = true;
+    devices_[h.device].sharing = &sharing;
+    info.devices[h.device].shared = true;
+  }
+  ++info.generation;
+}
+
+int64_t NodeRuntime::ReleaseSharedClaim(std::span<const Held> devices, NodeInfo& info) {
+  for (const Held& h : devices) {
+    MIGSIM_CHECK(devices_[h.device].processes.empty(), "a shared claim released in use");
+    devices_[h.device].plugin.shared = false;
+    devices_[h.device].sharing = nullptr;
+    info.devices[h.device].shared = false;
+  }
+  return Release(PodRequests{}, devices, info);
 }
 
 }  // namespace migsim

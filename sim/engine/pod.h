@@ -11,6 +11,7 @@
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
 #include "sim/dra/resource_claim.h"
+#include "sim/dra/shared_claim.h"
 #include "sim/policy/resources.h"
 #include "sim/policy/taint.h"
 
@@ -51,8 +52,11 @@ struct PodTemplate {
   // the kubelet admits them. A pod that does not fit the node's free resources, or finds
   // it cordoned or NotReady, waits pending for it. Invalid: the scheduler places the pods.
   NodeId node_name{};
-  // spec.resourceClaims, each from a ResourceClaimTemplate (one claim per pod).
+  // spec.resourceClaims, each from a ResourceClaimTemplate (one claim per pod) ...
   std::vector<dra::ResourceClaim> resource_claims{};
+  // ... or naming a shared ResourceClaim (resourceClaimName): indices into the scenario's
+  // shared claims, distinct.
+  std::vector<dra::SharedClaimId> shared_claims{};
 };
 
 enum class PodPhase : uint8_t {
@@ -198,6 +202,10 @@ struct Pod {
   // DRA dynamic MIG: the instances its allocation created (it waits for them to be created
   // before it starts; they are destroyed when it ends).
   uint32_t mig_created = 0;
+  // With shared claims: when the instances their allocation created exist (the first pod
+  // creates them after its own; later pods wait for them too). They are destroyed with the
+  // claim, when its last pod is gone.
+  SimTime claim_ready;
 
   // What this evicted pod hands to the pod its controller creates in its place.
   Handover handover() const;

@@ -31,6 +31,13 @@ std::vector<double> MpsShares(std::span<const double> demands, int replicas) {
   return share;
 }
 
+std::vector<double> CappedFairShares(std::span<const double> demands, double cap) {
+  std::vector<double> capped;
+  capped.reserve(demands.size());
+  for (double d : demands) capped.push_back(std::min(d, cap));
+  return MaxMinShares(capped);
+}
+
 std::vector<double> CappedShares(std::span<const double> demands, std::span<const double> caps) {
   std::vector<double> share;
   share.reserve(demands.size());

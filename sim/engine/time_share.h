@@ -24,6 +24,12 @@ std::vector<double> MaxMinShares(std::span<const double> demands);
 // min(demand, 1/replicas) of the device, with no time-slice switching.
 std::vector<double> MpsShares(std::span<const double> demands, int replicas);
 
+// MPS clients each capped at `cap` of the device's SMs (a shared ResourceClaim's
+// defaultActiveThreadPercentage / 100), where the caps may add up to more than the device
+// (MPS allows it): each gets min(demand, cap) while the device has room, and max-min fair
+// shares of it when the capped demands exceed it.
+std::vector<double> CappedFairShares(std::span<const double> demands, double cap);
+
 // Concurrent processes each capped at caps[i] of the device (a fractional GPU share's
 // units held / units): share[i] = min(demands[i], caps[i]).
 std::vector<double> CappedShares(std::span<const double> demands, std::span<const double> caps);

@@ -1,5 +1,6 @@
 // Dynamic Resource Allocation in scenarios: a pool's `dra`, the scenario's
-// `device_classes` and pod templates' `resource_claims` (scenarios/README.md, "DRA").
+// `device_classes` and pod templates' `resource_claims`, of their own or naming a shared
+// claim (scenarios/README.md, "DRA"; the shared claims themselves: shared_claim_json.cc).
 // Claims follow resource.k8s.io/v1's spec.devices.requests field names.
 
 #include <algorithm>
@@ -129,14 +130,38 @@ dra::ResourceClaim LoadClaim(LoadContext* ctx, const JsonRef& ref,
   ObjectReader r(ctx, ref, {"name", "requests"});
   if (!r.valid()) return claim;
   claim.name = LoadName(ctx, r, claim_names);
-  if (!r.Require("requests") || !ExpectArray(ctx, r.Field("requests"))) return claim;
-  const JsonRef requests = r.Field("requests");
-  if (requests.value().empty()) ctx->Fail(requests.pointer(), "a claim needs at least one request");
-  std::vector<std::string> names;
-  for (size_t i = 0; i < requests.value().size() && ctx->ok(); ++i) {
-    claim.requests.push_back(LoadRequest(ctx, requests.Element(i), classes, names));
-  }
+  if (ctx->ok()) claim.requests = LoadClaimRequests(ctx, r, classes);
   return claim;
+}
+
+std::vector<std::string> SharedClaimNames(std::span<const dra::SharedClaim> shared) {
+  std::vector<std::string> names;
+  for (const dra::SharedClaim& c : shared) names.push_back(c.claim.name);
+  return names;
+}
+
+// An entry naming a shared claim: {"name": ..., "resource_claim_name": ...}.
+void LoadClaimReference(LoadContext* ctx, const JsonRef& ref,
+                        std::span<const dra::SharedClaim> shared,
+                        std::vector<std::string>& claim_names, PodClaims& out) {
+  ObjectReader r(ctx, ref, {"name", "resource_claim_name"});
+  if (!r.valid()) return;
+  LoadName(ctx, r, claim_names);
+  const std::string name = r.NonEmptyString("resource_claim_name");
+  if (!ctx->ok()) return;
+  const auto it = std::find_if(shared.begin(), shared.end(),
+                               [&name](const dra::SharedClaim& c) { return c.claim.name == name; });
+  const JsonRef at = r.Field("resource_claim_name");
+  if (it == shared.end()) {
+    return ctx->Fail(at.pointer(),
+                     UnknownNameMessage("shared ResourceClaim", name, SharedClaimNames(shared)) +
+                         " (the scenario's resource_claims)");
+  }
+  const dra::SharedClaimId id(static_cast<dra::SharedClaimId::Rep>(it - shared.begin()));
+  if (std::find(out.shared.begin(), out.shared.end(), id) != out.shared.end()) {
+    return ctx->Fail(at.pointer(), "the pod names ResourceClaim '" + name + "' twice");
+  }
+  out.shared.push_back(id);
 }
 
 }  // namespace
@@ -198,13 +223,32 @@ void LoadDeviceClasses(LoadContext* ctx, const JsonRef& ref,
   }
 }
 
-std::vector<dra::ResourceClaim> LoadResourceClaims(LoadContext* ctx, const JsonRef& ref,
-                                                   const std::vector<dra::DeviceClass>& classes) {
-  std::vector<dra::ResourceClaim> claims;
+std::vector<dra::DeviceRequest> LoadClaimRequests(LoadContext* ctx, ObjectReader& claim,
+                                                  const std::vector<dra::DeviceClass>& classes) {
+  std::vector<dra::DeviceRequest> out;
+  if (!claim.Require("requests") || !ExpectArray(ctx, claim.Field("requests"))) return out;
+  const JsonRef requests = claim.Field("requests");
+  if (requests.value().empty()) ctx->Fail(requests.pointer(), "a claim needs at least one request");
+  std::vector<std::string> names;
+  for (size_t i = 0; i < requests.value().size() && ctx->ok(); ++i) {
+    out.push_back(LoadRequest(ctx, requests.Element(i), classes, names));
+  }
+  return out;
+}
+
+PodClaims LoadResourceClaims(LoadContext* ctx, const JsonRef& ref,
+                             const std::vector<dra::DeviceClass>& classes,
+                             std::span<const dra::SharedClaim> shared) {
+  PodClaims claims;
   if (!ExpectArray(ctx, ref)) return claims;
   std::vector<std::string> names;
   for (size_t i = 0; i < ref.value().size() && ctx->ok(); ++i) {
-    claims.push_back(LoadClaim(ctx, ref.Element(i), classes, names));
+    const JsonRef entry = ref.Element(i);
+    if (entry.value().is_object() && entry.value().contains("resource_claim_name")) {
+      LoadClaimReference(ctx, entry, shared, names, claims);
+    } else {
+      claims.own.push_back(LoadClaim(ctx, entry, classes, names));
+    }
   }
   return claims;
 }

@@ -140,8 +140,16 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
     pod.node_name = ReadNodeName(ctx, r.Field("nodeName"), scenario->cluster);
   }
   if (r.Has("resource_claims") && ctx->ok()) {
-    pod.resource_claims =
-        LoadResourceClaims(ctx, r.Field("resource_claims"), scenario->device_classes);
+    PodClaims claims = LoadResourceClaims(ctx, r.Field("resource_claims"), scenario->device_classes,
+                                          scenario->shared_claims);
+    pod.resource_claims = std::move(claims.own);
+    pod.shared_claims = std::move(claims.shared);
+    // The scheduler allocates a shared claim and pins its pods; a pod bound by name skips it.
+    if (ctx->ok() && pod.node_name.valid() && !pod.shared_claims.empty()) {
+      ctx->Fail(r.Field("nodeName").pointer(),
+                "a pod bound by nodeName cannot use a shared ResourceClaim (the scheduler "
+                "allocates it and places the pods that use it)");
+    }
   }
   pod.termination_grace = r.Seconds("terminationGracePeriodSeconds", pod.termination_grace);
   if (ctx->ok()) ApplyPriorityClass(ctx, r, *scenario, &pod);

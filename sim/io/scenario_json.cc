@@ -28,7 +28,7 @@ using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 19> kTopLevelFields = {"name",
+constexpr std::array<std::string_view, 20> kTopLevelFields = {"name",
                                                               "description",
                                                               "seed",
                                                               "horizon_s",
@@ -46,7 +46,8 @@ constexpr std::array<std::string_view, 19> kTopLevelFields = {"name",
                                                               "fault_processes",
                                                               "manifests",
                                                               "manifest_overlay",
-                                                              "device_classes"};
+                                                              "device_classes",
+                                                              "resource_claims"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -171,6 +172,10 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
   }
   if (r.Has("device_classes") && ctx.ok()) {
     io::LoadDeviceClasses(&ctx, r.Field("device_classes"), &scenario.device_classes);
+  }
+  if (r.Has("resource_claims") && ctx.ok()) {
+    io::LoadSharedClaims(&ctx, r.Field("resource_claims"), scenario.device_classes,
+                         &scenario.shared_claims);
   }
   if (ctx.ok()) {
     const std::optional<io::JsonRef> classes =

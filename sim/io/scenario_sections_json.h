@@ -5,6 +5,7 @@
 // The field-by-field format is specified in scenarios/README.md.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,9 +64,23 @@ void CheckDraReconfigurations(LoadContext* ctx, const JsonRef& list, const Clust
 // The scenario's `device_classes`, appended to `classes` (which holds NVIDIA's).
 void LoadDeviceClasses(LoadContext* ctx, const JsonRef& ref,
                        std::vector<dra::DeviceClass>* classes);
-// A template's `resource_claims`; every class named must be in `classes`.
-std::vector<dra::ResourceClaim> LoadResourceClaims(LoadContext* ctx, const JsonRef& ref,
-                                                   const std::vector<dra::DeviceClass>& classes);
+// A template's `resource_claims`: claims of its own (`requests`), and entries naming one
+// of `shared` (`resource_claim_name`). Every class named must be in `classes`.
+struct PodClaims {
+  std::vector<dra::ResourceClaim> own;
+  std::vector<dra::SharedClaimId> shared;
+};
+PodClaims LoadResourceClaims(LoadContext* ctx, const JsonRef& ref,
+                             const std::vector<dra::DeviceClass>& classes,
+                             std::span<const dra::SharedClaim> shared = {});
+// A claim's `requests` (as resource.k8s.io/v1's spec.devices.requests).
+std::vector<dra::DeviceRequest> LoadClaimRequests(LoadContext* ctx, ObjectReader& claim,
+                                                  const std::vector<dra::DeviceClass>& classes);
+// The scenario's `resource_claims` (shared ResourceClaims), appended to `claims`; every
+// class named must be in `classes`. A name already in `claims` is an error.
+void LoadSharedClaims(LoadContext* ctx, const JsonRef& ref,
+                      const std::vector<dra::DeviceClass>& classes,
+                      std::vector<dra::SharedClaim>* claims);
 
 // --- cluster.reconfigurations (reconfiguration_json.cc) ---
 

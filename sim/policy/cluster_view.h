@@ -17,6 +17,7 @@
 #include "sim/dra/allocator.h"
 #include "sim/policy/gang_constraint.h"
 #include "sim/policy/resources.h"
+#include "sim/policy/shared_claims.h"
 #include "sim/policy/taint.h"
 
 namespace migsim {
@@ -140,6 +141,12 @@ struct PodView {
   const std::vector<dra::ResourceClaim>* claims = nullptr;
   std::span<const dra::DeviceClass> device_classes{};
   bool has_claims() const { return claims != nullptr && !claims->empty(); }
+  // The shared ResourceClaims the pod references by name (spec.resourceClaims[]
+  // .resourceClaimName): ids into `shared_claims`, the cluster's. nullptr or empty: none.
+  // REQUIRES: when set and not empty, `claims` is set too (to the pod's own claims, maybe
+  // none), so that Fits tests one pointer for both.
+  const std::vector<dra::SharedClaimId>* shared_claim_ids = nullptr;
+  std::span<const SharedClaimState> shared_claims{};
 };
 
 class ClusterView {
@@ -153,7 +160,8 @@ class ClusterView {
 
   // The scheduler's filter: the node is schedulable, matches the pod's node selector and
   // node affinity, has room for every requested resource, the DRA plugin can allocate
-  // every request of the pod's claims there, and the pod's gang allows it.
+  // every request of the pod's claims there (and of its shared claims not allocated yet;
+  // those allocated must be on this node), and the pod's gang allows it.
   bool Fits(const PodView& pod, const NodeInfo& node) const;
   // The other half of Fits, what no change of the node's load alters: the node is
   // schedulable, matches the pod's node selector and node affinity, and the pod tolerates

@@ -27,6 +27,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   in.disruption_budgets = scenario.disruption_budgets;
   in.kueue = scenario.kueue;
   in.device_classes = scenario.device_classes;
+  in.shared_claims = scenario.shared_claims;
   return in;
 }
 

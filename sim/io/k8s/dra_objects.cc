@@ -1,9 +1,11 @@
-// DRA's DeviceClass and ResourceClaimTemplate (resource.k8s.io), written as the JSON the
-// scenario's own loaders read (sim/io/dra_json.cc): a DeviceClass as a member of
-// `device_classes`, a ResourceClaimTemplate's spec.spec.devices as a claim of a pod
-// template's `resource_claims`. The JSON's fields are the API's, so one loader checks both
-// and they model the same; what the JSON has no field for and that could change allocation
-// is warned about (driver configuration, constraints) or refused (admin access).
+// DRA's DeviceClass, ResourceClaimTemplate and ResourceClaim (resource.k8s.io), written as
+// the JSON the scenario's own loaders read (sim/io/dra_json.cc, shared_claim_json.cc): a
+// DeviceClass as a member of `device_classes`, a ResourceClaimTemplate's spec.spec.devices
+// as a claim of a pod template's `resource_claims`, a ResourceClaim's spec.devices as a
+// member of the scenario's `resource_claims` (its config: claim_config.cc). The JSON's
+// fields are the API's, so one loader checks both and they model the same; what the JSON
+// has no field for and that could change allocation is warned about (a template's or a
+// class's driver configuration, constraints) or refused (admin access).
 
 #include <algorithm>
 #include <string>
@@ -17,6 +19,8 @@ namespace {
 
 using io::Json;
 
+// A claim from a template is one pod's: how pods share its devices does not arise. (A
+// shared ResourceClaim's config is read: claim_config.cc.)
 constexpr const char* kConfigWarning =
     "driver configuration (time-slicing, MPS, ...) is not modelled: each device is allocated "
     "to one claim, unshared";
@@ -106,9 +110,11 @@ Json Requests(const ManifestNode& list, bool v1beta1, ManifestLog* log, Manifest
   return out;
 }
 
-// spec.spec.devices, after a failure at the first level missing or no mapping.
-ManifestNode ClaimDevices(const ManifestNode& doc, ManifestLog* log) {
-  const ManifestNode spec = doc["spec"], claim = spec["spec"], devices = claim["devices"];
+// spec.spec.devices (a template's) or spec.devices (a claim's, `nested` false), after a
+// failure at the first level missing or no mapping.
+ManifestNode ClaimDevices(const ManifestNode& doc, bool nested, ManifestLog* log) {
+  const ManifestNode spec = doc["spec"], claim = nested ? spec["spec"] : spec;
+  const ManifestNode devices = claim["devices"];
   if (!spec.present()) {
     doc.Fail(log, "missing required field 'spec'");
   } else if (spec.ExpectMap(log) && !claim.present()) {
@@ -119,6 +125,26 @@ ManifestNode ClaimDevices(const ManifestNode& doc, ManifestLog* log) {
     devices.ExpectMap(log);
   }
   return devices;
+}
+
+// A claim's devices as the JSON's claim: its requests and any field the JSON does not have
+// (the loader's error). Constraints are warned about, and config too unless `shared` (the
+// caller reads a shared claim's).
+Json ClaimJson(const ManifestNode& doc, const ManifestNode& devices, bool shared, ManifestLog* log,
+               ManifestJsonBuilder* b) {
+  const bool v1beta1 = ReadDraVersion(doc, log) == DraVersion::kV1beta1;
+  b->Place("", devices.place());
+  WarnEach(devices, log,
+           {{"constraints",
+             "constraints (matchAttribute) are not modelled: the claim's devices are picked "
+             "without them"}});
+  if (!shared) WarnEach(devices, log, {{"config", kConfigWarning}});
+  Json json = Json::object();
+  b->CopyMembers(devices, {"constraints", "config", "requests"}, "", &json);
+  if (const ManifestNode requests = devices["requests"]; requests.present()) {
+    json["requests"] = Requests(requests, v1beta1, log, b);
+  }
+  return json;
 }
 
 }  // namespace
@@ -148,21 +174,25 @@ ClaimTemplateObject ReadClaimTemplateObject(const ManifestNode& doc, const std::
                                             ManifestLog* log) {
   ClaimTemplateObject out;
   ManifestJsonBuilder b(log, &out);
-  const bool v1beta1 = ReadDraVersion(doc, log) == DraVersion::kV1beta1;
-  const ManifestNode devices = ClaimDevices(doc, log);
+  const ManifestNode devices = ClaimDevices(doc, true, log);
   if (!log->ok()) return out;
-  b.Place("", devices.place());
-  WarnEach(devices, log,
-           {{"constraints",
-             "constraints (matchAttribute) are not modelled: the claim's devices are picked "
-             "without them"},
-            {"config", kConfigWarning}});
-  Json json = Json::object();
+  Json json = ClaimJson(doc, devices, false, log, &b);
   json["name"] = name;
   b.Place("/name", doc["metadata"]["name"].place());
-  b.CopyMembers(devices, {"constraints", "config", "requests"}, "", &json);
-  if (const ManifestNode requests = devices["requests"]; requests.present()) {
-    json["requests"] = Requests(requests, v1beta1, log, &b);
+  out.json = json.dump();
+  return out;
+}
+
+SharedClaimObject ReadSharedClaimObject(const ManifestNode& doc, ManifestLog* log) {
+  SharedClaimObject out;
+  ManifestJsonBuilder b(log, &out);
+  const ManifestNode devices = ClaimDevices(doc, false, log);
+  if (!log->ok()) return out;
+  Json json = ClaimJson(doc, devices, true, log, &b);
+  if (const ManifestNode config = devices["config"]; config.present()) {
+    if (Json sharing = ClaimSharing(config, log, &b); !sharing.is_null()) {
+      json["sharing"] = std::move(sharing);
+    }
   }
   out.json = json.dump();
   return out;

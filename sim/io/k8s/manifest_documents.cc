@@ -53,6 +53,8 @@ void ReadBody(const ManifestNode& doc, ManifestObject* object, ManifestLog* log)
     object->body = ReadDeviceClassObject(doc, log);
   } else if (kind == "ResourceClaimTemplate") {
     object->body = ReadClaimTemplateObject(doc, object->name, log);
+  } else if (kind == "ResourceClaim") {
+    object->body = ReadSharedClaimObject(doc, log);
   } else {
     object->body = ReadBudgetObject(doc, log);
   }
@@ -65,15 +67,11 @@ bool Simulated(std::string_view kind) {
          kind == "ClusterWorkflowTemplate" || kind == "CronWorkflow" || kind == "ConfigMap" ||
          kind == "PyTorchJob" || kind == "JobSet" || kind == "PodGroup" ||
          kind == "ResourceFlavor" || kind == "ClusterQueue" || kind == "LocalQueue" ||
-         kind == "DeviceClass" || kind == "ResourceClaimTemplate";
+         kind == "DeviceClass" || kind == "ResourceClaimTemplate" || kind == "ResourceClaim";
 }
 
 // Why a kind migsim does not simulate is ignored, for the warning.
 std::string IgnoredBecause(std::string_view kind) {
-  if (kind == "ResourceClaim") {
-    return "a shared ResourceClaim (one claim for several pods) is not modelled: the object is "
-           "ignored (pods get claims of their own from a ResourceClaimTemplate)";
-  }
   return "kind " + std::string(kind) + " is not simulated: the object is ignored";
 }
 

@@ -24,7 +24,9 @@ std::string Difference(const PodTemplate& a, const PodTemplate& b) {
   if (a.node_selector != b.node_selector) return "nodeSelector";
   if (!(a.node_affinity == b.node_affinity)) return "node affinity";
   if (!(a.tolerations == b.tolerations)) return "tolerations";
-  if (a.resource_claims != b.resource_claims) return "resourceClaims";
+  if (a.resource_claims != b.resource_claims || a.shared_claims != b.shared_claims) {
+    return "resourceClaims";
+  }
   if (a.priority_class != b.priority_class) return "priorityClassName";
   if (a.termination_grace != b.termination_grace) return "terminationGracePeriodSeconds";
   if (a.job_class != b.job_class) return "job class (manifest_overlay.job_classes)";

@@ -48,8 +48,10 @@ struct ContainerImage {
 struct PodClaimRef {
   std::string name;  // the claim's name in the pod (what containers' resources.claims name)
   ManifestPlace name_place;
-  std::string template_name;  // resourceClaimTemplateName
+  std::string template_name;  // resourceClaimTemplateName ...
   ManifestPlace template_place;
+  std::string claim_name;  // ... or resourceClaimName: a shared ResourceClaim
+  ManifestPlace claim_place;
 };
 
 // A pod's spec as kube-scheduler sees it. The requests are the pod's effective ones: each
@@ -212,6 +214,9 @@ struct DeviceClassObject : PlacedJson {};
 // `resource_claims` would be written, named after the template (dra_objects.cc); a pod
 // using it names its claim.
 struct ClaimTemplateObject : PlacedJson {};
+// A ResourceClaim's spec.devices as a member of the scenario's `resource_claims` would be
+// written: its requests, and NVIDIA's sharing configuration as `sharing` (dra_objects.cc).
+struct SharedClaimObject : PlacedJson {};
 
 struct ManifestObject {
   std::string kind;  // "Deployment", ...
@@ -220,7 +225,7 @@ struct ManifestObject {
   ManifestPlace place;
   std::variant<PodObject, ReplicatedObject, JobObject, CronJobObject, PriorityClass, BudgetObject,
                WorkflowObject, ConfigMapObject, GangObject, PodGroupObject, KueueObject,
-               DeviceClassObject, ClaimTemplateObject>
+               DeviceClassObject, ClaimTemplateObject, SharedClaimObject>
       body;
   std::string queue_name;  // metadata.labels[kueue.x-k8s.io/queue-name]; "" when absent
   ManifestPlace queue_place;

@@ -91,7 +91,9 @@ TemplateId AddTemplate(const ManifestContext& c, const ManifestObject& o, const 
   pod.node_affinity = m.spec.node_affinity;
   pod.tolerations = m.spec.tolerations;
   if (!m.spec.claims.empty()) {
-    pod.resource_claims = ManifestPodClaims(c.ctx, c.set, o.ns, m.spec, c.scenario->device_classes);
+    PodClaims claims = ManifestPodClaims(c.ctx, c.set, o.ns, m.spec, *c.scenario);
+    pod.resource_claims = std::move(claims.own);
+    pod.shared_claims = std::move(claims.shared);
   }
   pod.labels = m.labels;
   if (m.spec.termination_grace) pod.termination_grace = *m.spec.termination_grace;
@@ -266,7 +268,8 @@ bool IsWorkload(const ManifestObject& o) {
          !std::holds_alternative<k8s::ConfigMapObject>(o.body) &&
          !std::holds_alternative<k8s::KueueObject>(o.body) &&
          !std::holds_alternative<k8s::DeviceClassObject>(o.body) &&
-         !std::holds_alternative<k8s::ClaimTemplateObject>(o.body) && PodGroupOf(o).empty();
+         !std::holds_alternative<k8s::ClaimTemplateObject>(o.body) &&
+         !std::holds_alternative<k8s::SharedClaimObject>(o.body) && PodGroupOf(o).empty();
 }
 
 std::set<std::string> WorkloadNames(const Scenario& s) {

@@ -29,8 +29,9 @@ void AddManifestPriorityClasses(LoadContext* ctx, const k8s::ManifestSet& set, S
 // mig.nvidia.com) is the driver's own, as `kubectl get deviceclasses -o yaml` exports it: it
 // changes nothing when its selectors are the built-in's and is an error otherwise; one named
 // as a class of `device_classes` or of another manifest is an error, and so is a
-// ResourceClaimTemplate named as another of its namespace. REQUIRES: the scenario's own
-// device_classes are loaded.
+// ResourceClaimTemplate or ResourceClaim named as another of its namespace. ResourceClaims
+// become shared claims named "<namespace>/<name>". REQUIRES: the scenario's own
+// device_classes and resource_claims are loaded.
 void AddManifestDraObjects(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario);
 
 // Also applies the overlay's device_plugin ConfigMap to its pools.

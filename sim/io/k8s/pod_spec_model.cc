@@ -1,7 +1,7 @@
 // A pod spec's scheduling fields. Fields that cannot change where or when a pod is scheduled
 // (probes, volumes, env, ports, securityContext, ...) are ignored; those that could and that
 // migsim does not model are warnings (kUnmodelled); schedulerName other than kube-scheduler's
-// and shared ResourceClaims (resourceClaimName) are errors.
+// is an error.
 
 #include "sim/io/k8s/pod_spec_model.h"
 
@@ -32,21 +32,24 @@ std::string TopologyKeys(const ManifestNode& list, ManifestLog* log) {
   return keys;
 }
 
-// One entry of spec.resourceClaims; false after reporting a problem.
+// One entry of spec.resourceClaims (a template's claim or a shared ResourceClaim); false
+// after reporting a problem.
 bool ReadPodClaim(const ManifestNode& entry, ManifestLog* log, PodSpecModel* out) {
   if (!entry.ExpectMap(log)) return false;
-  const ManifestNode name = entry["name"], tmpl = entry["resourceClaimTemplateName"];
+  const ManifestNode name = entry["name"], tmpl = entry["resourceClaimTemplateName"],
+                     shared = entry["resourceClaimName"];
   PodClaimRef ref{.name = name.String(log),
                   .name_place = name.present() ? name.place() : entry.place(),
                   .template_name = tmpl.String(log),
-                  .template_place = tmpl.place()};
-  if (const ManifestNode shared = entry["resourceClaimName"]; shared.present()) {
-    shared.Fail(log,
-                "shared ResourceClaims (one claim for several pods) are not modelled: use a "
-                "resourceClaimTemplateName, which gives each pod a claim of its own");
-  } else if (ref.name.empty() || ref.template_name.empty()) {
-    entry.Fail(log, std::string("missing required field '") +
-                        (ref.name.empty() ? "name" : "resourceClaimTemplateName") + "'");
+                  .template_place = tmpl.place(),
+                  .claim_name = shared.String(log),
+                  .claim_place = shared.place()};
+  if (tmpl.present() && shared.present()) {
+    shared.Fail(log, "give either resourceClaimName or resourceClaimTemplateName, not both");
+  } else if (ref.name.empty()) {
+    entry.Fail(log, "missing required field 'name'");
+  } else if (ref.template_name.empty() && ref.claim_name.empty()) {
+    entry.Fail(log, "missing required field 'resourceClaimTemplateName' (or resourceClaimName)");
   }
   for (const PodClaimRef& other : out->claims) {
     if (other.name == ref.name) name.Fail(log, "claim name '" + ref.name + "' is used twice");

@@ -1,15 +1,17 @@
-// DRA from manifests: DeviceClasses, ResourceClaimTemplates and pods' resourceClaims give
-// the device classes and claims the scenario's JSON gives, bad objects are reported at their
-// YAML paths, what is not modelled is warned about, and scenarios/manifests-dra.json has the
-// figures of dra-dynamic-mig.json (issue 14).
+// DRA from manifests: DeviceClasses, ResourceClaimTemplates, ResourceClaims and pods'
+// resourceClaims give the device classes and claims the scenario's JSON gives, bad objects
+// are reported at their YAML paths, what is not modelled is warned about, and
+// scenarios/manifests-dra.json has the figures of dra-dynamic-mig.json (issue 14).
 
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "policies/first_fit.h"
 #include "sim/io/k8s/manifest_objects.h"
 #include "sim/io/scenario_json.h"
 #include "tests/golden/scenario_runner.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/tiny_world.h"
 
 namespace migsim {
 namespace {
@@ -185,13 +187,12 @@ TEST_CASE("bad DRA objects and claims are reported at their YAML paths", "[k8s][
               "(line 28): unknown ResourceClaimTemplate 'mig-1g' (valid: mig-2g) in namespace "
               "'default'");
   }
-  SECTION("a shared ResourceClaim") {
+  SECTION("a shared ResourceClaim no manifest defines") {
     CHECK(ErrorOf(dir, Deployment("      resourceClaims:\n      - name: gpu\n"
                                   "        resourceClaimName: shared-gpu\n")) ==
           file +
               ": document 1: spec.template.spec.resourceClaims[0].resourceClaimName (line 10): "
-              "shared ResourceClaims (one claim for several pods) are not modelled: use a "
-              "resourceClaimTemplateName, which gives each pod a claim of its own");
+              "unknown ResourceClaim 'shared-gpu' (none is defined) in namespace 'default'");
   }
   SECTION("a container's claim the pod does not have") {
     CHECK(ErrorOf(dir, ExactlyTemplate("mig-1g", "mig.nvidia.com", "1g.5gb") + "---\n" +
@@ -259,9 +260,7 @@ TEST_CASE("DRA fields and kinds migsim does not model are warnings with their pa
       kDeviceClass +
       "  config: [{opaque: {driver: gpu.nvidia.com, parameters: {}}}]\n"
       "  extendedResourceName: example.com/mig\n";
-  CHECK(WarningsOf(device_class + "---\n" + tmpl +
-                   "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
-                   "metadata: {name: shared}\n") ==
+  CHECK(WarningsOf(device_class + "---\n" + tmpl) ==
         std::vector<std::string>{
             "k8s/a.yaml: document 1: spec.config (line 7): driver configuration (time-slicing, "
             "MPS, ...) is not modelled: each device is allocated to one claim, unshared",
@@ -274,10 +273,7 @@ TEST_CASE("DRA fields and kinds migsim does not model are warnings with their pa
             "(time-slicing, MPS, ...) is not modelled: each device is allocated to one claim, "
             "unshared",
             "k8s/a.yaml: document 2: spec.spec.devices.requests[0].exactly.tolerations (line "
-            "20): device taints are not modelled: no device has one to tolerate",
-            "k8s/a.yaml: document 3: kind (line 27): a shared ResourceClaim (one claim for "
-            "several pods) is not modelled: the object is ignored (pods get claims of their own "
-            "from a ResourceClaimTemplate)"});
+            "20): device taints are not modelled: no device has one to tolerate"});
 }
 
 TEST_CASE("seed-scenario golden: DRA manifests give dra-dynamic-mig.json's figures",
@@ -299,6 +295,111 @@ TEST_CASE("seed-scenario golden: DRA manifests give dra-dynamic-mig.json's figur
   CHECK(a.mig.instances_created == b.mig.instances_created);
   CHECK(a.mig.creation_s == b.mig.creation_s);
   CHECK(a.mig.reconfiguration_windows == b.mig.reconfiguration_windows);
+}
+
+}  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// A ResourceClaim `name` (namespace default) of one whole GPU, with `config` (indented for
+// spec.devices, 4 spaces).
+std::string SharedClaim(const std::string& name, const std::string& config = "") {
+  return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " + name +
+         "}\nspec:\n  devices:\n    requests:\n    - name: gpu\n"
+         "      exactly: {deviceClassName: gpu.nvidia.com}\n" +
+         config;
+}
+
+const std::string kMpsConfig =
+    "    config:\n    - requests: [gpu]\n      opaque:\n        driver: gpu.nvidia.com\n"
+    "        parameters:\n          apiVersion: resource.nvidia.com/v1beta1\n"
+    "          kind: GpuConfig\n          sharing:\n            strategy: MPS\n"
+    "            mpsConfig: {defaultActiveThreadPercentage: 50}\n";
+
+const std::string kClaimByName =
+    "      resourceClaims:\n      - name: gpu\n        resourceClaimName: shared-gpu\n";
+
+// The error of a claim with kMpsConfig, `from` replaced by `to`, that a Deployment names.
+std::string ConfigError(const test::ScratchDir& dir, const std::string& from,
+                        const std::string& to) {
+  std::string config = kMpsConfig;
+  config.replace(config.find(from), from.size(), to);
+  return ErrorOf(dir, SharedClaim("shared-gpu", config) + "---\n" + Deployment(kClaimByName));
+}
+
+}  // namespace
+
+TEST_CASE("a ResourceClaim and NVIDIA's sharing config become a shared claim the pods name",
+          "[k8s][io][dra]") {
+  test::ScratchDir dir("dra");
+  const Scenario s = First(LoadManifests(dir, SharedClaim("shared-gpu", kMpsConfig) + "---\n" +
+                                                  Deployment(kClaimByName, "[{name: gpu}]")));
+  REQUIRE(s.shared_claims.size() == 1);
+  CHECK(s.shared_claims[0].claim.name == "default/shared-gpu");
+  CHECK(s.shared_claims[0].sharing.strategy == dra::SharingStrategy::kMps);
+  CHECK(s.shared_claims[0].sharing.active_thread_percentage == 50);
+  REQUIRE(s.templates.size() == 1);
+  CHECK(s.templates[0].resource_claims.empty());
+  CHECK(s.templates[0].shared_claims == std::vector<dra::SharedClaimId>{dra::SharedClaimId(0)});
+}
+
+TEST_CASE("a Deployment's replicas naming one ResourceClaim run on one device under MPS",
+          "[k8s][io][dra]") {
+  test::ScratchDir dir("dra");
+  const Scenario s = First(LoadManifests(
+      dir, SharedClaim("shared-gpu", kMpsConfig) + "---\n" + Deployment(kClaimByName)));
+  FirstFitPolicy policy;
+  const std::unique_ptr<Engine> engine = test::RunEngine(s, policy);
+  REQUIRE(engine->pods().size() == 2);
+  const Pod& a = engine->pods()[0];
+  const Pod& b = engine->pods()[1];
+  CHECK(a.phase == PodPhase::kRunning);
+  CHECK(b.phase == PodPhase::kRunning);
+  CHECK(b.node == a.node);
+  CHECK(engine->DeviceName(a) == "gpu0/shared");
+  CHECK(engine->DeviceName(b) == "gpu0/shared");
+}
+
+TEST_CASE("bad ResourceClaims and references to them are reported at their YAML paths",
+          "[k8s][io][dra]") {
+  test::ScratchDir dir("dra");
+  const std::string file = dir.Path("k8s.yaml");
+  const std::string pod = "---\n" + Deployment(kClaimByName);
+  SECTION("an unknown claim lists the namespace's") {
+    CHECK(ErrorOf(dir, SharedClaim("other-gpu") + pod) ==
+          file +
+              ": document 2: spec.template.spec.resourceClaims[0].resourceClaimName (line 19): "
+              "unknown ResourceClaim 'shared-gpu' (valid: other-gpu) in namespace 'default'");
+  }
+  SECTION("another driver's configuration") {
+    CHECK(ConfigError(dir, "driver: gpu.nvidia.com", "driver: example.com") ==
+          file +
+              ": document 1: spec.devices.config[0].opaque.driver (line 12): configuration for "
+              "driver 'example.com' is not modelled: migsim reads NVIDIA's DRA driver's "
+              "(gpu.nvidia.com)");
+  }
+  SECTION("another kind of parameters") {
+    CHECK(ConfigError(dir, "kind: GpuConfig", "kind: VfioDeviceConfig") ==
+          file +
+              ": document 1: spec.devices.config[0].opaque.parameters.kind (line 15): unknown "
+              "kind of parameters 'VfioDeviceConfig' (valid: GpuConfig, MigDeviceConfig)");
+  }
+  SECTION("an MPS percentage out of range, at its YAML path") {
+    CHECK(ConfigError(dir, "Percentage: 50", "Percentage: 150")
+              .starts_with(file + ": document 1: spec.devices.config[0].opaque.parameters."
+                                  "sharing.mpsConfig.defaultActiveThreadPercentage (line 18): "));
+  }
+  SECTION("a claim defined twice") {
+    CHECK(ErrorOf(dir, SharedClaim("shared-gpu") + "---\n" + SharedClaim("shared-gpu") + pod) ==
+          file +
+              ": document 2 (line 10): ResourceClaim 'shared-gpu' is defined twice in "
+              "namespace 'default'");
+  }
+  SECTION("a template and a claim in one entry") {
+    CHECK(ErrorOf(dir, Deployment(kClaimByName + "        resourceClaimTemplateName: t\n"))
+              .ends_with("give either resourceClaimName or resourceClaimTemplateName, not both"));
+  }
 }
 
 }  // namespace migsim
