@@ -116,6 +116,11 @@ class Engine final : private ControllerContext {
   // The node pools availability is reported for (OnPoolAvailability): the scenario's, or
   // one "cluster" pool of every node when it names none.
   std::span<const NodePoolRange> pools() const { return pools_; }
+  // The GPU time shared ResourceClaims held (their devices' GPUs x the time allocated, up
+  // to the end for a claim still allocated), in GPU-hours, by the namespace of the pod that
+  // allocated each (engine_shared_claims.cc): the GPU the claim's pods use, which their own
+  // Pod::gpus leave out.
+  std::vector<double> SharedClaimGpuHours(size_t namespaces) const;
   // DRA dynamic MIG: instances created at allocation and destroyed at release, and the
   // creation time pods waited for (instances x the pool's mig_create), in seconds.
   int64_t mig_instances_created() const { return mig_instances_created_; }
@@ -545,6 +550,10 @@ class Engine final : private ControllerContext {
     uint32_t reserved_for = 0;  // pods bound or reserved that use it (status.reservedFor)
     uint32_t mig_created = 0;   // DynamicMIG instances its allocation created
     SimTime ready;              // when they exist (Pod::claim_ready)
+    SimTime allocated_at;       // while allocated: since when
+    double gpus = 0;            // while allocated: the GPUs its devices are (GpusHeld)
+    int32_t namespace_index = 0;  // of the pod that allocated it
+    double gpu_seconds = 0;       // of its allocations ended so far
   };
   std::vector<dra::SharedClaim> shared_claims_;
   std::vector<SharedClaimState> claim_states_;

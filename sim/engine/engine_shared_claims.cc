@@ -51,9 +51,12 @@ void Engine::ReserveSharedClaims(Pod& pod, std::span<const dra::SharedClaimId> f
   const SimTime create = runtime.spec().dra ? runtime.spec().dra->mig_create : SimTime::Zero();
   for (dra::SharedClaimId id : fresh) {
     claim_states_[id.value()].node = pod.node;
-    claim_books_[id.value()].ready = now_ + SimTime::Micros(create.micros() * created);
-    runtime.ShareClaimDevices(claim_books_[id.value()].devices, shared_claims_[id.value()].sharing,
-                              info);
+    ClaimBook& book = claim_books_[id.value()];
+    book.ready = now_ + SimTime::Micros(create.micros() * created);
+    book.allocated_at = now_;
+    book.gpus = runtime.GpusHeld(book.devices);
+    book.namespace_index = templates_[pod.tmpl.value()].namespace_index;
+    runtime.ShareClaimDevices(book.devices, shared_claims_[id.value()].sharing, info);
   }
   for (dra::SharedClaimId id : templates_[pod.tmpl.value()].shared_claims) {
     ClaimBook& book = claim_books_[id.value()];
@@ -69,12 +72,24 @@ void Engine::ReleaseSharedClaims(const Pod& pod) {
     MIGSIM_CHECK(book.reserved_for > 0, "a shared claim released by a pod not using it");
     if (--book.reserved_for > 0) continue;
     const NodeId node = claim_states_[id.value()].node;
+    book.gpu_seconds += book.gpus * (now_ - book.allocated_at).seconds();
     allocated_weight_ +=
         runtimes_[node.value()].ReleaseSharedClaim(book.devices, node_info_[node.value()]);
     mig_instances_destroyed_ += std::exchange(book.mig_created, 0);
     book.devices.clear();
     claim_states_[id.value()].node = NodeId::Invalid();
   }
+}
+
+std::vector<double> Engine::SharedClaimGpuHours(size_t namespaces) const {
+  std::vector<double> hours(namespaces, 0);
+  for (size_t c = 0; c < claim_books_.size(); ++c) {
+    const ClaimBook& book = claim_books_[c];
+    double seconds = book.gpu_seconds;
+    if (claim_states_[c].node.valid()) seconds += book.gpus * (now_ - book.allocated_at).seconds();
+    if (seconds > 0) hours[static_cast<size_t>(book.namespace_index)] += seconds / 3600;
+  }
+  return hours;
 }
 
 }  // namespace migsim

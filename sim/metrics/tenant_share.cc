@@ -7,10 +7,13 @@ namespace migsim {
 std::vector<TenantUsage> TenantUsages(std::span<const Pod> pods,
                                       std::span<const PodTemplate> templates,
                                       std::span<const std::string> namespaces,
-                                      std::span<const JobRecord> jobs, SimTime end) {
+                                      std::span<const JobRecord> jobs, SimTime end,
+                                      std::span<const double> claim_gpu_hours) {
   std::vector<int64_t> pod_count(namespaces.size(), 0);
-  std::vector<double> gpu_hours(namespaces.size(), 0);
+  std::vector<double> gpu_hours(claim_gpu_hours.begin(), claim_gpu_hours.end());
+  gpu_hours.resize(namespaces.size(), 0);
   double total = 0;
+  for (double h : gpu_hours) total += h;
   for (const Pod& pod : pods) {
     const auto ns = static_cast<size_t>(templates[pod.tmpl.value()].namespace_index);
     ++pod_count[ns];

@@ -20,11 +20,14 @@ namespace migsim {
 
 // One entry per namespace that has pods, in the order of `namespaces` (indexed by
 // PodTemplate::namespace_index): its pods, GPU-hours, share of all tenants' GPU-hours and
-// the stats of its jobs (`jobs` from CollectJobs). `end` is the end of the run.
+// the stats of its jobs (`jobs` from CollectJobs). `end` is the end of the run. A pod's
+// GPU-hours are Pod::gpus from bind to end; `claim_gpu_hours` (by namespace, empty or one
+// per namespace) adds what shared ResourceClaims held (Engine::SharedClaimGpuHours).
 std::vector<TenantUsage> TenantUsages(std::span<const Pod> pods,
                                       std::span<const PodTemplate> templates,
                                       std::span<const std::string> namespaces,
-                                      std::span<const JobRecord> jobs, SimTime end);
+                                      std::span<const JobRecord> jobs, SimTime end,
+                                      std::span<const double> claim_gpu_hours = {});
 
 // Jain's fairness index J = (Σx)² / (n Σx²) over the n values: 1 when all are equal, 1/n
 // when one has everything. nullopt when there are none or all are 0.

@@ -112,6 +112,20 @@ TEST_CASE("MPS caps that add up to more than the device share it fairly", "[engi
   }
 }
 
+TEST_CASE("a shared claim's GPU time is booked once, to the namespace of its pods",
+          "[engine][dra]") {
+  // Two pods time-slice one whole GPU for 200 s (100 s each alone, at half speed), then a
+  // third uses the claim again from 1000 s for 100 s: 300 s of one GPU, not 2 x 200 + 100.
+  auto engine = Run(Doc(kWholeGpu, "",
+                        SharingPods("a", 0, "short") + ", " + SharingPods("b", 0, "short") +
+                            ", " + SharingPods("c", 1000, "short")));
+  const std::vector<double> hours = engine->SharedClaimGpuHours(1);
+  REQUIRE(hours.size() == 1);
+  CHECK(hours[0] == Approx(300.0 / 3600));
+  // The pods hold the claim's GPU with no tenant of their own: nothing booked twice.
+  for (const Pod& pod : engine->pods()) CHECK(pod.gpus == 0);
+}
+
 TEST_CASE("a shared claim's devices are released only when its last pod ends", "[engine][dra]") {
   // "all" takes every GPU of the node (allocationMode All): it binds once the claim is gone.
   const std::string all =
