@@ -4,6 +4,7 @@
 // MPS pods do.
 
 #include <catch2/catch.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,10 +54,21 @@ const Pod& Named(const Engine& engine, const std::string& name) {
   return engine.pods().front();
 }
 
-std::unique_ptr<Engine> Run(const std::string& doc) {
-  const Scenario s = test::LoadFirstVariant(doc);
-  FirstFitPolicy policy;
-  return test::RunEngine(s, policy);
+// A run's engine with the scenario and policy it points to, kept alive as long as it is
+// (members are destroyed in reverse order: the engine first).
+struct Ran {
+  std::unique_ptr<Scenario> scenario;
+  std::unique_ptr<FirstFitPolicy> policy;
+  std::unique_ptr<Engine> engine;
+  Engine* operator->() const { return engine.get(); }
+  Engine& operator*() const { return *engine; }
+};
+
+Ran Run(const std::string& doc) {
+  Ran ran{std::make_unique<Scenario>(test::LoadFirstVariant(doc)),
+          std::make_unique<FirstFitPolicy>(), nullptr};
+  ran.engine = test::RunEngine(*ran.scenario, *ran.policy);
+  return ran;
 }
 
 }  // namespace
