@@ -322,7 +322,18 @@ Result<ScenarioFile> LoadScenarioFile(const std::string& path,
                                       const std::vector<std::string>& extra_manifests) {
   Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
-  return ParseScenarioText(text.value(), path, NamedFiles::kRead, extra_manifests);
+  Result<ScenarioFile> file =
+      ParseScenarioText(text.value(), path, NamedFiles::kRead, extra_manifests);
+  // A manifest given where the scenario goes: say where manifests belong.
+  if (!file.ok() && file.status().code() == StatusCode::kParseError &&
+      (path.ends_with(".yaml") || path.ends_with(".yml"))) {
+    return Status::ParseError(file.status().message() +
+                                  " (the first file is a scenario, in JSON; Kubernetes manifests "
+                                  "go after it or in its \"manifests\": scenarios/README.md, "
+                                  "\"Kubernetes manifests\")",
+                              file.status().location());
+  }
+  return file;
 }
 
 }  // namespace migsim

@@ -41,6 +41,19 @@ TEST_CASE("malformed JSON is a parse error at a line and column", "[io]") {
         "end of input; expected '[', '{', or a literal");
 }
 
+TEST_CASE("a Kubernetes manifest given as the scenario is told where manifests go", "[io]") {
+  const Result<ScenarioFile> loaded = LoadScenarioFile(
+      std::string(MIGSIM_SOURCE_DIR) + "/scenarios/manifests/dra/jobs.yaml", {});
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.status().code() == StatusCode::kParseError);
+  CHECK_THAT(loaded.status().ToString(),
+             Catch::EndsWith("/scenarios/manifests/dra/jobs.yaml:line 1, column 1: malformed "
+                             "JSON: syntax error while parsing value - invalid literal; last "
+                             "read: '#' (the first file is a scenario, in JSON; Kubernetes "
+                             "manifests go after it or in its \"manifests\": "
+                             "scenarios/README.md, \"Kubernetes manifests\")"));
+}
+
 TEST_CASE("a document that is not an object is rejected at the root", "[io]") {
   CHECK(MessageOf("[1]") == "t.json: expected an object, got an array");
 }
