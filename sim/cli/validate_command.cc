@@ -35,6 +35,25 @@ std::string Advertised(const NodeSpec& node) {
 }
 
 // Nodes with the same type, MIG config and advertisement are listed once, with a count.
+// Shared ResourceClaims: their requests and how their pods share the devices.
+void PrintSharedClaims(const Scenario& s) {
+  if (s.shared_claims.empty()) return;
+  std::printf("  shared ResourceClaims:\n");
+  for (const dra::SharedClaim& c : s.shared_claims) {
+    std::string requests;
+    for (const dra::DeviceRequest& r : c.claim.requests) {
+      requests += (requests.empty() ? "" : ", ") + r.name;
+    }
+    const dra::DeviceSharing& sharing = c.sharing;
+    const std::string how = sharing.strategy == dra::SharingStrategy::kMps
+                                ? "MPS, " + std::to_string(sharing.active_thread_percentage) +
+                                      " % of the SMs per pod"
+                                : std::string("time-sliced");
+    std::printf("    %s: request(s) %s; %s\n", c.claim.name.c_str(), requests.c_str(),
+                how.c_str());
+  }
+}
+
 void PrintNodes(const Scenario& s) {
   std::map<std::string, int> groups;
   std::vector<std::string> order;
@@ -111,6 +130,7 @@ int ValidateCommand(const std::string& path, const std::vector<std::string>& man
                 static_cast<unsigned long long>(s.seed), horizon);
     std::printf("  nodes:\n");
     PrintNodes(s);
+    PrintSharedClaims(s);
     std::printf("  workloads:\n");
     for (const WorkloadSpec& w : s.workloads) {
       std::printf("    %s\n", std::visit(Describe{}, w).c_str());

@@ -237,6 +237,13 @@ TEST_CASE("migsim validate shows what a scenario would simulate without running 
   CHECK_THAT(dra.output, Catch::Contains("2 x p4d.24xlarge [all-disabled]: DRA, 8 GPUs in a "
                                          "ResourceSlice (dynamic MIG: instances created on "
                                          "allocation, 5.0 s each)"));
+  // Shared ResourceClaims, with how their pods share the devices.
+  Outcome shared = RunMigsim("validate " + dir + "/manifests-dra.json");
+  CHECK_THAT(shared.output,
+             Catch::Contains("  shared ResourceClaims:\n"
+                             "    default/bert-3g-time-sliced: request(s) mig; time-sliced\n"
+                             "    default/bert-3g-mps: request(s) mig; MPS, 50 % of the SMs per "
+                             "pod\n"));
 }
 
 TEST_CASE("asking about an unknown GPU model exits 2 listing the models", "[cli]") {
