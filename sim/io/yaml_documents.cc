@@ -5,6 +5,7 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "sim/io/utf8.h"
@@ -60,18 +61,36 @@ Status MalformedAt(const YAML::Mark& mark, const std::string& what, const std::s
                                     std::to_string(mark.column + 1)});
 }
 
-// The first byte of `text` that is not UTF-8, by line, column and byte offset. (yaml-cpp
-// refuses escapes that would make a scalar of a UTF-8 text that is not: "\ud800" is
-// "invalid unicode".)
-Status NotUtf8At(std::string_view text, size_t bad, const std::string& file_label) {
+// `message` about the byte of `text` at `bad`, located by line and column.
+Status BadByteAt(std::string_view text, size_t bad, std::string message,
+                 const std::string& file_label) {
   const std::string_view before = text.substr(0, bad);
   const size_t line_start = before.rfind('\n');
   const size_t column = line_start == std::string_view::npos ? bad + 1 : bad - line_start;
   const auto line = 1 + std::count(before.begin(), before.end(), '\n');
   return Status::ParseError(
-      NotUtf8Message(text, bad),
+      std::move(message),
       InputLocation{file_label,
                     "line " + std::to_string(line) + ", column " + std::to_string(column)});
+}
+
+// The first control character YAML does not allow in a stream (YAML 1.2's c-printable: of
+// the C0 controls only tab, line feed and carriage return; not DEL), or npos. yaml-cpp reads
+// a NUL as the end of its input and hands on what follows it mangled, bytes that are not
+// UTF-8. (Escapes such as "\x00" in a double-quoted scalar are text, and allowed.)
+size_t FirstControlCharacter(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return i;
+  }
+  return std::string_view::npos;
+}
+
+std::string ControlCharacterMessage(std::string_view text, size_t bad) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(text[bad]));
+  return std::string("a control character YAML does not allow (byte ") + hex +
+         " at byte offset " + std::to_string(bad) + ")";
 }
 
 // The character a stuck document starts at, quoted ("','"), for the message.
@@ -85,8 +104,13 @@ std::string TokenAt(std::string_view text, const YAML::Mark& mark) {
 
 Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text,
                                                   const std::string& file_label) {
+  // Refused: a byte that is not UTF-8 (yaml-cpp refuses escapes that would make a scalar
+  // of a UTF-8 text that is not: "\ud800" is "invalid unicode"), a control character.
   if (const size_t bad = FirstInvalidUtf8(text); bad != std::string_view::npos) {
-    return NotUtf8At(text, bad, file_label);
+    return BadByteAt(text, bad, NotUtf8Message(text, bad), file_label);
+  }
+  if (const size_t bad = FirstControlCharacter(text); bad != std::string_view::npos) {
+    return BadByteAt(text, bad, ControlCharacterMessage(text, bad), file_label);
   }
   try {
     std::istringstream stream{std::string(text)};

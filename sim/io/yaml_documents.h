@@ -13,8 +13,9 @@
 namespace migsim {
 
 // The documents of `text`, in order (an empty text has none). A syntax error is a ParseError
-// at "<file_label>:line L, column C" (1-based); so is a text that is not UTF-8, at its first
-// bad byte (names and labels read from YAML end up in JSON outputs and terminals).
+// at "<file_label>:line L, column C" (1-based); so is a text that is not UTF-8, or holds a
+// control character YAML does not allow (C0 but tab, LF, CR; DEL), at its first bad byte
+// (names and labels read from YAML end up in JSON outputs and terminals).
 //
 // yaml-cpp 0.7's LoadAll never returns on some malformed texts: a ',' outside a flow
 // collection (a document that is just ",", or "[a],") is neither consumed nor reported, so

@@ -159,6 +159,25 @@ TEST_CASE("a text that is not UTF-8 is an error at its first bad byte, not a cra
         "k8s/a.yaml:line 2, column 26: malformed YAML: invalid unicode: 55296");
 }
 
+TEST_CASE("a control character YAML does not allow is an error at its byte", "[k8s]") {
+  // Found by the snapshot_import fuzz target (fuzz/corpus/snapshot_import/regress-nul-byte.txt):
+  // yaml-cpp read a NUL inside a label as the end of its input and handed on the rest
+  // mangled, bytes that are not UTF-8, which the JSON writer refused.
+  CHECK(ErrorOf(std::string("kind: Pod\nmetadata:\n  name: p\0q\n", 30)) ==
+        "k8s/a.yaml:line 3, column 10: a control character YAML does not allow (byte 0x00 at "
+        "byte offset 29)");
+  CHECK(ErrorOf("kind: Pod\x1a\n") ==
+        "k8s/a.yaml:line 1, column 10: a control character YAML does not allow (byte 0x1a at "
+        "byte offset 9)");
+  CHECK(ErrorOf("kind: Pod\x7f\n") ==
+        "k8s/a.yaml:line 1, column 10: a control character YAML does not allow (byte 0x7f at "
+        "byte offset 9)");
+  // Tabs, CR LF line ends and escapes in double-quoted scalars are allowed.
+  CHECK(Parsed("kind: Pod\r\nmetadata:\r\n  name: \"p\\x00\"\t\r\nspec:\r\n  containers:\r\n"
+               "  - {name: c, image: i}\r\n")
+            .objects.size() == 1);
+}
+
 TEST_CASE("a required node affinity migsim cannot honour is an error, not dropped", "[k8s]") {
   const std::string affinity =
       "      affinity:\n        nodeAffinity:\n"
