@@ -37,11 +37,14 @@ size_t FirstInvalidUtf8(std::string_view s) {
   return std::string_view::npos;
 }
 
-std::string NotUtf8Message(std::string_view s, size_t bad) {
+std::string ByteAtOffset(std::string_view s, size_t at) {
   char byte[8];
-  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(s[bad]));
-  return "not valid UTF-8 (byte " + std::string(byte) + " at byte offset " + std::to_string(bad) +
-         ")";
+  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(s[at]));
+  return "byte " + std::string(byte) + " at byte offset " + std::to_string(at);
+}
+
+std::string NotUtf8Message(std::string_view s, size_t bad) {
+  return "not valid UTF-8 (" + ByteAtOffset(s, bad) + ")";
 }
 
 }  // namespace migsim

@@ -13,6 +13,9 @@ namespace migsim {
 // U+10FFFF), or std::string_view::npos when all of `s` is UTF-8 (ASCII included).
 size_t FirstInvalidUtf8(std::string_view s);
 
+// "byte 0xc7 at byte offset 29": the byte of `s` at `at`, for messages. REQUIRES: at < s.size().
+std::string ByteAtOffset(std::string_view s, size_t at);
+
 // "not valid UTF-8 (byte 0xc7 at byte offset 29)": the message for the first invalid
 // sequence of `s`, which starts at `bad`. REQUIRES: bad < s.size().
 std::string NotUtf8Message(std::string_view s, size_t bad);

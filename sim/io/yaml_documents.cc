@@ -5,7 +5,6 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <sstream>
 
 #include "sim/io/utf8.h"
@@ -87,10 +86,7 @@ size_t FirstControlCharacter(std::string_view text) {
 }
 
 std::string ControlCharacterMessage(std::string_view text, size_t bad) {
-  char hex[8];
-  std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(text[bad]));
-  return std::string("a control character YAML does not allow (byte ") + hex +
-         " at byte offset " + std::to_string(bad) + ")";
+  return "a control character YAML does not allow (" + ByteAtOffset(text, bad) + ")";
 }
 
 // The character a stuck document starts at, quoted ("','"), for the message.
