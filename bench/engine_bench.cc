@@ -29,6 +29,33 @@ BENCHMARK(BM_RunSyntheticMig)
     ->Args({100, 100'000, 1})
     ->Unit(benchmark::kMillisecond);
 
+// The MIG scenario grown with the cluster (issue 15): 1,000 nodes and 1,000,000 pods,
+// first-fit: the engine's run of bench/scenarios/mig-1m.json, without loading or metrics.
+// Its events per second (each pushed and popped once) compare with BM_EventQueuePushPop's
+// items per second, the bare heap on this machine.
+void BM_RunSyntheticMigAtScale(benchmark::State& state) {
+  const int pods = static_cast<int>(state.range(1));
+  Scenario scenario = SyntheticMigScenarioAtScale(static_cast<int>(state.range(0)), pods, 1);
+  scenario.policy.name = "first-fit";
+  uint64_t events = 0;
+  for (auto _ : state) {
+    const std::unique_ptr<Policy> policy = MakeScenarioPolicy(scenario);
+    Engine engine(MakeEngineInputs(scenario), *policy, EngineConfig{.seed = scenario.seed});
+    engine.Run();
+    events += engine.events_queued();
+    benchmark::DoNotOptimize(engine.end_time());
+  }
+  state.counters["events"] = static_cast<double>(events) / static_cast<double>(state.iterations());
+  state.counters["events_per_s"] =
+      benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.SetItemsProcessed(state.iterations() * pods);
+}
+BENCHMARK(BM_RunSyntheticMigAtScale)
+    ->ArgNames({"nodes", "pods"})
+    ->Args({1000, 1'000'000})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
 // Three priority classes with preemption against the same pods without priorities
 // (issue 12: within 2x).
 void BM_RunSyntheticPriorities(benchmark::State& state) {

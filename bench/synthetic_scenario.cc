@@ -32,7 +32,10 @@ PodTemplate MigPod(ResourceTable& resources, const char* profile) {
 
 }  // namespace
 
-Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed) {
+// Waves of `wave` pods every 10 s, each mixing the three profiles 4:2:1 (the node's own
+// 2:1:1 supply is outpaced, so a backlog builds). REQUIRES: `wave` a multiple of 1,000,
+// or 1,000 / 10^k.
+Scenario MigScenarioInWaves(int nodes, int pods, int wave, uint64_t seed) {
   Scenario s;
   s.seed = seed;
   for (int i = 0; i < nodes; ++i) s.cluster.nodes.push_back(BalancedP4d(i));
@@ -46,18 +49,24 @@ Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed) {
   for (const char* profile : {"1g.5gb", "2g.10gb", "3g.20gb"}) {
     s.templates.push_back(MigPod(s.resources, profile));
   }
-  // Waves of 1,000 pods every 10 s; each wave mixes the three profiles 4:2:1 (the
-  // node's own 2:1:1 supply is outpaced, so a backlog builds).
-  const int waves = pods / 1000;
+  const int waves = pods / wave;
   for (int w = 0; w < waves; ++w) {
     for (int t = 0; t < 3; ++t) {
-      int share[] = {572, 286, 142};
+      const int share[] = {572, 286, 142};  // of 1,000
       s.workloads.push_back(PodGroupSpec{"wave" + std::to_string(w) + "-" + std::to_string(t),
-                                         SimTime::Seconds(10.0 * w), share[t],
+                                         SimTime::Seconds(10.0 * w), share[t] * wave / 1000,
                                          TemplateId(static_cast<TemplateId::Rep>(t))});
     }
   }
   return s;
+}
+
+Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed) {
+  return MigScenarioInWaves(nodes, pods, 1000, seed);
+}
+
+Scenario SyntheticMigScenarioAtScale(int nodes, int pods, uint64_t seed) {
+  return MigScenarioInWaves(nodes, pods, 10 * nodes, seed);
 }
 
 Scenario SyntheticPriorityScenario(int nodes, int pods, bool priorities, uint64_t seed) {

@@ -10,6 +10,12 @@ namespace migsim {
 
 Scenario SyntheticMigScenario(int nodes, int pods, uint64_t seed);
 
+// The MIG scenario grown with the cluster: waves of 10 pods per node every 10 s (as the
+// 100-node scenario's 1,000), so the queue is as deep, relative to the cluster, at any
+// size. With 1,000 and 10,000 nodes: bench/scenarios/mig-1m.json and mig-10m.json.
+// REQUIRES: `nodes` a multiple of 100.
+Scenario SyntheticMigScenarioAtScale(int nodes, int pods, uint64_t seed);
+
 // The same arrival pattern on `nodes` p4d.24xlarge nodes with MIG off and nvidia.com/gpu
 // time-sliced 10 ways: every start and stop reshapes the speeds of up to ten processes.
 Scenario SyntheticTimeSlicedScenario(int nodes, int pods, uint64_t seed);

@@ -13,6 +13,7 @@ class PodGroup final : public Controller {
   void OnTimer(ControllerContext& ctx, uint64_t tag) override;
   void OnPodEnded(ControllerContext&, const Pod&) override {}
   std::string PodName(const Pod& pod) const override;
+  bool RecreatesPods() const override { return false; }
 
  private:
   PodGroupSpec spec_;

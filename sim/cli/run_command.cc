@@ -110,7 +110,8 @@ int RunCommand(const RunCommandOptions& options) {
       !options.out_dir.empty() || !options.report.empty() || !options.trace.empty();
   RunOptions run_options{.collect_pods = details,
                          .collect_timeline = details,
-                         .measure_mig_fragmentation = HasDraPool(file)};
+                         .measure_mig_fragmentation = HasDraPool(file),
+                         .measure_cost = HasNodeGroups(file)};
   if (progress.on()) run_options.observers.push_back(&progress);
   for (size_t i = 0; i < file.variants.size(); ++i) {
     const auto& [name, scenario] = file.variants[i];

@@ -69,6 +69,24 @@ void PrintNodes(const Scenario& s) {
   }
 }
 
+// Node groups: their bounds, how they are bought and how long a node takes; then the
+// Cluster Autoscaler's main settings.
+void PrintNodeGroups(const Scenario& s) {
+  if (s.cluster.node_groups.empty()) return;
+  std::printf("  node groups (Cluster Autoscaler):\n");
+  for (const NodeGroupSpec& g : s.cluster.node_groups) {
+    std::printf("    %s: %u to %u nodes, %u at the start; %s at $%.4f/h; Ready %.0f s after launch\n",
+                s.cluster.pools[g.pool].name.c_str(), g.min, g.max, g.initial,
+                std::string(CapacityTypeName(g.capacity)).c_str(), g.price_per_hour,
+                g.provisioning.seconds());
+  }
+  const ClusterAutoscalerSpec& ca = s.cluster.autoscaler;
+  std::printf("    scan every %g s, expander %s, scale-down %s (under %g utilization for %g s)\n",
+              ca.scan_interval.seconds(), std::string(ExpanderName(ca.expander)).c_str(),
+              ca.scale_down ? "on" : "off", ca.utilization_threshold,
+              ca.unneeded_time.seconds());
+}
+
 struct Describe {
   std::string operator()(const PodGroupSpec& w) const {
     return "Pod " + w.name + ": " + std::to_string(w.count) + " pod(s)";
@@ -130,6 +148,7 @@ int ValidateCommand(const std::string& path, const std::vector<std::string>& man
                 static_cast<unsigned long long>(s.seed), horizon);
     std::printf("  nodes:\n");
     PrintNodes(s);
+    PrintNodeGroups(s);
     PrintSharedClaims(s);
     std::printf("  workloads:\n");
     for (const WorkloadSpec& w : s.workloads) {

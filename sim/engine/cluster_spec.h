@@ -12,6 +12,7 @@
 #include "sim/cluster/mig_parted.h"
 #include "sim/cluster/node_type.h"
 #include "sim/core/sim_time.h"
+#include "sim/engine/autoscaling.h"
 #include "sim/engine/fault.h"
 #include "sim/policy/resources.h"
 #include "sim/policy/taint.h"
@@ -80,6 +81,10 @@ struct ClusterSpec {
   std::vector<NodePoolRange> pools{};  // in file order; empty: one pool, "cluster"
   std::vector<Fault> faults{};         // sorted by time
   std::vector<FaultProcess> fault_processes{};
+  // Autoscaled pools (none: every node runs the whole run) and the Cluster Autoscaler's
+  // settings, read only when there are node groups.
+  std::vector<NodeGroupSpec> node_groups{};
+  ClusterAutoscalerSpec autoscaler{};
 };
 
 }  // namespace migsim

@@ -77,6 +77,9 @@ class Controller {
   virtual void OnPodEnded(ControllerContext& ctx, const Pod& pod) = 0;
   // The Kubernetes name of a pod this controller created with `tag` and id `id`.
   virtual std::string PodName(const Pod& pod) const = 0;
+  // False for bare pods, which nothing recreates once evicted: the Cluster Autoscaler
+  // does not scale down a node that runs one.
+  virtual bool RecreatesPods() const { return true; }
   // Kueue admitted `workload` (ControllerContext::RequestAdmission): `templates` has, per
   // pod set, the template to create its pods from (the flavors' node labels added).
   virtual void OnAdmitted(ControllerContext&, WorkloadId /*workload*/,

@@ -23,13 +23,17 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       submitted_by_owner_(controllers_.size(), 0),
       budgets_(std::move(inputs.disruption_budgets), templates_),
       preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
-      fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL) {
+      fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL),
+      autoscaler_rng_(config.seed ^ 0x94d049bb133111ebULL) {
   if (inputs.kueue) {
     kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
     kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
   }
   device_classes_ = std::move(inputs.device_classes);
   shared_claims_ = std::move(inputs.shared_claims);
+  pods_.reserve(inputs.expected_pods);
+  allocation_pool_.reserve(inputs.expected_pods);  // a device per pod, typically
+  allocation_desc_.reserve(inputs.expected_pods);
   for (const dra::SharedClaim& c : shared_claims_) claim_states_.push_back({&c.claim, NodeId()});
   claim_books_.resize(shared_claims_.size());
   const size_t n = cluster_->nodes.size();
@@ -146,7 +150,10 @@ void Engine::Run() {
   for (size_t i = 0; i < cluster_->reconfigurations.size(); ++i) {
     events_.Push(cluster_->reconfigurations[i].at, ReconfigureBegin{static_cast<uint32_t>(i)});
   }
+  billed_since_.assign(cluster_->nodes.size(), SimTime::Zero());
+  billed_seconds_.assign(cluster_->nodes.size(), 0);
   if (!cluster_->faults.empty() || !cluster_->fault_processes.empty()) StartFaults();
+  if (!cluster_->node_groups.empty()) StartAutoscaling();
   NotifyAllocation();
   ScheduleCycle();
   while (std::optional<SimTime> next = events_.NextTime()) {
@@ -164,10 +171,12 @@ void Engine::Run() {
       if (!Stale(event)) std::visit([this](const auto& e) { Handle(e); }, event);
     }
     ScheduleCycle();
+    if (scan_due_) AutoscalerScan();
   }
   // With a horizon the run reports the cluster as it stands then; the state does not
   // change between the last event and the horizon.
   if (config_.horizon != SimTime::Max()) now_ = config_.horizon;
+  for (uint32_t i = 0; i < billed_since_.size(); ++i) StopBilling(i);
   CheckAccounting();
 }
 
@@ -333,6 +342,7 @@ void Engine::FreeNode(Pod& pod) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   NodeInfo& info = node_info_[pod.node.value()];
   allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), info);
+  NodeChanged(pod.node.value());
   mig_instances_destroyed_ += std::exchange(pod.mig_created, 0);
   if (!t.shared_claims.empty()) ReleaseSharedClaims(pod);
   UpdateMigFragmentation(pod.node.value());

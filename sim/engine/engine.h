@@ -17,6 +17,7 @@
 
 #include "sim/core/event_queue.h"
 #include "sim/core/rng.h"
+#include "sim/engine/autoscaling.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
 #include "sim/engine/disruption_budget.h"
@@ -31,6 +32,7 @@
 #include "sim/engine/pod.h"
 #include "sim/engine/preemption.h"
 #include "sim/engine/scheduler_config.h"
+#include "sim/engine/scale_up_estimate.h"
 #include "sim/engine/scheduling_queue.h"
 #include "sim/policy/policy.h"
 #include "sim/policy/queue_order.h"
@@ -65,6 +67,9 @@ struct EngineInputs {
   // the shared ResourceClaims (by dra::SharedClaimId) the templates name.
   std::vector<dra::DeviceClass> device_classes{};
   std::vector<dra::SharedClaim> shared_claims{};
+  // A hint: about how many pods the run creates. Their records are reserved up front, so
+  // that a run of millions of pods does not hold twice their records while they grow.
+  size_t expected_pods = 0;
 };
 
 class Engine final : private ControllerContext {
@@ -93,6 +98,8 @@ class Engine final : private ControllerContext {
   // "" when none.
   std::string DeviceName(const Pod& pod) const;
   int64_t rejected_decisions() const { return rejected_decisions_; }
+  // Events queued during the run (the event queue's work: what events per second count).
+  uint64_t events_queued() const { return events_.pushed(); }
   // Pods evicted by preemption, and the GPU time they held that no checkpoint kept (from
   // bind to the end of the grace period, less the running time their last checkpoint
   // covers), in GPU-hours (Pod::gpus).
@@ -133,6 +140,18 @@ class Engine final : private ControllerContext {
   // compute slices of MIG-enabled GPUs, both integrated over the run; 0 without MIG or
   // unless EngineConfig::measure_mig_fragmentation.
   double mig_fragmentation() const;
+  // Billing (engine_autoscaling.cc): the hours each node was billed, from t = 0 (a node
+  // group's node: from each launch) to the end of the run or the node's termination.
+  double BilledNodeHours(NodeId node) const { return billed_seconds_[node.value()] / 3600; }
+  // What the autoscaler did to each node group (by ClusterSpec::node_groups index).
+  struct NodeGroupCounters {
+    int64_t scale_ups = 0;           // scale-ups of this group
+    int64_t nodes_launched = 0;      // nodes launched (scale-ups add one or more)
+    int64_t nodes_terminated = 0;    // nodes scaled down (empty or drained)
+    int64_t provision_failures = 0;  // nodes not Ready within max-node-provision-time
+    int64_t drains_aborted = 0;      // scale-down drains given up (evictions refused)
+  };
+  std::span<const NodeGroupCounters> node_group_counters() const { return group_counters_; }
 
  private:
   struct ControllerTimer {
@@ -200,9 +219,21 @@ class Engine final : private ControllerContext {
     uint32_t node = 0;
     uint32_t source = 0;
   };
+  // A step of node autoscaling (engine_autoscaling.cc).
+  enum class ScaleStepKind : uint8_t {
+    kScan,              // the Cluster Autoscaler's loop (after that instant's scheduling cycle)
+    kReady,             // a launched node registers Ready
+    kProvisionTimeout,  // a launched node is not Ready within max-node-provision-time
+    kDrainTick,         // a scale-down drain evicts what it may (retried every 5 s)
+  };
+  struct ScaleStep {
+    ScaleStepKind step = ScaleStepKind::kScan;
+    uint32_t node = 0;
+    uint32_t launch = 0;  // the node's launch it belongs to (stale after another)
+  };
   using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd,
                              DeviceTick, PolicyReconfigureEnd, BackoffWake, UnschedulableFlush,
-                             GangTimeout, RankChange, FaultStep>;
+                             GangTimeout, RankChange, FaultStep, ScaleStep>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -233,11 +264,17 @@ class Engine final : private ControllerContext {
   void Handle(const GangTimeout& e);
   void Handle(const RankChange& e);
   void Handle(const FaultStep& e);
+  void Handle(const ScaleStep& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
-  // True when every queued event is an UnschedulableFlush or a failure process's next draw
-  // (those do not keep a run without a horizon going).
-  bool OnlyFlushesLeft() const { return events_.size() == pending_flushes_ + pending_draws_; }
+  // True when every queued event is an UnschedulableFlush, a failure process's next draw
+  // or an autoscaler scan that could do nothing (those do not keep a run without a horizon
+  // going).
+  bool OnlyFlushesLeft() {
+    const size_t idle = pending_flushes_ + pending_draws_;
+    if (events_.size() == idle) return true;
+    return scans_queued_ > 0 && events_.size() == idle + scans_queued_ && !AutoscalerMayAct();
+  }
   // True for an event made obsolete since it was queued; it is dropped unseen, so it
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
@@ -451,6 +488,36 @@ class Engine final : private ControllerContext {
   void ReportAvailability(uint32_t node);
   int64_t AvailableGpus(uint32_t node) const;
   void Notify(const FaultNotice& notice);
+  // The per-node fault state, the pools and each node's pool (faults and autoscaling).
+  void InitNodeStates();
+  // Autoscaling (engine_autoscaling.cc).
+  void StartAutoscaling();
+  void QueueScan();
+  void AutoscalerScan();
+  bool AutoscalerMayAct();
+  // The unschedulable pods a scale-up may be for, by scheduling class (highest priority,
+  // then oldest, first); those that fit a Ready node as it is are left out.
+  std::vector<PendingPods> UnschedulablePods();
+  bool FitsSomeNode(const PodView& view, uint32_t except = UINT32_MAX) const;
+  // The scale-up the expander picks for the unschedulable pods, if any; `backed_off` is set
+  // when a group in back-off could have been asked. `asking`: only whether there is one (any
+  // option, no draw). `registering_only`: groups whose nodes can never be Ready in time
+  // are left out.
+  std::optional<ScaleUpOption> PlanScaleUp(bool& backed_off, bool asking = false,
+                                           bool registering_only = false);
+  void LaunchNodes(uint32_t group, uint32_t count);
+  void NodeReady(uint32_t node);
+  void ProvisionTimeout(uint32_t node);
+  void ScaleDown();
+  bool Unneeded(uint32_t node, const std::vector<int32_t>& allowed) const;
+  double Utilization(uint32_t node) const;
+  bool PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const;
+  void StartScaleDownDrain(uint32_t node);
+  void ScaleDownDrainTick(const ScaleStep& e);
+  void AbortScaleDownDrain(uint32_t node);
+  void TerminateNode(uint32_t node);
+  void NotifyScale(uint32_t node, NodeScaleChange change);
+  void StopBilling(uint32_t node);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -483,6 +550,12 @@ class Engine final : private ControllerContext {
   std::vector<NodeRuntime::Held> allocation_pool_;
   std::vector<DeviceDesc> allocation_desc_;
   std::vector<NodeInfo> node_info_;
+  // The scheduler's index of the nodes' free capacity (policies see it through
+  // ClusterView::CandidatesFor). Every change to a node's requested or allocatable
+  // resources or to its schedulable flag must be followed by NodeChanged before the next
+  // scheduling cycle; the end-of-run check (NodeBookingError) finds one that was not.
+  NodeCapacityIndex capacity_index_;
+  void NodeChanged(uint32_t node) { capacity_index_.Invalidate(node); }
   std::vector<NodeRuntime> runtimes_;
   SchedulingQueue queue_{0};
   std::vector<EngineObserver*> observers_;
@@ -555,6 +628,36 @@ class Engine final : private ControllerContext {
     int32_t namespace_index = 0;  // of the pod that allocated it
     double gpu_seconds = 0;       // of its allocations ended so far
   };
+  // Autoscaling: by node its state in its node group (empty without node groups), by group
+  // its nodes not absent and its back-off; the scans queued idle; the last scale-up,
+  // scale-down and failed drain (the scale-down delays); billing by node.
+  struct NodeScale {
+    enum class State : uint8_t { kFixed, kAbsent, kProvisioning, kReady, kDraining };
+    State state = State::kFixed;
+    int32_t group = -1;
+    uint32_t launch = 0;
+    SimTime unneeded_since = SimTime::Max();
+    SimTime drain_started;
+  };
+  struct GroupScale {
+    uint32_t launched = 0;  // provisioning, Ready or draining
+    uint32_t provisioning = 0;
+    SimTime backoff_until;
+  };
+  std::vector<NodeScale> node_scale_;
+  std::vector<GroupScale> group_scale_;
+  std::vector<NodeGroupCounters> group_counters_;
+  std::vector<uint8_t> owner_recreates_;  // by owner: 1 unless its pods are bare Pods
+  size_t scans_queued_ = 0;
+  uint32_t draining_ = 0;
+  bool scan_due_ = false;
+  SimTime last_scale_up_ = SimTime::Zero();
+  SimTime last_scale_down_ = SimTime::Zero();
+  SimTime last_drain_failure_ = SimTime::Zero();
+  bool scaled_up_ = false, scaled_down_ = false, drain_failed_ = false;
+  Rng autoscaler_rng_;
+  std::vector<SimTime> billed_since_;  // SimTime::Max(): not billed now
+  std::vector<double> billed_seconds_;
   std::vector<dra::SharedClaim> shared_claims_;
   std::vector<SharedClaimState> claim_states_;
   std::vector<ClaimBook> claim_books_;

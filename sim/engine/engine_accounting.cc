@@ -134,6 +134,10 @@ std::optional<std::string> Engine::NodeBookingError() const {
       return "node " + node_info_[n].name + ": " + *e;
     }
   }
+  if (const std::optional<uint32_t> n = capacity_index_.StaleNode(node_info_)) {
+    return "node " + node_info_[*n].name +
+           ": the capacity index missed a change of its books (no NodeChanged)";
+  }
   return std::nullopt;
 }
 

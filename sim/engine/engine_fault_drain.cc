@@ -81,6 +81,7 @@ void Engine::RemoveNode(uint32_t node) {
   // release their devices at this same instant).
   capacity_weight_ -= runtimes_[node].capacity_weight();
   NotifyAllocation();
+  StopBilling(node);
 }
 
 namespace {

@@ -13,7 +13,8 @@
 
 namespace migsim {
 
-void Engine::StartFaults() {
+void Engine::InitNodeStates() {
+  if (!node_faults_.empty()) return;
   const size_t n = cluster_->nodes.size();
   node_faults_.resize(n);
   for (size_t i = 0; i < n; ++i) {
@@ -27,6 +28,10 @@ void Engine::StartFaults() {
       pool_of_[pools_[p].first + i] = static_cast<uint32_t>(p);
     }
   }
+}
+
+void Engine::StartFaults() {
+  InitNodeStates();
   for (size_t i = 0; i < cluster_->faults.size(); ++i) {
     events_.Push(cluster_->faults[i].at,
                  FaultStep{.step = FaultStepKind::kHit, .source = static_cast<uint32_t>(i)});
@@ -132,7 +137,8 @@ void Engine::Handle(const FaultStep& e) {
 }
 
 void Engine::FaultHit(FaultKind kind, uint32_t node, int gpu, const FaultStep& origin) {
-  if (node_faults_[node].removed) return;  // nothing left to fail
+  // Nothing left to fail; an absent node group node has no instance to fail.
+  if (node_faults_[node].removed || node_faults_[node].absent) return;
   if (kind == FaultKind::kMigReconfigureFailed && runtimes_[node].reconfiguring()) {
     // The MIG manager finishes the change under way first (as ReconfigureBegin waits).
     FaultStep later = origin;
@@ -182,6 +188,7 @@ void Engine::NodeLost(uint32_t node, SimTime toleration) {
 void Engine::GpuUnhealthy(uint32_t node, int gpu) {
   if (node_faults_[node].gpu_faults[gpu]++ > 0) return;
   runtimes_[node].SetGpuHealthy(gpu, false, resources_, node_info_[node]);
+  NodeChanged(node);
   ReleaseReservationsOn(NodeId(node));
   KillPodsOn(node, gpu, now_, EndReason::kGpuFailed, false);
 }
@@ -196,6 +203,7 @@ void Engine::Repair(const FaultStep& e) {
       UpdateSchedulable(e.node);
     } else if (kind == FaultKind::kGpuUnhealthy && --nf.gpu_faults[e.gpu] == 0) {
       runtimes_[e.node].SetGpuHealthy(e.gpu, true, resources_, node_info_[e.node]);
+      NodeChanged(e.node);
       queue_.UnblockAll();
     } else if (kind == FaultKind::kMigReconfigureFailed && !RestoreMig(e)) {
       return;  // retried once the node's change under way ends
@@ -235,10 +243,11 @@ void Engine::KillPodsOn(uint32_t node, int gpu, SimTime end, EndReason reason, b
 void Engine::UpdateSchedulable(uint32_t node) {
   const NodeFaults& nf = node_faults_[node];
   NodeInfo& info = node_info_[node];
-  const bool schedulable = nf.lost == 0 && nf.cordons == 0 && !nf.removed;
+  const bool schedulable = nf.lost == 0 && nf.cordons == 0 && !nf.removed && !nf.absent;
   if (info.schedulable == schedulable) return;
   info.schedulable = schedulable;
   ++info.generation;
+  NodeChanged(node);
   if (schedulable) queue_.UnblockAll();
 }
 

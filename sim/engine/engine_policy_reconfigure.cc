@@ -29,6 +29,7 @@ void Engine::Reconfigure(const std::vector<MigReconfiguration>& changes) {
     std::vector<GpuMigSetting> target = runtimes_[node].gpus();
     for (const GpuLayoutChange& g : change.gpus) target[g.gpu].layout = g.layout;
     runtimes_[node].Withdraw(kCustomConfig, node_info_[node]);
+    NodeChanged(node);
     ++mig_windows_;
     const auto index = static_cast<uint32_t>(policy_changes_.size());
     policy_changes_.push_back(std::move(target));

@@ -261,6 +261,7 @@ void Engine::HoldNominated(const Pod& pod, int sign) {
       }
     }
     ++info.generation;
+    NodeChanged(other.nominated.value());
   }
   if (sign < 0) held_nominations_.clear();
 }

@@ -55,6 +55,7 @@ void Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& tar
     EndPod(pod, PodPhase::kFailed, EndReason::kDeviceLost);  // at once, not at the end of now_
   }
   runtime.Withdraw(config, node_info_[node]);
+  NodeChanged(node);
   ++mig_windows_;
   reconfiguring_until_[node] = now_ + duration;
 }
@@ -68,6 +69,7 @@ void Engine::FinishReconfigure(uint32_t node, const std::vector<GpuMigSetting>& 
                                const std::string& config) {
   NodeRuntime& runtime = runtimes_[node];
   std::vector<int> remap = runtime.Apply(gpus, config, resources_, node_info_[node]);
+  NodeChanged(node);
   UpdateMigFragmentation(node);
   for (Pod& pod : pods_) {
     if (!pod.holds_node() || pod.node.value() != node) continue;

@@ -84,7 +84,7 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
 bool Engine::TryBind(Pod& pod) {
   if (templates_[pod.tmpl.value()].node_name.valid()) return TryBindPinned(pod);
   const PodView view = ViewOf(pod, static_cast<uint32_t>(queue_.FrontClassSize()));
-  const ClusterView cluster(node_info_, resources_, now_);
+  const ClusterView cluster(node_info_, resources_, now_, &capacity_index_);
   const bool holds = !nominated_pods_.empty();
   if (holds) HoldNominated(pod, +1);
   std::optional<Placement> placement = policy_->Place(cluster, view);
@@ -132,6 +132,7 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
   pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
   allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, info, devices);
   if (!t.resource_claims.empty() || !t.shared_claims.empty()) AllocateClaims(pod, runtime, info);
+  NodeChanged(node.value());
   pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
   UpdateMigFragmentation(node.value());
   pod.gpus = runtime.GpusHeld(DevicesOf(pod));

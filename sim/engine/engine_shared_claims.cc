@@ -75,6 +75,7 @@ void Engine::ReleaseSharedClaims(const Pod& pod) {
     book.gpu_seconds += book.gpus * (now_ - book.allocated_at).seconds();
     allocated_weight_ +=
         runtimes_[node.value()].ReleaseSharedClaim(book.devices, node_info_[node.value()]);
+    NodeChanged(node.value());
     mig_instances_destroyed_ += std::exchange(book.mig_created, 0);
     book.devices.clear();
     claim_states_[id.value()].node = NodeId::Invalid();

@@ -13,6 +13,7 @@ struct NodeFaults {
   int lost = 0;     // node-lost faults not repaired yet: NotReady while > 0
   int cordons = 0;  // drains and spot notices under way
   bool removed = false;
+  bool absent = false;  // a node group's node not running (never launched or scaled down)
   std::vector<int> gpu_faults;  // by GPU: unhealthy while > 0
   bool mig_failed = false;
   std::vector<GpuMigSetting> mig_before;  // the layout a failed apply replaced

@@ -18,6 +18,15 @@ struct FaultNotice {
   int gpu = -1;  // the GPU (kGpuUnhealthy), else -1
 };
 
+// A node group's node changing state (engine_autoscaling.cc).
+enum class NodeScaleChange : uint8_t {
+  kLaunched,      // a scale-up launched it: billed from now
+  kReady,         // it registered Ready: schedulable
+  kDrainStarted,  // a scale-down cordoned it and evicts its pods
+  kDrainAborted,  // the scale-down gave up (evictions refused): uncordoned
+  kTerminated,    // scaled down, or never Ready: not billed from now
+};
+
 class EngineObserver {
  public:
   virtual ~EngineObserver() = default;
@@ -45,6 +54,8 @@ class EngineObserver {
   // its device's weight x its duty cycle; the processes on a time-sliced device busy it
   // by the sum of their time shares.
   virtual void OnGpuBusy(SimTime, double /*busy*/, int64_t /*capacity*/) {}
+  // A node of node group `group` (ClusterSpec::node_groups) changed state.
+  virtual void OnNodeScaled(SimTime, NodeId, uint32_t /*group*/, NodeScaleChange) {}
 };
 
 // 7000 = lcm(7, 4, 1000): whole units for 7-slice (A100/H100/H200) and 4-slice (A30) MIG

@@ -101,17 +101,30 @@ void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   }
   ObjectReader r(
       ctx, ref,
-      {"type", "count", "labels", "mig", "device_plugin", "openb_nodes", "taints", "dra"});
+      {"type", "count", "labels", "mig", "device_plugin", "openb_nodes", "taints", "dra",
+       "autoscaling"});
   if (!r.Require("type")) return;
+  if (r.Has("autoscaling") && r.Has("count")) {
+    ctx->Fail(r.Field("count").pointer(),
+              "an autoscaled pool has no count: its size is autoscaling's min ... max");
+    return;
+  }
   NodeSpec node;
   node.type = ResolveNodeType(ctx, r.Field("type"), custom);
-  const int64_t count = r.Int("count", 1, 1, kMaxNodesPerPool);
+  int64_t count = r.Int("count", 1, 1, kMaxNodesPerPool);
   if (r.Has("labels")) node.extra_labels = ReadLabels(ctx, r.Field("labels"));
   if (r.Has("taints") && ctx->ok()) node.taints = ReadTaints(ctx, r.Field("taints"));
   if (!ctx->ok()) return;
   LoadNodeGpus(ctx, r, &node);
   if (r.Has("dra") && ctx->ok()) LoadDraPool(ctx, r, &node);
   if (!ctx->ok()) return;
+  if (r.Has("autoscaling")) {
+    const auto index = static_cast<uint32_t>(pools->size());
+    std::optional<NodeGroupSpec> group = LoadNodeGroup(ctx, r.Field("autoscaling"), node, index);
+    if (!group) return;
+    count = group->max;
+    cluster->node_groups.push_back(*group);
+  }
   const auto first = static_cast<uint32_t>(cluster->nodes.size());
   pools->push_back({name, first, static_cast<uint32_t>(count)});
   for (int64_t i = 0; i < count; ++i) {
@@ -159,13 +172,21 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
 }  // namespace
 
 void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
-  ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations"});
+  ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations", "autoscaler"});
   if (!r.valid()) return;
   CustomTypes custom;
   if (r.Has("node_types")) custom = LoadNodeTypes(ctx, r.Field("node_types"));
   std::vector<NodePool> pools;
   if (r.Require("nodes") && ctx->ok()) LoadPools(ctx, r.Field("nodes"), custom, out, &pools);
   for (const NodePool& pool : pools) out->pools.push_back({pool.name, pool.first, pool.count});
+  if (r.Has("autoscaler") && ctx->ok()) {
+    if (out->node_groups.empty()) {
+      ctx->Fail(r.Field("autoscaler").pointer(),
+                "no node pool is autoscaled (give a pool 'autoscaling')");
+      return;
+    }
+    LoadAutoscaler(ctx, r.Field("autoscaler"), &out->autoscaler);
+  }
   if (r.Has("reconfigurations") && ctx->ok()) {
     LoadReconfigurations(ctx, r.Field("reconfigurations"), pools, out);
     if (ctx->ok()) CheckDraReconfigurations(ctx, r.Field("reconfigurations"), *out);

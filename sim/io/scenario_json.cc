@@ -167,6 +167,7 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
   if (r.Has("fault_processes") && ctx.ok()) {
     io::LoadFaultProcesses(&ctx, r.Field("fault_processes"), &scenario.cluster);
   }
+  if (ctx.ok()) io::CheckFaultsOffNodeGroups(&ctx, scenario.cluster);
   if (r.Has("job_classes") && ctx.ok()) {
     io::LoadJobClasses(&ctx, r.Field("job_classes"), &scenario.job_classes);
   }

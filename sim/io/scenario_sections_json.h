@@ -35,6 +35,16 @@ void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& poo
 // The catalog's GPU model names, for "unknown GPU model" messages.
 std::vector<std::string> GpuModelNames();
 
+// --- autoscaling (autoscaling_json.cc) ---
+
+// A pool's `autoscaling`, for the pool at ClusterSpec::pools[pool] whose nodes are `node`.
+std::optional<NodeGroupSpec> LoadNodeGroup(LoadContext* ctx, const JsonRef& ref,
+                                           const NodeSpec& node, uint32_t pool);
+// The cluster's `autoscaler` into `out` (its fields' defaults where absent).
+void LoadAutoscaler(LoadContext* ctx, const JsonRef& ref, ClusterAutoscalerSpec* out);
+// Refuses faults and failure processes on a node group's nodes (not modelled yet).
+void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster);
+
 // --- taints and tolerations (taint_json.cc) ---
 
 // A pool's `taints`: [{key, value, effect}].
@@ -172,20 +182,21 @@ void LoadQueueingTheory(LoadContext* ctx, const JsonRef& ref, Scenario* scenario
 // kMaxPodsPerScenario.
 constexpr int64_t kMaxPodsPerField = 1000000;
 // The most pods one scenario may create before retries (scenario_json.cc checks the sum over
-// the workloads). Far more than any scenario we know (the largest benchmark has 100,000),
-// and few enough for a run's pod records to fit in a few GB.
-constexpr int64_t kMaxPodsPerScenario = 5'000'000;
+// the workloads): the largest benchmark's (bench/scenarios/mig-10m.json, 10,000 nodes), whose
+// run takes under 4 GiB.
+constexpr int64_t kMaxPodsPerScenario = 10'000'000;
+// The most pods all the variants of one file may create together: every variant is built
+// and held while the file loads, so without this cap a short file with many variants of
+// the most pods each would take gigabytes to validate.
+constexpr int64_t kMaxPodsPerFile = 10'000'000;
 #else
 // The fuzz targets (fuzz/) check the same limits at a smaller size: 5,000,000 arrivals take
 // 0.5 s to generate in Release and ten times that under ASan, past libFuzzer's one-second
 // timeout per input, which is there to find work out of proportion to the input.
 constexpr int64_t kMaxPodsPerField = 2000;
 constexpr int64_t kMaxPodsPerScenario = 10'000;
+constexpr int64_t kMaxPodsPerFile = 20'000;
 #endif
-// The most pods all the variants of one file may create together: every variant is built
-// and held while the file loads, so without this cap a short file with many variants of
-// 5,000,000 pods each would take gigabytes to validate.
-constexpr int64_t kMaxPodsPerFile = 2 * kMaxPodsPerScenario;
 
 // A namespace name at `ref` (Kubernetes' DNS-1123 label rules), as an index into
 // scenario->namespaces (added if new); 0 after reporting a problem.

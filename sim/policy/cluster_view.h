@@ -16,6 +16,7 @@
 #include "sim/core/sim_time.h"
 #include "sim/dra/allocator.h"
 #include "sim/policy/gang_constraint.h"
+#include "sim/policy/node_capacity_index.h"
 #include "sim/policy/resources.h"
 #include "sim/policy/shared_claims.h"
 #include "sim/policy/taint.h"
@@ -151,8 +152,11 @@ struct PodView {
 
 class ClusterView {
  public:
-  ClusterView(std::span<const NodeInfo> nodes, const ResourceTable& resources, SimTime now)
-      : nodes_(nodes), resources_(&resources), now_(now) {}
+  // `capacity`, when given, indexes `nodes` (CandidatesFor); it is a cache, updated as the
+  // view is queried, and must be told of every change to the nodes' books.
+  ClusterView(std::span<const NodeInfo> nodes, const ResourceTable& resources, SimTime now,
+              NodeCapacityIndex* capacity = nullptr)
+      : nodes_(nodes), resources_(&resources), now_(now), capacity_(capacity) {}
 
   std::span<const NodeInfo> nodes() const { return nodes_; }
   const ResourceTable& resources() const { return *resources_; }
@@ -167,11 +171,21 @@ class ClusterView {
   // schedulable, matches the pod's node selector and node affinity, and the pod tolerates
   // its NoSchedule and NoExecute taints.
   static bool Admits(const PodView& pod, const NodeInfo& node);
+  // The nodes that may pass Fits for `pod`, in cluster order: every node it leaves out
+  // fails Fits, so a filter may visit only these (`for (i = c.Next(0); i < n; i =
+  // c.Next(i + 1))`) and find the same nodes, without scanning the full ones. Every node
+  // when the view has no capacity index. Valid while the view is.
+  CandidateNodes CandidatesFor(const PodView& pod) const {
+    const auto count = static_cast<uint32_t>(nodes_.size());
+    return capacity_ == nullptr ? CandidateNodes::All(count)
+                                : capacity_->CandidatesFor(nodes_, *pod.requests);
+  }
 
  private:
   std::span<const NodeInfo> nodes_;
   const ResourceTable* resources_;
   SimTime now_;
+  NodeCapacityIndex* capacity_;
 };
 
 }  // namespace migsim

@@ -5,7 +5,11 @@ namespace migsim {
 std::optional<Placement> Policy::Place(const ClusterView& view, const PodView& pod) {
   const NodeInfo* best = nullptr;
   double best_score = 0;
-  for (const NodeInfo& node : view.nodes()) {
+  // Only the nodes that may fit: the same nodes pass as in a scan of them all.
+  const std::span<const NodeInfo> nodes = view.nodes();
+  const CandidateNodes candidates = view.CandidatesFor(pod);
+  for (uint32_t i = candidates.Next(0); i < nodes.size(); i = candidates.Next(i + 1)) {
+    const NodeInfo& node = nodes[i];
     if (!view.Fits(pod, node) || !Filter(view, pod, node)) continue;
     const std::optional<double> score = Score(view, pod, node);
     if (!score) {  // an unscored policy: the first feasible node

@@ -162,6 +162,7 @@ class TraceWriter {
       Add(Counter("pods", cluster_pid, ts, {{"pending", p.pending}, {"running", p.running}}));
     }
     if (v.faults) Faults(*v.faults, cluster_pid);
+    if (v.autoscaling) NodeGroups(*v.autoscaling, cluster_pid);
 
     // Nodes in the order the run lists them; any other node a pod names after them.
     std::vector<NodeTracks> nodes;
@@ -223,6 +224,18 @@ class TraceWriter {
       for (const auto& [at, fraction] : a.series) {
         Add(Counter("availability " + a.pool, cluster_pid, at.micros(),
                     {{"value", Micro(fraction)}}));
+      }
+    }
+  }
+
+  // Each node group's nodes over time: billed (launched) and Ready, one counter track each.
+  void NodeGroups(const AutoscalingMetrics& a, int cluster_pid) {
+    for (const NodeGroupMetrics& g : a.groups) {
+      for (const auto& [at, count] : g.billed_nodes) {
+        Add(Counter("nodes billed " + g.pool, cluster_pid, at.micros(), {{"value", count}}));
+      }
+      for (const auto& [at, count] : g.ready_nodes) {
+        Add(Counter("nodes Ready " + g.pool, cluster_pid, at.micros(), {{"value", count}}));
       }
     }
   }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/text.h"
 #include "sim/report/run_report.h"
 #include "sim/report/svg_chart.h"
 
@@ -171,6 +172,35 @@ std::string FaultCharts(const RunReport& report) {
          events + "</table>\n";
 }
 
+// With node groups: each group's nodes billed over time per variant, and the cost table.
+std::string AutoscalingCharts(const RunReport& report) {
+  if (std::none_of(report.variants.begin(), report.variants.end(), [](const VariantResult& v) {
+        return v.autoscaling.has_value() && !v.autoscaling->groups.empty();
+      })) {
+    return "";
+  }
+  svg::LineChart chart("Nodes over time (autoscaling)", "time (s)", "nodes billed");
+  std::string rows;
+  for (const VariantResult& v : report.variants) {
+    if (!v.autoscaling) continue;
+    for (const NodeGroupMetrics& g : v.autoscaling->groups) {
+      std::vector<svg::Point> points;
+      for (const auto& [at, count] : g.billed_nodes) {
+        points.push_back({at.seconds(), static_cast<double>(count)});
+      }
+      if (!points.empty()) points.push_back({v.metrics.end_s, points.back().y});
+      chart.AddSeries(v.name + " " + g.pool, points, /*step=*/true);
+    }
+    rows += "<tr><td>" + svg::Escape(v.name) + "</td><td>" +
+            svg::Escape(FormatFixed(v.autoscaling->node_hours, 2)) + "</td><td>" +
+            svg::Escape(FormatFixed(v.autoscaling->cost, 2)) + "</td></tr>\n";
+  }
+  return "<h2>Autoscaling</h2>\n<div class=\"charts\">\n" +
+         chart.Render(kChartWidth, kChartHeight) +
+         "\n</div>\n<table><tr><th>variant</th><th>node-hours</th><th>cost ($)</th></tr>\n" +
+         rows + "</table>\n";
+}
+
 std::string OverTimeCharts(const RunReport& report) {
   std::string out = "<h2>Over time</h2>\n<div class=\"charts\">\n";
   out += TimelineChart(
@@ -182,7 +212,8 @@ std::string OverTimeCharts(const RunReport& report) {
   out += "\n" + TimelineChart(
                     report, "Pending pods over time", "pods",
                     [](const TimelinePoint& p) { return static_cast<double>(p.pending); }, false);
-  out += "\n" + LatencyCdfChart(report) + "\n</div>\n" + FaultCharts(report);
+  out += "\n" + LatencyCdfChart(report) + "\n</div>\n" + FaultCharts(report) +
+         AutoscalingCharts(report);
   bool missing = std::any_of(report.variants.begin(), report.variants.end(),
                              [](const VariantResult& v) { return v.timeline.empty(); });
   if (missing) out += "<p class=\"note\">Some variants have no timeline (not collected).</p>\n";

@@ -178,6 +178,41 @@ Json FaultsJson(const FaultMetrics& f) {
               {"events", std::move(events)}};
 }
 
+Json StepsJson(const std::vector<std::pair<SimTime, int64_t>>& steps) {
+  Json out = Json::array();
+  for (const auto& [at, count] : steps) out.push_back({Micro(at.seconds()), count});
+  return out;
+}
+
+Json AutoscalingJson(const AutoscalingMetrics& a) {
+  Json groups = Json::object();
+  for (const NodeGroupMetrics& g : a.groups) {
+    groups[g.pool] = {{"capacity_type", g.capacity_type},
+                      {"price_per_hour", Micro(g.price_per_hour)},
+                      {"min", g.min},
+                      {"max", g.max},
+                      {"peak_nodes", g.peak_nodes},
+                      {"node_hours", Micro(g.node_hours)},
+                      {"cost", Micro(g.cost)},
+                      {"scale_ups", g.scale_ups},
+                      {"nodes_launched", g.nodes_launched},
+                      {"nodes_terminated", g.nodes_terminated},
+                      {"provision_failures", g.provision_failures},
+                      {"drains_aborted", g.drains_aborted},
+                      {"billed_nodes", StepsJson(g.billed_nodes)},
+                      {"ready_nodes", StepsJson(g.ready_nodes)}};
+  }
+  return Json{{"node_hours", Micro(a.node_hours)},
+              {"cost", Micro(a.cost)},
+              {"on_demand_cost", Micro(a.on_demand_cost)},
+              {"spot_cost", Micro(a.spot_cost)},
+              {"fixed_node_hours", Micro(a.fixed_node_hours)},
+              {"fixed_cost", Micro(a.fixed_cost)},
+              {"cost_per_completed_pod",
+               a.cost_per_completed_pod ? Json(Micro(*a.cost_per_completed_pod)) : Json(nullptr)},
+              {"node_groups", std::move(groups)}};
+}
+
 Json MigJson(const MigMetrics& m) {
   return Json{{"fragmentation", Micro(m.fragmentation)},
               {"reconfiguration_windows", m.reconfiguration_windows},
@@ -211,6 +246,7 @@ std::string FormatResultsJson(const RunReport& report) {
     if (!v.theory.empty()) variant["queueing_theory"] = TheoryJson(v.theory);
     if (v.gangs) variant["gangs"] = GangsJson(*v.gangs);
     if (v.faults) variant["faults"] = FaultsJson(*v.faults);
+    if (v.autoscaling) variant["autoscaling"] = AutoscalingJson(*v.autoscaling);
     if (has_dra) variant["metrics"]["mig"] = MigJson(v.metrics.mig);
     variants.push_back(std::move(variant));
   }

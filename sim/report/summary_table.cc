@@ -186,6 +186,44 @@ void AddFaultRows(const RunReport& report, std::vector<Row>& rows) {
   rows.insert(rows.end(), out.begin(), out.end());
 }
 
+// Cost rows (AutoscalingMetrics) when the file autoscales a pool: node-hours and dollars
+// of every variant, and per node group its peak nodes and scale-ups ("-" elsewhere).
+void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
+  std::vector<std::string> groups;
+  for (const VariantResult& v : report.variants) {
+    if (!v.autoscaling) continue;
+    for (const NodeGroupMetrics& g : v.autoscaling->groups) {
+      if (std::find(groups.begin(), groups.end(), g.pool) == groups.end()) groups.push_back(g.pool);
+    }
+  }
+  if (std::none_of(report.variants.begin(), report.variants.end(),
+                   [](const VariantResult& v) { return v.autoscaling.has_value(); })) {
+    return;
+  }
+  std::vector<Row> out = {{"node-hours", {}}, {"cost ($)", {}}, {"cost per completed pod ($)", {}}};
+  for (const std::string& g : groups) {
+    out.push_back({"peak nodes " + g, {}});
+    out.push_back({"scale-ups " + g, {}});
+  }
+  for (const VariantResult& v : report.variants) {
+    std::vector<std::string> cells(out.size(), "-");
+    if (const std::optional<AutoscalingMetrics>& a = v.autoscaling) {
+      cells[0] = FormatFixed(a->node_hours, 2);
+      cells[1] = FormatFixed(a->cost, 2);
+      if (a->cost_per_completed_pod) cells[2] = FormatFixed(*a->cost_per_completed_pod, 4);
+      for (size_t i = 0; i < groups.size(); ++i) {
+        auto g = std::find_if(a->groups.begin(), a->groups.end(),
+                              [&](const NodeGroupMetrics& x) { return x.pool == groups[i]; });
+        if (g == a->groups.end()) continue;
+        cells[3 + 2 * i] = std::to_string(g->peak_nodes);
+        cells[4 + 2 * i] = std::to_string(g->scale_ups);
+      }
+    }
+    for (size_t r = 0; r < cells.size(); ++r) out[r].cells.push_back(cells[r]);
+  }
+  rows.insert(rows.end(), out.begin(), out.end());
+}
+
 std::vector<Row> BuildRows(const RunReport& report) {
   std::vector<Row> rows = {{"policy", {}},
                            {"makespan (s)", {}},
@@ -238,6 +276,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
   AddKueueRows(report, rows);
   AddGangRows(report, rows);
   AddFaultRows(report, rows);
+  AddAutoscalingRows(report, rows);
   for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
     rows.push_back({std::move(label), std::move(cells)});
   }

@@ -15,6 +15,23 @@
 
 namespace migsim {
 
+namespace {
+
+// The pods of the scenario's Pod workloads and traces (other kinds are not counted): what
+// the engine reserves room for (EngineInputs::expected_pods).
+size_t ExpectedPods(const Scenario& scenario) {
+  size_t pods = 0;
+  for (const WorkloadSpec& w : scenario.workloads) {
+    if (const auto* group = std::get_if<PodGroupSpec>(&w)) {
+      pods += static_cast<size_t>(group->count);
+    }
+    if (const auto* trace = std::get_if<TraceSpec>(&w)) pods += trace->entries.size();
+  }
+  return pods;
+}
+
+}  // namespace
+
 EngineInputs MakeEngineInputs(const Scenario& scenario) {
   EngineInputs in;
   in.cluster = &scenario.cluster;
@@ -28,6 +45,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   in.kueue = scenario.kueue;
   in.device_classes = scenario.device_classes;
   in.shared_claims = scenario.shared_claims;
+  in.expected_pods = ExpectedPods(scenario);
   return in;
 }
 
@@ -146,6 +164,9 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
       !scenario.cluster.faults.empty() || !scenario.cluster.fault_processes.empty();
   FaultRecorder faults;
   if (has_faults) engine.AddObserver(&faults);
+  const bool autoscaled = !scenario.cluster.node_groups.empty() || options.measure_cost;
+  AutoscalingRecorder autoscaling(scenario.cluster);
+  if (autoscaled) engine.AddObserver(&autoscaling);
   engine.Run();
 
   VariantResult result;
@@ -175,6 +196,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
                                       [&](OwnerId owner) { return engine.ControllerName(owner); });
   }
   if (has_faults) result.faults = faults.Finish(engine, result.metrics.gpu_hours);
+  if (autoscaled) result.autoscaling = autoscaling.Finish(engine, result.metrics.pods.completed);
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
   if (options.collect_pods) {
@@ -195,6 +217,12 @@ bool HasDraPool(const Scenario& scenario) {
 bool HasDraPool(const ScenarioFile& file) {
   return std::any_of(file.variants.begin(), file.variants.end(),
                      [](const auto& variant) { return HasDraPool(variant.second); });
+}
+
+bool HasNodeGroups(const ScenarioFile& file) {
+  return std::any_of(file.variants.begin(), file.variants.end(), [](const auto& variant) {
+    return !variant.second.cluster.node_groups.empty();
+  });
 }
 
 double ClusterCostPerHour(const ClusterSpec& cluster) {

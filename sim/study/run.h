@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/engine/engine.h"
+#include "sim/metrics/autoscaling_metrics.h"
 #include "sim/metrics/fault_metrics.h"
 #include "sim/metrics/gang_metrics.h"
 #include "sim/metrics/run_metrics.h"
@@ -55,6 +56,8 @@ struct VariantResult {
   std::optional<GangMetrics> gangs;
   // What faults did; none when the scenario has no faults or failure processes.
   std::optional<FaultMetrics> faults;
+  // What node autoscaling did and what the nodes cost; none without node groups.
+  std::optional<AutoscalingMetrics> autoscaling;
 };
 
 // True when the scenario puts a pool under DRA.
@@ -62,6 +65,10 @@ bool HasDraPool(const Scenario& scenario);
 // True when a variant of the file puts a pool under DRA: its outputs then report the MIG
 // metrics (RunMetrics::mig) of every variant, for the comparison.
 bool HasDraPool(const ScenarioFile& file);
+
+// True when some variant of the file autoscales a pool: its outputs then report every
+// variant's cost (VariantResult::autoscaling), for the comparison.
+bool HasNodeGroups(const ScenarioFile& file);
 
 // A scenario file's variants, run.
 struct RunReport {
@@ -75,6 +82,9 @@ struct RunOptions {
   // Measures MIG fragmentation (VariantResult::metrics.mig) even when this variant has no
   // DRA pool, so that a file's static variants compare with its DRA ones (HasDraPool).
   bool measure_mig_fragmentation = false;
+  // Reports what the nodes cost (VariantResult::autoscaling) even when this variant has no
+  // node group, so that a file's fixed variants compare with its autoscaled ones.
+  bool measure_cost = false;
   // Extra observers (e.g. a progress display); they must outlive the call.
   std::vector<EngineObserver*> observers{};
 };

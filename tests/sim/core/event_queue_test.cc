@@ -1,6 +1,9 @@
 #include "sim/core/event_queue.h"
 
 #include <catch2/catch.hpp>
+#include <random>
+#include <set>
+#include <utility>
 
 #include "sim/core/sim_time.h"
 
@@ -24,6 +27,27 @@ TEST_CASE("simultaneous events come out in the order they were pushed", "[core][
   EventQueue<int> q;
   for (int i = 0; i < 100; ++i) q.Push(SimTime::Seconds(5), i);
   for (int i = 0; i < 100; ++i) CHECK(q.Pop().payload == i);
+}
+
+TEST_CASE("pushes and pops interleaved at random come out as a sorted list of (time, push order)",
+          "[core][event_queue]") {
+  EventQueue<int> q;
+  std::set<std::pair<int64_t, int>> expected;  // (time, push order)
+  std::mt19937 rng(7);
+  int pushed = 0;
+  for (int step = 0; step < 20000; ++step) {
+    if (expected.empty() || std::uniform_int_distribution<int>(0, 2)(rng) > 0) {
+      const int64_t t = std::uniform_int_distribution<int64_t>(0, 50)(rng);  // many ties
+      q.Push(SimTime::Micros(t), pushed);
+      expected.insert({t, pushed++});
+    } else {
+      REQUIRE(q.NextTime() == SimTime::Micros(expected.begin()->first));
+      REQUIRE(q.Pop().payload == expected.begin()->second);
+      expected.erase(expected.begin());
+    }
+  }
+  CHECK(q.size() == expected.size());
+  CHECK(q.pushed() == static_cast<uint64_t>(pushed));
 }
 
 TEST_CASE("simulated time rounds seconds to the nearest microsecond", "[core][sim_time]") {

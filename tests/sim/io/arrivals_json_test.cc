@@ -195,15 +195,15 @@ TEST_CASE("an Arrivals workload's end, start and fields are checked at their poi
   CHECK(ErrorWith(R"("rate_per_s": 1)") ==
         kW + ": missing the end of the arrivals: give count, until_s or both");
   CHECK(ErrorWith(R"("rate_per_s": 1, "count": 0)") == kW + "/count: must be >= 1");
-  CHECK(ErrorWith(R"("rate_per_s": 1, "count": 5000001)") == kW + "/count: must be <= 5000000");
+  CHECK(ErrorWith(R"("rate_per_s": 1, "count": 10000001)") == kW + "/count: must be <= 10000000");
   CHECK(ErrorWith(R"("rate_per_s": 1, "until_s": -1)") == kW + "/until_s: must be >= 0");
   CHECK(ErrorWith(R"("rate_per_s": 1, "at_s": 10, "until_s": 10)") ==
         kW + "/until_s: must be > the workload's at_s (10)");
   CHECK(ErrorWith(R"("rate_per_s": 1, "count": 1, "at_s": -5)") == kW + "/at_s: must be >= 0");
   CHECK_THAT(ErrorWith(R"("rate_per_s": 1, "count": 1, "limit": 5)"),
              Catch::StartsWith(kW + "/limit: unknown field 'limit' (expected one of: kind, "));
-  CHECK(ErrorWith(R"("rate_per_s": 1000, "until_s": 6000)") ==
-        kW + "/until_s: more than 5000000 pods (the most one run holds) arrive before until_s: "
+  CHECK(ErrorWith(R"("rate_per_s": 1000, "until_s": 12000)") ==
+        kW + "/until_s: more than 10000000 pods (the most one run holds) arrive before until_s: "
              "lower the rate or until_s, or give count");
   CHECK(ErrorWith(R"("rate_per_s": 1e-12, "count": 5)")
             .starts_with(kW + "/rate_per_s: the time of arrival 0 ("));
@@ -302,14 +302,14 @@ TEST_CASE("an Arrivals workload's classes are checked at their pointers", "[io][
 
 TEST_CASE("generated arrivals count towards the scenario's pod limit", "[io][arrivals]") {
   std::string workloads;
-  for (int i = 0; i < 5; ++i) {  // 5,000,000 bare pods: the limit exactly
+  for (int i = 0; i < 10; ++i) {  // 10,000,000 bare pods: the limit exactly
     workloads += R"("p)" + std::to_string(i) +
                  R"(": {"kind": "Pod", "count": 1000000, "template": {"job_class": "train"}}, )";
   }
   const std::string arrivals =
       R"("w": {"kind": "Arrivals", "count": 1, "rate_per_s": 1, "template": {"job_class": "train"}})";
   CHECK(Error(Doc(workloads + arrivals)) ==
-        "s.json:/workloads: the workloads create 5000001 pods before retries; at most 5000000 fit "
+        "s.json:/workloads: the workloads create 10000001 pods before retries; at most 10000000 fit "
         "in one run");
 }
 

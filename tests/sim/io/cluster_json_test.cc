@@ -39,7 +39,7 @@ std::string CatalogTypes() {
 TEST_CASE("an unknown pool field is reported with the pool's fields", "[io]") {
   CHECK(MessageOf(Pool(R"("type": "p4d.24xlarge", "cuont": 2)")) ==
         "t.json:/cluster/nodes/a/cuont: unknown field 'cuont' (expected one of: type, count, "
-        "labels, mig, device_plugin, openb_nodes, taints, dra)");
+        "labels, mig, device_plugin, openb_nodes, taints, dra, autoscaling)");
 }
 
 TEST_CASE("pool fields of the wrong type or range are reported at the field", "[io]") {

@@ -119,7 +119,7 @@ TEST_CASE("sweep errors name the sweep file and what is wrong", "[sweep]") {
           "must be >= 1");
     CHECK(ErrorOf(SweepText(R"("axes": {"/cluster/nodes/a/cuont": [1]})")) ==
           "s.json: point 0 (/cluster/nodes/a/cuont=1): s.json:/scenario/cluster/nodes/a/cuont: "
-          "unknown field 'cuont' (expected one of: type, count, labels, mig, device_plugin, openb_nodes, taints, dra)");
+          "unknown field 'cuont' (expected one of: type, count, labels, mig, device_plugin, openb_nodes, taints, dra, autoscaling)");
   }
   SECTION("malformed JSON") {
     CHECK_THAT(ErrorOf("{\"name\": \"s\",\n \"axes\" {}}"),

@@ -118,15 +118,15 @@ TEST_CASE("run times derived from a speed are bounded like run_s", "[io]") {
         "t.json:/job_classes/big/work: gives a run time past the 1000000000 s a run can span");
 }
 
-TEST_CASE("a scenario whose workloads together create more than five million pods is refused",
+TEST_CASE("a scenario whose workloads together create more than ten million pods is refused",
           "[io]") {
   std::string workloads = "{";
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < 11; ++i) {
     workloads += std::string(i ? ", " : "") + R"("w)" + std::to_string(i) +
                  R"(": {"kind": "Pod", "count": 1000000, "template": {"job_class": "train"}})";
   }
   CHECK(MessageOf(Doc(workloads + "}")) ==
-        "t.json:/workloads: the workloads create 6000000 pods before retries; at most 5000000 "
+        "t.json:/workloads: the workloads create 11000000 pods before retries; at most 10000000 "
         "fit in one run");
 }
 

@@ -1,0 +1,135 @@
+// Node autoscaling: a pool's `autoscaling` and the cluster's `autoscaler` (sim/engine/
+// autoscaling.h; format in scenarios/README.md, "Autoscaling").
+
+#include <algorithm>
+
+#include "sim/io/scenario_sections_json.h"
+
+namespace migsim::io {
+namespace {
+
+constexpr int64_t kMaxGroupNodes = 100000;  // as a pool's count
+// What a node group's node takes from its launch to Ready by default (README
+// "Autoscaling"): an assumption, not a measurement, so it is a parameter.
+constexpr double kDefaultProvisioningS = 300;
+
+CapacityType ReadCapacityType(LoadContext* ctx, ObjectReader& r) {
+  const std::string type = r.String("capacity_type", "on-demand");
+  if (type == "spot") return CapacityType::kSpot;
+  if (type != "on-demand" && ctx->ok()) {
+    ctx->Fail(r.Field("capacity_type").pointer(),
+              "unknown capacity type '" + type + "' (valid: on-demand, spot)");
+  }
+  return CapacityType::kOnDemand;
+}
+
+Expander ReadExpander(LoadContext* ctx, ObjectReader& r) {
+  const std::string name = r.String("expander", "random");
+  for (Expander e : {Expander::kRandom, Expander::kMostPods, Expander::kLeastWaste,
+                     Expander::kPrice, Expander::kPriority}) {
+    if (ExpanderName(e) == name) return e;
+  }
+  if (ctx->ok()) {
+    ctx->Fail(r.Field("expander").pointer(),
+              UnknownNameMessage("expander", name,
+                                 {"random", "most-pods", "least-waste", "price", "priority"}));
+  }
+  return Expander::kRandom;
+}
+
+// The MIG manager applies a MIG config once the GPU operator is up: a node whose GPUs boot
+// into MIG is Ready one MIG manager window later (domain.md §4.2).
+SimTime DefaultProvisioning(const NodeSpec& node) {
+  const bool mig = std::any_of(node.gpus.begin(), node.gpus.end(),
+                               [](const GpuMigSetting& g) { return g.mig_enabled; });
+  return SimTime::Seconds(kDefaultProvisioningS) +
+         (mig ? node.mig_reconfiguration : SimTime::Zero());
+}
+
+}  // namespace
+
+std::optional<NodeGroupSpec> LoadNodeGroup(LoadContext* ctx, const JsonRef& ref,
+                                           const NodeSpec& node, uint32_t pool) {
+  ObjectReader r(ctx, ref,
+                 {"min", "max", "initial", "capacity_type", "price_per_hour", "provisioning_s",
+                  "priority"});
+  if (!r.valid()) return std::nullopt;
+  NodeGroupSpec group{.pool = pool};
+  r.Require("max");
+  group.max = static_cast<uint32_t>(r.Int("max", 1, 1, kMaxGroupNodes));
+  group.min = static_cast<uint32_t>(r.Int("min", 0, 0, kMaxGroupNodes));
+  group.initial = static_cast<uint32_t>(r.Int("initial", group.min, 0, kMaxGroupNodes));
+  if (ctx->ok() && group.min > group.max) {
+    ctx->Fail(r.Field("min").pointer(), "must be at most max (" + std::to_string(group.max) + ")");
+  }
+  if (ctx->ok() && (group.initial < group.min || group.initial > group.max)) {
+    ctx->Fail(r.Field("initial").pointer(), "must be between min (" + std::to_string(group.min) +
+                                                ") and max (" + std::to_string(group.max) + ")");
+  }
+  group.capacity = ReadCapacityType(ctx, r);
+  if (group.capacity == CapacityType::kSpot && ctx->ok() && !r.Has("price_per_hour")) {
+    ctx->Fail(ref.pointer(), "a spot node group needs its price_per_hour (spot prices vary; "
+                             "the catalog has on-demand prices only)");
+  }
+  group.price_per_hour = r.Number("price_per_hour", node.type->price_per_hour, 0);
+  group.provisioning = r.Seconds("provisioning_s", DefaultProvisioning(node));
+  group.priority = static_cast<int32_t>(r.Int("priority", 0, -kMaxInt, kMaxInt));
+  if (!ctx->ok()) return std::nullopt;
+  return group;
+}
+
+void LoadAutoscaler(LoadContext* ctx, const JsonRef& ref, ClusterAutoscalerSpec* out) {
+  ObjectReader r(ctx, ref,
+                 {"scan_interval_s", "expander", "scale_down_utilization_threshold",
+                  "scale_down_unneeded_time_s", "scale_down_delay_after_add_s",
+                  "scale_down_delay_after_delete_s", "max_node_provision_time_s",
+                  "node_group_backoff_s", "max_empty_bulk_delete", "max_drain_parallelism",
+                  "scale_down_enabled"});
+  if (!r.valid()) return;
+  ClusterAutoscalerSpec& ca = *out;
+  ca.scan_interval = r.Seconds("scan_interval_s", ca.scan_interval);
+  if (ctx->ok() && ca.scan_interval <= SimTime::Zero()) {
+    ctx->Fail(r.Field("scan_interval_s").pointer(), "must be greater than 0");
+  }
+  ca.expander = ReadExpander(ctx, r);
+  ca.utilization_threshold =
+      r.Number("scale_down_utilization_threshold", ca.utilization_threshold, 0, 1);
+  ca.unneeded_time = r.Seconds("scale_down_unneeded_time_s", ca.unneeded_time);
+  ca.delay_after_add = r.Seconds("scale_down_delay_after_add_s", ca.delay_after_add);
+  // The autoscaler's default for this one is the scan interval.
+  ca.delay_after_delete = r.Seconds("scale_down_delay_after_delete_s", ca.scan_interval);
+  ca.max_node_provision_time =
+      r.Seconds("max_node_provision_time_s", ca.max_node_provision_time);
+  ca.node_group_backoff = r.Seconds("node_group_backoff_s", ca.node_group_backoff);
+  ca.max_empty_bulk_delete =
+      static_cast<uint32_t>(r.Int("max_empty_bulk_delete", ca.max_empty_bulk_delete, 1));
+  ca.max_drain_parallelism =
+      static_cast<uint32_t>(r.Int("max_drain_parallelism", ca.max_drain_parallelism, 1));
+  ca.scale_down = r.Bool("scale_down_enabled", ca.scale_down);
+}
+
+// Faults on a node group's nodes are not modelled yet: a node that fails or is reclaimed
+// there would have to leave the group's count, and the group could relaunch it.
+void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster) {
+  if (cluster.node_groups.empty()) return;
+  std::vector<uint8_t> grouped(cluster.nodes.size(), 0);
+  for (const NodeGroupSpec& g : cluster.node_groups) {
+    const NodePoolRange& pool = cluster.pools[g.pool];
+    std::fill_n(grouped.begin() + pool.first, pool.count, 1);
+  }
+  const auto hits = [&](const std::vector<uint32_t>& nodes) {
+    return std::any_of(nodes.begin(), nodes.end(), [&](uint32_t n) { return grouped[n] != 0; });
+  };
+  const std::string why = "faults on an autoscaled pool's nodes are not modelled (README "
+                          "\"Autoscaling\"); target a fixed pool";
+  for (size_t i = 0; i < cluster.faults.size(); ++i) {
+    if (hits(cluster.faults[i].target.nodes)) return ctx->Fail("/faults/" + std::to_string(i), why);
+  }
+  for (size_t i = 0; i < cluster.fault_processes.size(); ++i) {
+    if (hits(cluster.fault_processes[i].nodes)) {
+      return ctx->Fail("/fault_processes/" + std::to_string(i), why);
+    }
+  }
+}
+
+}  // namespace migsim::io

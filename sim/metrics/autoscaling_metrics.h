@@ -1,0 +1,66 @@
+#pragma once
+// What node autoscaling did and what the nodes cost (definitions in README "Output"):
+// per node group its nodes over time, node-hours and dollars, scale-ups and scale-downs;
+// the fixed pools' cost beside; $ per completed pod. Collected by AutoscalingRecorder, an
+// observer, in runs whose cluster has node groups.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/observer.h"
+
+namespace migsim {
+
+class Engine;
+struct ClusterSpec;
+
+struct NodeGroupMetrics {
+  std::string pool;
+  std::string capacity_type;  // "on-demand" or "spot"
+  double price_per_hour = 0;  // per node
+  int64_t min = 0, max = 0;
+  int64_t peak_nodes = 0;  // most nodes billed at once
+  double node_hours = 0;   // billed: from each launch to its termination or the end
+  double cost = 0;         // node_hours x price_per_hour, USD
+  int64_t scale_ups = 0, nodes_launched = 0, nodes_terminated = 0;
+  int64_t provision_failures = 0, drains_aborted = 0;
+  // Nodes billed (launched, not yet terminated) and nodes Ready, as steps (time, count)
+  // from t = 0.
+  std::vector<std::pair<SimTime, int64_t>> billed_nodes, ready_nodes;
+};
+
+struct AutoscalingMetrics {
+  std::vector<NodeGroupMetrics> groups;  // in pool order
+  double fixed_node_hours = 0;           // the pools without autoscaling
+  double fixed_cost = 0;
+  double node_hours = 0;  // all nodes
+  double cost = 0;        // all nodes, USD
+  double on_demand_cost = 0, spot_cost = 0;
+  // cost / pods completed; nullopt when none completed.
+  std::optional<double> cost_per_completed_pod;
+};
+
+class AutoscalingRecorder final : public EngineObserver {
+ public:
+  explicit AutoscalingRecorder(const ClusterSpec& cluster);
+  void OnNodeScaled(SimTime now, NodeId node, uint32_t group, NodeScaleChange change) override;
+
+  // REQUIRES: the engine has run on `cluster`. `completed`: pods that succeeded.
+  AutoscalingMetrics Finish(const Engine& engine, int64_t completed) const;
+
+ private:
+  struct Series {
+    int64_t billed = 0, ready = 0, peak = 0;
+    std::vector<std::pair<SimTime, int64_t>> billed_steps, ready_steps;
+  };
+  static void Step(std::vector<std::pair<SimTime, int64_t>>& steps, SimTime now, int64_t value);
+
+  const ClusterSpec* cluster_;
+  std::vector<Series> series_;  // by node group
+  std::vector<uint8_t> ready_;  // by node: 1 while counted Ready
+};
+
+}  // namespace migsim

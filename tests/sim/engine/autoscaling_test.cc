@@ -1,0 +1,155 @@
+// Node autoscaling in the engine (issue 15): the Cluster Autoscaler's scale-up, its
+// provisioning delay, scale-down after the unneeded time, the delays and limits around
+// them, the expanders, and what each node is billed.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "policies/first_fit.h"
+#include "sim/engine/engine.h"
+#include "tests/support/scenario_text.h"
+#include "tests/support/tiny_world.h"
+
+namespace migsim {
+namespace {
+
+// A scenario of one autoscaled pool "g" of p3.2xlarge nodes (one V100 each, $3.06/h),
+// `autoscaling` its group's fields, `extra` more top-level members, and `workloads`.
+std::string Doc(const std::string& autoscaling, const std::string& workloads,
+                const std::string& extra = "", const std::string& autoscaler = "{}") {
+  return R"({"name": "t", "description": "d", )" + extra + R"(
+    "cluster": {"autoscaler": )" + autoscaler + R"(,
+                "nodes": {"g": {"type": "p3.2xlarge", "autoscaling": )" + autoscaling + R"(}}},
+    "job_classes": {"run": {"run_s": 100}, "long": {"run_s": 100000}},
+    "workloads": )" + workloads + "}";
+}
+
+// `count` bare pods of one whole GPU each, running 100 s, created at `at_s`.
+std::string GpuPods(int count, double at_s = 0) {
+  return R"({"p": {"kind": "Pod", "count": )" + std::to_string(count) + R"(, "at_s": )" +
+         std::to_string(at_s) +
+         R"(, "template": {"job_class": "run", "resources": {"nvidia.com/gpu": 1}}}})";
+}
+
+struct Run {
+  Scenario scenario;
+  std::unique_ptr<Engine> engine;
+};
+
+Run RunText(const std::string& text) {
+  Run run{test::LoadFirstVariant(text), nullptr};
+  static FirstFitPolicy policy;
+  run.engine = test::RunEngine(run.scenario, policy);
+  return run;
+}
+
+double Hours(const Run& run, uint32_t node) { return run.engine->BilledNodeHours(NodeId(node)); }
+
+}  // namespace
+
+TEST_CASE(
+    "a pending pod makes the autoscaler launch a node at its next scan, and the pod binds "
+    "once the node is Ready after its provisioning delay",
+    "[engine][autoscaling]") {
+  const Run run = RunText(Doc(R"({"max": 3, "provisioning_s": 60})", GpuPods(2)));
+  const Engine& e = *run.engine;
+  REQUIRE(e.pods().size() == 2);
+  // Scan at 10 s: two pods of one GPU need two nodes; Ready at 70 s.
+  for (const Pod& pod : e.pods()) {
+    CHECK(pod.bound.seconds() == 70);
+    CHECK(pod.phase == PodPhase::kSucceeded);
+  }
+  CHECK(e.nodes()[0].name == "g-0");
+  CHECK(e.node_group_counters()[0].scale_ups == 1);
+  CHECK(e.node_group_counters()[0].nodes_launched == 2);
+  CHECK(Hours(run, 2) == 0);  // never launched
+}
+
+TEST_CASE(
+    "an empty node is terminated once unneeded for scale-down-unneeded-time after the "
+    "delay after a scale-up, and is billed from its launch to then",
+    "[engine][autoscaling]") {
+  const Run run = RunText(Doc(R"({"max": 1, "provisioning_s": 60})", GpuPods(1)));
+  const Engine& e = *run.engine;
+  // Launched at 10 s, Ready at 70 s, the pod ends at 170 s. The node is unneeded from the
+  // scan at 170 s; 600 s later (770 s, also past the delay after add, 610 s) it goes.
+  CHECK(e.pods()[0].ended.seconds() == 170);
+  CHECK(e.node_group_counters()[0].nodes_terminated == 1);
+  CHECK(Hours(run, 0) == Approx((770.0 - 10) / 3600));
+  CHECK_FALSE(e.nodes()[0].schedulable);
+}
+
+TEST_CASE("a node group never shrinks below its min nor grows beyond its max",
+          "[engine][autoscaling]") {
+  const Run run = RunText(Doc(R"({"min": 1, "max": 2, "provisioning_s": 60})", GpuPods(3)));
+  const Engine& e = *run.engine;
+  // One node from the start (min): one pod binds at 0 s, two more nodes would be needed but
+  // only one may launch.
+  CHECK(e.pods()[0].bound.seconds() == 0);
+  CHECK(e.pods()[1].bound.seconds() == 70);
+  CHECK(e.pods()[2].bound.seconds() == 100);  // after the first pod's end, on g-0
+  CHECK(e.node_group_counters()[0].nodes_launched == 1);
+  CHECK(e.node_group_counters()[0].nodes_terminated == 1);  // back to min
+  CHECK(e.nodes()[0].schedulable);
+}
+
+TEST_CASE(
+    "a node that would not be Ready within max-node-provision-time is given up and its "
+    "group backed off",
+    "[engine][autoscaling]") {
+  const Run run =
+      RunText(Doc(R"({"max": 1, "provisioning_s": 1200})", GpuPods(1), R"("horizon_s": 2000,)"));
+  const Engine& e = *run.engine;
+  // Launched at 10 s, given up at 910 s, backed off 300 s, launched again at 1210 s (to be
+  // given up at 2110 s, after the horizon).
+  CHECK(e.node_group_counters()[0].provision_failures == 1);
+  CHECK(e.node_group_counters()[0].nodes_launched == 2);
+  CHECK(e.pods()[0].phase == PodPhase::kPending);
+  CHECK(Hours(run, 0) == Approx((900.0 + 790) / 3600));
+}
+
+TEST_CASE("the price expander grows the cheaper group and the priority expander the preferred",
+          "[engine][autoscaling]") {
+  const auto text = [](const std::string& expander) {
+    return R"({"name": "t", "description": "d",
+      "cluster": {"autoscaler": {"expander": ")" + expander + R"("},
+        "nodes": {
+          "big": {"type": "p3.8xlarge", "autoscaling": {"max": 2, "priority": 10}},
+          "small": {"type": "p3.2xlarge", "autoscaling": {"max": 2}}}},
+      "job_classes": {"run": {"run_s": 100}},
+      "workloads": {"p": {"kind": "Pod", "template": {"job_class": "run",
+                    "resources": {"nvidia.com/gpu": 1}}}}})";
+  };
+  // One pod of one GPU: a p3.2xlarge ($3.06/h) or a p3.8xlarge ($12.24/h).
+  const Run price = RunText(text("price"));
+  CHECK(price.engine->node_group_counters()[0].nodes_launched == 0);
+  CHECK(price.engine->node_group_counters()[1].nodes_launched == 1);
+  const Run priority = RunText(text("priority"));
+  CHECK(priority.engine->node_group_counters()[0].nodes_launched == 1);
+  CHECK(priority.engine->node_group_counters()[1].nodes_launched == 0);
+}
+
+TEST_CASE("a node running a bare pod is not scaled down, one running a Job's pod is",
+          "[engine][autoscaling]") {
+  const std::string forever_pod =
+      R"({"p": {"kind": "Pod", "template": {"job_class": "long", "resources": {"cpu": "1"}}},
+          "j": {"kind": "Job", "completions": 1, "template": {"job_class": "run",
+                "resources": {"nvidia.com/gpu": 1}}}})";
+  // The bare pod (CPU only) lands on the node the Job's pod brought; both fit one node.
+  // Without the bare pod, the node would go 600 s after the Job's pod ends.
+  const Run run = RunText(Doc(R"({"max": 2, "provisioning_s": 60})", forever_pod,
+                              R"("horizon_s": 5000,)"));
+  CHECK(run.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(Hours(run, 0) == Approx((5000.0 - 10) / 3600));
+}
+
+TEST_CASE("nodes of a pool without autoscaling are billed for the whole run",
+          "[engine][autoscaling]") {
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("n0", "p3.2xlarge"));
+  s.horizon = test::Sec(7200);
+  FirstFitPolicy policy;
+  auto engine = test::RunEngine(s, policy);
+  CHECK(engine->BilledNodeHours(NodeId(0)) == Approx(2.0));
+}
+
+}  // namespace migsim

@@ -1,0 +1,78 @@
+// Loading node autoscaling: a pool's `autoscaling` and the cluster's `autoscaler`.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/support/scenario_text.h"
+
+namespace migsim {
+namespace {
+
+std::string Doc(const std::string& pool, const std::string& cluster_extra = "",
+                const std::string& top_extra = "") {
+  return R"({"name": "t", "description": "d", )" + top_extra + R"(
+    "cluster": {)" + cluster_extra + R"("nodes": {"g": )" + pool + R"(}},
+    "job_classes": {"run": {"run_s": 10}},
+    "workloads": {"p": {"kind": "Pod", "template": {"job_class": "run"}}}})";
+}
+
+}  // namespace
+
+TEST_CASE("an autoscaled pool holds max nodes and its group reads its defaults",
+          "[io][autoscaling]") {
+  const Scenario s = test::LoadFirstVariant(
+      Doc(R"({"type": "p4d.24xlarge", "mig": {"config": "all-1g.5gb"},
+              "autoscaling": {"max": 4, "min": 1}})"));
+  REQUIRE(s.cluster.nodes.size() == 4);
+  REQUIRE(s.cluster.node_groups.size() == 1);
+  const NodeGroupSpec& g = s.cluster.node_groups[0];
+  CHECK(g.min == 1);
+  CHECK(g.initial == 1);
+  CHECK(g.capacity == CapacityType::kOnDemand);
+  CHECK(g.price_per_hour == Approx(21.9576));
+  // 5 min to Ready, plus the MIG manager's window (60 s) for a MIG config at boot.
+  CHECK(g.provisioning.seconds() == 360);
+  CHECK(s.cluster.autoscaler.expander == Expander::kRandom);
+  CHECK(s.cluster.autoscaler.delay_after_delete.seconds() == 10);
+}
+
+TEST_CASE("the autoscaler's flags are read, and delay after delete follows the scan interval",
+          "[io][autoscaling]") {
+  const Scenario s = test::LoadFirstVariant(
+      Doc(R"({"type": "p3.2xlarge", "autoscaling": {"max": 2, "provisioning_s": 90}})",
+          R"("autoscaler": {"scan_interval_s": 30, "expander": "least-waste",
+                            "scale_down_utilization_threshold": 0.3,
+                            "scale_down_unneeded_time_s": 120}, )"));
+  const ClusterAutoscalerSpec& ca = s.cluster.autoscaler;
+  CHECK(ca.scan_interval.seconds() == 30);
+  CHECK(ca.expander == Expander::kLeastWaste);
+  CHECK(ca.utilization_threshold == 0.3);
+  CHECK(ca.unneeded_time.seconds() == 120);
+  CHECK(ca.delay_after_delete.seconds() == 30);
+  CHECK(s.cluster.node_groups[0].provisioning.seconds() == 90);
+}
+
+TEST_CASE("bad autoscaling input is refused at its element", "[io][autoscaling]") {
+  CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge", "count": 2, "autoscaling": {"max": 2}})")) ==
+        "t.json:/cluster/nodes/g/count: an autoscaled pool has no count: its size is "
+        "autoscaling's min ... max");
+  CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge", "autoscaling": {"min": 3, "max": 2}})")) ==
+        "t.json:/cluster/nodes/g/autoscaling/min: must be at most max (2)");
+  CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge", "autoscaling": {"min": 1}})")) ==
+        "t.json:/cluster/nodes/g/autoscaling: missing required field 'max'");
+  CHECK(test::LoadError(
+            Doc(R"({"type": "p3.2xlarge", "autoscaling": {"max": 2, "capacity_type": "spot"}})")) ==
+        "t.json:/cluster/nodes/g/autoscaling: a spot node group needs its price_per_hour (spot "
+        "prices vary; the catalog has on-demand prices only)");
+  CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge"})", R"("autoscaler": {}, )")) ==
+        "t.json:/cluster/autoscaler: no node pool is autoscaled (give a pool 'autoscaling')");
+  CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})",
+                            R"("autoscaler": {"expander": "cheapest"}, )")) ==
+        "t.json:/cluster/autoscaler/expander: unknown expander 'cheapest' (valid: random, "
+        "most-pods, least-waste, price, priority)");
+  CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})", "",
+                            R"("faults": [{"at_s": 5, "kind": "node-lost", "nodes": ["g-0"]}],)")) ==
+        "t.json:/faults/0: faults on an autoscaled pool's nodes are not modelled (README "
+        "\"Autoscaling\"); target a fixed pool");
+}
+
+}  // namespace migsim
