@@ -509,6 +509,7 @@ class Engine final : private ControllerContext {
   void NodeReady(uint32_t node);
   void ProvisionTimeout(uint32_t node);
   void ScaleDown();
+  bool AboveMin(int32_t group) const;
   bool Unneeded(uint32_t node, const std::vector<int32_t>& allowed) const;
   double Utilization(uint32_t node) const;
   bool PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const;
@@ -642,6 +643,7 @@ class Engine final : private ControllerContext {
   struct GroupScale {
     uint32_t launched = 0;  // provisioning, Ready or draining
     uint32_t provisioning = 0;
+    uint32_t draining = 0;
     SimTime backoff_until;
   };
   std::vector<NodeScale> node_scale_;

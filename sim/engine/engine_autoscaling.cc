@@ -106,8 +106,7 @@ bool Engine::AutoscalerMayAct() {
   const std::vector<int32_t> allowed = budgets_.Allowed();
   for (uint32_t node = 0; node < node_scale_.size(); ++node) {
     const NodeScale& scale = node_scale_[node];
-    if (scale.group >= 0 && scale.state == NodeScale::State::kReady &&
-        group_scale_[scale.group].launched > cluster_->node_groups[scale.group].min &&
+    if (scale.group >= 0 && scale.state == NodeScale::State::kReady && AboveMin(scale.group) &&
         Unneeded(node, allowed)) {
       return true;
     }
@@ -289,6 +288,12 @@ bool Engine::Unneeded(uint32_t node, const std::vector<int32_t>& allowed) const 
          PodsMovable(node, allowed);
 }
 
+// Nodes being drained are on their way out: they do not count towards the minimum.
+bool Engine::AboveMin(int32_t group) const {
+  const GroupScale& g = group_scale_[group];
+  return g.launched - g.draining > cluster_->node_groups[group].min;
+}
+
 void Engine::ScaleDown() {
   const ClusterAutoscalerSpec& ca = cluster_->autoscaler;
   if (!ca.scale_down) return;
@@ -297,8 +302,7 @@ void Engine::ScaleDown() {
   for (uint32_t node = 0; node < node_scale_.size(); ++node) {
     NodeScale& scale = node_scale_[node];
     if (scale.group < 0 || scale.state != NodeScale::State::kReady) continue;
-    if (group_scale_[scale.group].launched <= cluster_->node_groups[scale.group].min ||
-        !Unneeded(node, allowed)) {
+    if (!AboveMin(scale.group) || !Unneeded(node, allowed)) {
       scale.unneeded_since = SimTime::Max();
       continue;
     }
@@ -311,8 +315,7 @@ void Engine::ScaleDown() {
   if (cooling) return;
   uint32_t emptied = 0;
   for (uint32_t node : due) {
-    const NodeScale& scale = node_scale_[node];
-    if (group_scale_[scale.group].launched <= cluster_->node_groups[scale.group].min) continue;
+    if (!AboveMin(node_scale_[node].group)) continue;
     if (node_info_[node].pods.empty()) {
       if (emptied == ca.max_empty_bulk_delete) continue;
       ++emptied;
@@ -328,6 +331,7 @@ void Engine::StartScaleDownDrain(uint32_t node) {
   scale.state = NodeScale::State::kDraining;
   scale.drain_started = now_;
   ++draining_;
+  ++group_scale_[scale.group].draining;
   last_scale_down_ = now_;
   scaled_down_ = true;
   ++node_faults_[node].cordons;
@@ -375,6 +379,7 @@ void Engine::AbortScaleDownDrain(uint32_t node) {
   scale.state = NodeScale::State::kReady;
   scale.unneeded_since = SimTime::Max();
   --draining_;
+  --group_scale_[scale.group].draining;
   last_drain_failure_ = now_;
   drain_failed_ = true;
   ++group_counters_[scale.group].drains_aborted;
@@ -391,6 +396,7 @@ void Engine::TerminateNode(uint32_t node) {
   KillPodsOn(node, -1, now_, EndReason::kNodeRemoved, true);
   if (scale.state == NodeScale::State::kDraining) {
     --draining_;
+    --group_scale_[scale.group].draining;
     --node_faults_[node].cordons;
   }
   last_scale_down_ = now_;

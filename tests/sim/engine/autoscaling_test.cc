@@ -142,6 +142,53 @@ TEST_CASE("a node running a bare pod is not scaled down, one running a Job's pod
   CHECK(Hours(run, 0) == Approx((5000.0 - 10) / 3600));
 }
 
+namespace {
+
+// A fixed p3.8xlarge "f" (4 GPUs) and a group "g" of p3.8xlarge (0 to 2, Ready 60 s after
+// launch); a Job's pod holds one of f's GPUs for 300 s; a Deployment of 4 one-GPU replicas
+// (labelled app: web) takes f's other three and one on a launched node.
+std::string Spill(const std::string& extra = "") {
+  return R"({"name": "t", "description": "d", "horizon_s": 3000, )" + extra + R"(
+    "cluster": {"nodes": {
+      "f": {"type": "p3.8xlarge"},
+      "g": {"type": "p3.8xlarge", "autoscaling": {"max": 2, "provisioning_s": 60}}}},
+    "job_classes": {"run": {"run_s": 300}},
+    "workloads": {
+      "j": {"kind": "Job", "template": {"job_class": "run", "resources": {"nvidia.com/gpu": 1}}},
+      "d": {"kind": "Deployment", "replicas": 4,
+            "template": {"labels": {"app": "web"}, "resources": {"nvidia.com/gpu": 1}}}}})";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "an underused node whose pods fit elsewhere is drained: its pod is evicted, recreated "
+    "on the fixed node, and the node terminated once empty",
+    "[engine][autoscaling]") {
+  const Run run = RunText(Spill());
+  const Engine& e = *run.engine;
+  // g-0 (node 1) launched at 10 s, Ready at 70 s. The Job's pod ends at 300 s: g-0 (1 of 4
+  // GPUs, under 0.5) is unneeded from the scan at 300 s, due at 900 s; its replica is
+  // evicted (30 s grace) and ends at 930 s, when its replacement binds on f and the drain's
+  // tick (every 5 s from 900 s) finds g-0 empty and terminates it.
+  CHECK(e.node_group_counters()[0].nodes_terminated == 1);
+  CHECK(e.killed_by_cause()[static_cast<size_t>(EndReason::kEvicted)] == 1);
+  int on_f = 0;
+  for (const Pod& pod : e.pods()) {
+    if (pod.phase == PodPhase::kRunning && e.nodes()[pod.node.value()].name == "f-0") ++on_f;
+  }
+  CHECK(on_f == 4);
+  CHECK(Hours(run, 1) == Approx((930.0 - 10) / 3600));
+}
+
+TEST_CASE("a PodDisruptionBudget that allows no eviction keeps its pod's node up",
+          "[engine][autoscaling]") {
+  const Run run = RunText(Spill(R"("pod_disruption_budgets": {
+      "web": {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 0}},)"));
+  CHECK(run.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(Hours(run, 1) == Approx((3000.0 - 10) / 3600));
+}
+
 TEST_CASE("nodes of a pool without autoscaling are billed for the whole run",
           "[engine][autoscaling]") {
   Scenario s;
