@@ -474,6 +474,10 @@ class Engine final : private ControllerContext {
   void RemoveNode(uint32_t node);
   // Drains, spot notices, failed MIG applies (engine_fault_drain.cc).
   bool MayEvict(const Pod& pod, std::vector<int32_t>& allowed) const;
+  // Evicts every pod on `node` not terminating yet that its budgets let go, in pod order,
+  // each ending Evicted after its grace period (at most `max_grace`), its lost GPU time
+  // booked to `book`. True when the budgets refused some pod.
+  bool EvictAllowed(uint32_t node, SimTime max_grace, LossBook book);
   void MigApplyFails(uint32_t node, const FaultStep& origin);
   void MigApplyEnds(const FaultStep& e);
   // False when the node is reconfiguring: the repair is queued for when that ends.

@@ -347,25 +347,7 @@ void Engine::StartScaleDownDrain(uint32_t node) {
 void Engine::ScaleDownDrainTick(const ScaleStep& e) {
   const NodeScale& scale = node_scale_[e.node];
   if (scale.launch != e.launch || scale.state != NodeScale::State::kDraining) return;
-  std::vector<int32_t> allowed = budgets_.Allowed();
-  std::vector<PodId> evict;
-  bool refused = false;
-  for (const BoundPod& bound : node_info_[e.node].pods) {
-    const Pod& pod = pods_[bound.id.value()];
-    if (!pod.on_node() || pod.terminating) continue;
-    if (MayEvict(pod, allowed)) {
-      evict.push_back(pod.id);
-    } else {
-      refused = true;
-    }
-  }
-  std::sort(evict.begin(), evict.end());
-  for (PodId id : evict) {
-    Pod& pod = pods_[id.value()];
-    const SimTime grace =
-        std::min(templates_[pod.tmpl.value()].termination_grace, SimTime::Seconds(600));
-    Terminate(pod, now_ + grace, EndReason::kEvicted, LossBook::kUnbooked);
-  }
+  const bool refused = EvictAllowed(e.node, SimTime::Seconds(600), LossBook::kUnbooked);
   if (node_info_[e.node].pods.empty()) return TerminateNode(e.node);
   if (refused && now_ - scale.drain_started >= kMaxPodEvictionTime) {
     return AbortScaleDownDrain(e.node);

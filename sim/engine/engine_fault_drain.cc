@@ -43,21 +43,32 @@ bool Engine::MayEvict(const Pod& pod, std::vector<int32_t>& allowed) const {
 // Evicts every pod the budgets let go (each ends Evicted after its grace period); once
 // the node is empty a drain's maintenance starts, else the refused evictions are retried
 // in 5 s. A spot notice keeps retrying until its node is removed.
-void Engine::DrainTick(const FaultStep& e) {
-  if (node_faults_[e.node].removed) return;
-  const Fault& fault = cluster_->faults[e.source];
+bool Engine::EvictAllowed(uint32_t node, SimTime max_grace, LossBook book) {
   std::vector<int32_t> allowed = budgets_.Allowed();
   std::vector<PodId> evict;
-  for (const BoundPod& bound : node_info_[e.node].pods) {
+  bool refused = false;
+  for (const BoundPod& bound : node_info_[node].pods) {
     const Pod& pod = pods_[bound.id.value()];
-    if (pod.on_node() && !pod.terminating && MayEvict(pod, allowed)) evict.push_back(pod.id);
+    if (!pod.on_node() || pod.terminating) continue;
+    if (MayEvict(pod, allowed)) {
+      evict.push_back(pod.id);
+    } else {
+      refused = true;
+    }
   }
   std::sort(evict.begin(), evict.end());
   for (PodId id : evict) {
     Pod& pod = pods_[id.value()];
-    const SimTime end = now_ + templates_[pod.tmpl.value()].termination_grace;
-    Terminate(pod, end, EndReason::kEvicted, LossBook::kFaults);
+    const SimTime grace = std::min(templates_[pod.tmpl.value()].termination_grace, max_grace);
+    Terminate(pod, now_ + grace, EndReason::kEvicted, book);
   }
+  return refused;
+}
+
+void Engine::DrainTick(const FaultStep& e) {
+  if (node_faults_[e.node].removed) return;
+  const Fault& fault = cluster_->faults[e.source];
+  EvictAllowed(e.node, SimTime::Max(), LossBook::kFaults);
   FaultStep next = e;
   if (fault.kind == FaultKind::kDrain && node_info_[e.node].pods.empty()) {
     next.step = FaultStepKind::kUncordon;
