@@ -1,4 +1,4 @@
-// The libFuzzer entry point of every fuzz target: compiled once per target with
+// The libFuzzer entry points of every fuzz target: compiled once per target with
 // MIGSIM_FUZZ_TARGET naming it (fuzz/CMakeLists.txt). A broken promise is printed and
 // aborts, which libFuzzer reports as a crash with the input.
 
@@ -9,6 +9,13 @@
 #include <string>
 
 #include "fuzz/fuzz_inputs.h"
+#include "sim/io/input_limits.h"
+
+// Before the first input: the loaders' size limits at the fuzz size (sim/io/input_limits.h).
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  migsim::io::UseFuzzingInputLimits();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const migsim::fuzz::FuzzTarget* const target =

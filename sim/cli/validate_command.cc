@@ -69,17 +69,35 @@ void PrintNodes(const Scenario& s) {
   }
 }
 
+// Karpenter's batching, consolidation and budgets, in its own words.
+void PrintKarpenter(const KarpenterSpec& k) {
+  std::string budgets;
+  for (const DisruptionBudgetSpec& b : k.budgets) {
+    if (!budgets.empty()) budgets += ", ";
+    budgets += std::to_string(b.nodes) + (b.percent ? "%" : " nodes");
+    if (b.reasons_mask != 0) budgets += " (some reasons)";
+  }
+  std::printf("    batch %g s idle / %g s max, %s after %g s, budgets: %s\n",
+              k.batch_idle.seconds(), k.batch_max.seconds(),
+              k.consolidation_policy == ConsolidationPolicy::kWhenEmpty
+                  ? "WhenEmpty"
+                  : "WhenEmptyOrUnderutilized",
+              k.consolidate_after.seconds(), budgets.empty() ? "none" : budgets.c_str());
+}
+
 // Node groups: their bounds, how they are bought and how long a node takes; then the
-// Cluster Autoscaler's main settings.
+// provisioner's main settings.
 void PrintNodeGroups(const Scenario& s) {
   if (s.cluster.node_groups.empty()) return;
-  std::printf("  node groups (Cluster Autoscaler):\n");
+  const bool karpenter = s.cluster.provisioner == Provisioner::kKarpenter;
+  std::printf("  node groups (%s):\n", karpenter ? "Karpenter" : "Cluster Autoscaler");
   for (const NodeGroupSpec& g : s.cluster.node_groups) {
     std::printf("    %s: %u to %u nodes, %u at the start; %s at $%.4f/h; Ready %.0f s after launch\n",
                 s.cluster.pools[g.pool].name.c_str(), g.min, g.max, g.initial,
                 std::string(CapacityTypeName(g.capacity)).c_str(), g.price_per_hour,
                 g.provisioning.seconds());
   }
+  if (karpenter) return PrintKarpenter(s.cluster.karpenter);
   const ClusterAutoscalerSpec& ca = s.cluster.autoscaler;
   std::printf("    scan every %g s, expander %s, scale-down %s (under %g utilization for %g s)\n",
               ca.scan_interval.seconds(), std::string(ExpanderName(ca.expander)).c_str(),

@@ -1,7 +1,7 @@
 #pragma once
 // Node autoscaling (README "Autoscaling"): node groups that grow and shrink during a run
-// under the Cluster Autoscaler's rules. Built and validated by the scenario loader; the
-// engine trusts it.
+// under the Cluster Autoscaler's rules or Karpenter's. Built and validated by the scenario
+// loader; the engine trusts it.
 //
 // A node group is a pool whose `max` nodes all exist in ClusterSpec::nodes from the start;
 // those not running are *absent*: not schedulable, not billed, not in the GPU capacity. A
@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "sim/core/sim_time.h"
 
@@ -54,6 +55,46 @@ struct ClusterAutoscalerSpec {
   uint32_t max_empty_bulk_delete = 10;                           // --max-empty-bulk-delete
   uint32_t max_drain_parallelism = 1;                            // --max-drain-parallelism
   bool scale_down = true;                                        // --scale-down-enabled
+};
+
+// Which controller sizes the node groups.
+enum class Provisioner : uint8_t { kClusterAutoscaler, kKarpenter };
+
+// Karpenter's NodePool disruption.consolidationPolicy.
+enum class ConsolidationPolicy : uint8_t { kWhenEmpty, kWhenEmptyOrUnderutilized };
+
+// Why Karpenter disrupts a node: the `reasons` a disruption budget may name (Drifted is
+// accepted for manifests' sake; nothing drifts in a run).
+enum class DisruptionReason : uint8_t { kEmpty = 1, kUnderutilized = 2, kDrifted = 4 };
+
+// One entry of a NodePool's disruption.budgets: at most `nodes` (a count, or a percentage
+// of the NodePool's nodes rounded up, as Karpenter computes it) disrupted at once, for the
+// reasons in `reasons_mask` (0: every reason).
+struct DisruptionBudgetSpec {
+  uint32_t nodes = 10;
+  bool percent = true;
+  uint8_t reasons_mask = 0;
+};
+
+// Karpenter as the provisioner (README "Autoscaling", Karpenter): every node group is one
+// offering of the NodePool (an instance type and capacity type at a price). Defaults are
+// Karpenter v1's.
+struct KarpenterSpec {
+  // The provisioning batch: it closes once no new pending pod came for batch_idle
+  // (BATCH_IDLE_DURATION, 1 s) or batch_max after it opened (BATCH_MAX_DURATION, 10 s).
+  SimTime batch_idle = SimTime::Seconds(1);
+  SimTime batch_max = SimTime::Seconds(10);
+  ConsolidationPolicy consolidation_policy = ConsolidationPolicy::kWhenEmptyOrUnderutilized;
+  // A node is a consolidation candidate once no pod was bound to it or left it for this
+  // long (disruption.consolidateAfter; the v1 CRD's default is 0 s).
+  SimTime consolidate_after = SimTime::Zero();
+  // disruption.budgets; the default is one budget of 10 % of the nodes.
+  std::vector<DisruptionBudgetSpec> budgets{DisruptionBudgetSpec{}};
+  // A NodeClaim not registered this long after its launch is deleted (the registration
+  // TTL, 15 min), and its offering is left out for 3 min (the unavailable-offerings
+  // cache's TTL).
+  SimTime registration_ttl = SimTime::Seconds(900);
+  SimTime unavailable_offering_ttl = SimTime::Seconds(180);
 };
 
 }  // namespace migsim

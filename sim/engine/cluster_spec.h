@@ -84,7 +84,9 @@ struct ClusterSpec {
   // Autoscaled pools (none: every node runs the whole run) and the Cluster Autoscaler's
   // settings, read only when there are node groups.
   std::vector<NodeGroupSpec> node_groups{};
+  Provisioner provisioner = Provisioner::kClusterAutoscaler;  // of the node groups
   ClusterAutoscalerSpec autoscaler{};
+  KarpenterSpec karpenter{};
 };
 
 }  // namespace migsim

@@ -32,6 +32,7 @@
 #include "sim/engine/pod.h"
 #include "sim/engine/preemption.h"
 #include "sim/engine/scheduler_config.h"
+#include "sim/engine/node_claims.h"
 #include "sim/engine/scale_up_estimate.h"
 #include "sim/engine/scheduling_queue.h"
 #include "sim/policy/policy.h"
@@ -509,7 +510,16 @@ class Engine final : private ControllerContext {
   // are left out.
   std::optional<ScaleUpOption> PlanScaleUp(bool& backed_off, bool asking = false,
                                            bool registering_only = false);
+  // The unschedulable pods beyond what the nodes already launching will hold.
+  std::vector<PendingPods> PendingBeyondUpcoming();
   void LaunchNodes(uint32_t group, uint32_t count);
+  uint32_t LaunchNode(uint32_t group);  // the node launched. REQUIRES: the group has room
+  // The provisioner's limit from launch to Ready, and the pause of a group after a node
+  // that missed it.
+  SimTime ProvisionLimit() const;
+  SimTime GroupBackoff() const;
+  SimTime ScanPeriod() const;
+  bool Karpenter() const;  // Karpenter provisions the node groups
   void NodeReady(uint32_t node);
   void ProvisionTimeout(uint32_t node);
   void ScaleDown();
@@ -523,6 +533,31 @@ class Engine final : private ControllerContext {
   void TerminateNode(uint32_t node);
   void NotifyScale(uint32_t node, NodeScaleChange change);
   void StopBilling(uint32_t node);
+  // Karpenter (engine_karpenter.cc). A consolidation: the empty candidates to delete, or
+  // one node to delete (replacement < 0) or to replace by a node of group `replacement`.
+  struct Consolidation {
+    std::vector<uint32_t> empty{};
+    uint32_t node = 0;
+    int32_t replacement = -1;
+  };
+  void KarpenterScan();
+  bool KarpenterMayAct();
+  void KarpenterProvision();
+  void KarpenterDisrupt();
+  void Consolidate(const Consolidation& action);
+  // The node groups a NodeClaim may become now: with room, not backed off (`backed_off`
+  // set when one is), and with `registering_only` only those whose nodes register in time.
+  std::vector<Offering> Offerings(bool registering_only, bool* backed_off) const;
+  std::vector<NodeClaimPlan> PlanClaims(std::span<const PendingPods> kinds,
+                                        bool registering_only, bool* backed_off);
+  uint32_t DisruptionsAllowed(DisruptionReason reason) const;
+  bool ConsolidationCandidate(uint32_t node, bool any_time) const;
+  bool PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const;
+  // The next consolidation; `any_time`: as if consolidateAfter had passed everywhere.
+  std::optional<Consolidation> FindConsolidation(bool any_time);
+  void ReplacementReady(uint32_t replacement);
+  void ReplacementFailed(uint32_t replacement);
+  void EndReplacement(uint32_t replaced);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -560,7 +595,10 @@ class Engine final : private ControllerContext {
   // resources or to its schedulable flag must be followed by NodeChanged before the next
   // scheduling cycle; the end-of-run check (NodeBookingError) finds one that was not.
   NodeCapacityIndex capacity_index_;
-  void NodeChanged(uint32_t node) { capacity_index_.Invalidate(node); }
+  void NodeChanged(uint32_t node) {
+    capacity_index_.Invalidate(node);
+    if (!node_scale_.empty()) node_scale_[node].last_change = now_;
+  }
   std::vector<NodeRuntime> runtimes_;
   SchedulingQueue queue_{0};
   std::vector<EngineObserver*> observers_;
@@ -637,12 +675,20 @@ class Engine final : private ControllerContext {
   // its nodes not absent and its back-off; the scans queued idle; the last scale-up,
   // scale-down and failed drain (the scale-down delays); billing by node.
   struct NodeScale {
-    enum class State : uint8_t { kFixed, kAbsent, kProvisioning, kReady, kDraining };
+    // kAwaitingReplacement: cordoned by Karpenter until the node replacing it is Ready.
+    enum class State : uint8_t {
+      kFixed, kAbsent, kProvisioning, kReady, kDraining, kAwaitingReplacement };
     State state = State::kFixed;
     int32_t group = -1;
     uint32_t launch = 0;
+    // Karpenter's replacements: on the new node, the node it replaces until that one is
+    // gone or back in service (the new node is no consolidation candidate meanwhile); on
+    // the replaced node, its replacement.
+    int32_t replaces = -1;
+    int32_t replaced_by = -1;
     SimTime unneeded_since = SimTime::Max();
     SimTime drain_started;
+    SimTime last_change;  // a pod bound or gone, or Ready (Karpenter's consolidateAfter)
   };
   struct GroupScale {
     uint32_t launched = 0;  // provisioning, Ready or draining
@@ -656,7 +702,19 @@ class Engine final : private ControllerContext {
   std::vector<uint8_t> owner_recreates_;  // by owner: 1 unless its pods are bare Pods
   size_t scans_queued_ = 0;
   uint32_t draining_ = 0;
+  uint32_t awaiting_replacement_ = 0;
   bool scan_due_ = false;
+  // Karpenter's provisioning batch (engine_karpenter.cc), its next disruption poll and the
+  // consolidation decided there, carried out if still valid at validate_at.
+  struct KarpenterBatch {
+    bool open = false;
+    SimTime opened, changed;
+    uint32_t pods = 0;
+  };
+  KarpenterBatch karpenter_;
+  SimTime next_disruption_;
+  std::optional<Consolidation> command_;
+  SimTime validate_at_;
   SimTime last_scale_up_ = SimTime::Zero();
   SimTime last_scale_down_ = SimTime::Zero();
   SimTime last_drain_failure_ = SimTime::Zero();

@@ -63,8 +63,25 @@ void Engine::StartAutoscaling() {
 
 // The next scan does not keep a run going by itself (OnlyFlushesLeft asks AutoscalerMayAct).
 void Engine::QueueScan() {
-  events_.Push(now_ + cluster_->autoscaler.scan_interval, ScaleStep{.step = ScaleStepKind::kScan});
+  events_.Push(now_ + ScanPeriod(), ScaleStep{.step = ScaleStepKind::kScan});
   ++scans_queued_;
+}
+
+bool Engine::Karpenter() const { return cluster_->provisioner == Provisioner::kKarpenter; }
+
+// Karpenter looks at pending pods every batch-idle period; the Cluster Autoscaler scans.
+SimTime Engine::ScanPeriod() const {
+  return Karpenter() ? cluster_->karpenter.batch_idle : cluster_->autoscaler.scan_interval;
+}
+
+SimTime Engine::ProvisionLimit() const {
+  return Karpenter() ? cluster_->karpenter.registration_ttl
+                     : cluster_->autoscaler.max_node_provision_time;
+}
+
+SimTime Engine::GroupBackoff() const {
+  return Karpenter() ? cluster_->karpenter.unavailable_offering_ttl
+                     : cluster_->autoscaler.node_group_backoff;
 }
 
 void Engine::Handle(const ScaleStep& e) {
@@ -86,6 +103,7 @@ void Engine::Handle(const ScaleStep& e) {
 }
 
 void Engine::AutoscalerScan() {
+  if (Karpenter()) return KarpenterScan();
   scan_due_ = false;
   bool backed_off = false;
   if (const std::optional<ScaleUpOption> option = PlanScaleUp(backed_off)) {
@@ -99,6 +117,7 @@ void Engine::AutoscalerScan() {
 // scan could still launch or terminate a node. Without a horizon, a group whose nodes can
 // never register in time is left out, so that the run ends.
 bool Engine::AutoscalerMayAct() {
+  if (Karpenter()) return KarpenterMayAct();
   if (draining_ > 0) return true;
   for (const GroupScale& g : group_scale_) {
     if (g.provisioning > 0) return true;
@@ -155,12 +174,11 @@ std::vector<PendingPods> Engine::UnschedulablePods() {
   return kinds;
 }
 
-std::optional<ScaleUpOption> Engine::PlanScaleUp(bool& backed_off, bool asking,
-                                                 bool registering_only) {
+// What the nodes already launching will hold is not asked for again.
+std::vector<PendingPods> Engine::PendingBeyondUpcoming() {
   std::vector<PendingPods> kinds = UnschedulablePods();
-  if (kinds.empty()) return std::nullopt;
+  if (kinds.empty()) return kinds;
   const std::span<const NodeGroupSpec> groups = cluster_->node_groups;
-  // What the nodes already launching will hold is not asked for again.
   for (uint32_t g = 0; g < groups.size(); ++g) {
     if (group_scale_[g].provisioning == 0) continue;
     ScratchNodes upcoming(cluster_->nodes[cluster_->pools[groups[g].pool].first], resources_,
@@ -168,15 +186,19 @@ std::optional<ScaleUpOption> Engine::PlanScaleUp(bool& backed_off, bool asking,
     PackPending(upcoming, group_scale_[g].provisioning, kinds, true);
   }
   std::erase_if(kinds, [](const PendingPods& k) { return k.count == 0; });
+  return kinds;
+}
+
+std::optional<ScaleUpOption> Engine::PlanScaleUp(bool& backed_off, bool asking,
+                                                 bool registering_only) {
+  std::vector<PendingPods> kinds = PendingBeyondUpcoming();
   if (kinds.empty()) return std::nullopt;
+  const std::span<const NodeGroupSpec> groups = cluster_->node_groups;
   std::vector<ScaleUpOption> options;
   for (uint32_t g = 0; g < groups.size(); ++g) {
     const uint32_t room = groups[g].max - group_scale_[g].launched;
     if (room == 0) continue;
-    if (registering_only &&
-        groups[g].provisioning > cluster_->autoscaler.max_node_provision_time) {
-      continue;
-    }
+    if (registering_only && groups[g].provisioning > ProvisionLimit()) continue;
     if (now_ < group_scale_[g].backoff_until) {
       backed_off = true;
       continue;
@@ -193,32 +215,37 @@ std::optional<ScaleUpOption> Engine::PlanScaleUp(bool& backed_off, bool asking,
 }
 
 void Engine::LaunchNodes(uint32_t group, uint32_t count) {
-  const NodeGroupSpec& spec = cluster_->node_groups[group];
-  const NodePoolRange& pool = cluster_->pools[spec.pool];
-  const ClusterAutoscalerSpec& ca = cluster_->autoscaler;
   ++group_counters_[group].scale_ups;
   last_scale_up_ = now_;
   scaled_up_ = true;
-  for (uint32_t i = 0; i < pool.count && count > 0; ++i) {
-    const uint32_t node = pool.first + i;
-    NodeScale& scale = node_scale_[node];
-    if (scale.state != NodeScale::State::kAbsent) continue;
-    --count;
-    scale.state = NodeScale::State::kProvisioning;
-    ++scale.launch;
-    ++group_scale_[group].launched;
-    ++group_scale_[group].provisioning;
-    ++group_counters_[group].nodes_launched;
-    billed_since_[node] = now_;
-    NotifyScale(node, NodeScaleChange::kLaunched);
-    // A node slower than max-node-provision-time never counts as registered.
-    const bool registers = spec.provisioning <= ca.max_node_provision_time;
-    events_.Push(now_ + (registers ? spec.provisioning : ca.max_node_provision_time),
-                 ScaleStep{.step = registers ? ScaleStepKind::kReady
-                                             : ScaleStepKind::kProvisionTimeout,
-                           .node = node,
-                           .launch = scale.launch});
+  for (uint32_t i = 0; i < count; ++i) LaunchNode(group);
+}
+
+uint32_t Engine::LaunchNode(uint32_t group) {
+  const NodeGroupSpec& spec = cluster_->node_groups[group];
+  const NodePoolRange& pool = cluster_->pools[spec.pool];
+  uint32_t node = pool.first;
+  while (node_scale_[node].state != NodeScale::State::kAbsent) {
+    ++node;
+    MIGSIM_CHECK(node < pool.first + pool.count, "a launch in a node group without room");
   }
+  NodeScale& scale = node_scale_[node];
+  scale.state = NodeScale::State::kProvisioning;
+  ++scale.launch;
+  ++group_scale_[group].launched;
+  ++group_scale_[group].provisioning;
+  ++group_counters_[group].nodes_launched;
+  if (Karpenter()) ++group_counters_[group].scale_ups;  // one NodeClaim each
+  billed_since_[node] = now_;
+  NotifyScale(node, NodeScaleChange::kLaunched);
+  // A node slower than the provisioner's limit never counts as registered.
+  const bool registers = spec.provisioning <= ProvisionLimit();
+  events_.Push(now_ + (registers ? spec.provisioning : ProvisionLimit()),
+               ScaleStep{.step = registers ? ScaleStepKind::kReady
+                                           : ScaleStepKind::kProvisionTimeout,
+                         .node = node,
+                         .launch = scale.launch});
+  return node;
 }
 
 void Engine::NodeReady(uint32_t node) {
@@ -232,6 +259,8 @@ void Engine::NodeReady(uint32_t node) {
   NotifyAllocation();
   NotifyScale(node, NodeScaleChange::kReady);
   ReportAvailability(node);
+  scale.last_change = now_;
+  if (scale.replaces >= 0) ReplacementReady(node);
 }
 
 // The autoscaler deletes a node that did not register in time and backs its group off.
@@ -240,11 +269,12 @@ void Engine::ProvisionTimeout(uint32_t node) {
   GroupScale& group = group_scale_[scale.group];
   --group.provisioning;
   --group.launched;
-  group.backoff_until = now_ + cluster_->autoscaler.node_group_backoff;
+  group.backoff_until = now_ + GroupBackoff();
   ++group_counters_[scale.group].provision_failures;
   scale.state = NodeScale::State::kAbsent;
   StopBilling(node);
   NotifyScale(node, NodeScaleChange::kTerminated);
+  if (scale.replaces >= 0) ReplacementFailed(node);
 }
 
 // --- scale-down ---
@@ -368,6 +398,7 @@ void Engine::AbortScaleDownDrain(uint32_t node) {
   --node_faults_[node].cordons;
   UpdateSchedulable(node);
   NotifyScale(node, NodeScaleChange::kDrainAborted);
+  EndReplacement(node);
 }
 
 // The instance is terminated: what is still on the node (a gang's reservations, pods whose
@@ -394,6 +425,7 @@ void Engine::TerminateNode(uint32_t node) {
   StopBilling(node);
   NotifyScale(node, NodeScaleChange::kTerminated);
   ReportAvailability(node);
+  EndReplacement(node);
 }
 
 void Engine::NotifyScale(uint32_t node, NodeScaleChange change) {

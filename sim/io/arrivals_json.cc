@@ -8,6 +8,7 @@
 
 #include "sim/io/csv_lines.h"
 #include "sim/io/input_file.h"
+#include "sim/io/input_limits.h"
 #include "sim/io/pod_list_csv.h"
 #include "sim/io/scenario_sections_json.h"
 #include "workloads/arrival_process.h"
@@ -297,7 +298,7 @@ void LoadArrivals(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   const SimTime at = r.Seconds("at_s", SimTime::Zero());
   std::optional<int64_t> count;
   std::optional<double> until_s;
-  if (r.Has("count")) count = r.Int("count", 1, 1, kMaxPodsPerScenario);
+  if (r.Has("count")) count = r.Int("count", 1, 1, CurrentInputLimits().pods_per_scenario);
   if (r.Has("until_s")) until_s = r.Number("until_s", 0, 0, kMaxSeconds);
   if (ctx->ok() && !count && !until_s) {
     ctx->Fail(ref.pointer(), "missing the end of the arrivals: give count, until_s or both");
@@ -311,12 +312,12 @@ void LoadArrivals(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   if (!ctx->ok()) return;
   // The rate's times count from at_s, until_s from the start of the run.
   if (until_s) *until_s -= at.seconds();
-  const std::optional<std::vector<Arrival>> arrivals =
-      GenerateArrivals(PlanOf(rate, count, until_s, classes),
-                       MixSeed(scenario->seed, Fnv1a64(name)), kMaxPodsPerScenario);
+  const std::optional<std::vector<Arrival>> arrivals = GenerateArrivals(
+      PlanOf(rate, count, until_s, classes), MixSeed(scenario->seed, Fnv1a64(name)),
+      CurrentInputLimits().pods_per_scenario);
   if (!arrivals) {
     ctx->Fail(r.Field("until_s").pointer(),
-              "more than " + std::to_string(kMaxPodsPerScenario) +
+              "more than " + std::to_string(CurrentInputLimits().pods_per_scenario) +
                   " pods (the most one run holds) arrive before until_s: lower the rate or "
                   "until_s, or give count");
     return;

@@ -108,6 +108,103 @@ void LoadAutoscaler(LoadContext* ctx, const JsonRef& ref, ClusterAutoscalerSpec*
   ca.scale_down = r.Bool("scale_down_enabled", ca.scale_down);
 }
 
+namespace {
+
+ConsolidationPolicy ReadConsolidationPolicy(LoadContext* ctx, ObjectReader& r) {
+  const std::string name = r.String("consolidation_policy", "WhenEmptyOrUnderutilized");
+  if (name == "WhenEmpty") return ConsolidationPolicy::kWhenEmpty;
+  if (name != "WhenEmptyOrUnderutilized" && ctx->ok()) {
+    ctx->Fail(r.Field("consolidation_policy").pointer(),
+              UnknownNameMessage("consolidation policy", name,
+                                 {"WhenEmpty", "WhenEmptyOrUnderutilized"}));
+  }
+  return ConsolidationPolicy::kWhenEmptyOrUnderutilized;
+}
+
+// A budget's `nodes`: a count ("5" or 5) or a percentage of the NodePool's nodes ("10%").
+void ReadBudgetNodes(LoadContext* ctx, const JsonRef& ref, DisruptionBudgetSpec* budget) {
+  const Json& v = ref.value();
+  if (v.is_number_integer()) {
+    budget->percent = false;
+    budget->nodes = static_cast<uint32_t>(ReadInt(ctx, ref, 0, kMaxGroupNodes).value_or(0));
+    return;
+  }
+  const std::optional<std::string> text = ReadString(ctx, ref);
+  if (!text) return;
+  std::string digits = *text;
+  budget->percent = !digits.empty() && digits.back() == '%';
+  if (budget->percent) digits.pop_back();
+  const int64_t max = budget->percent ? 100 : kMaxGroupNodes;
+  const bool number = !digits.empty() && digits.size() <= 6 &&
+                      std::all_of(digits.begin(), digits.end(),
+                                  [](char c) { return c >= '0' && c <= '9'; });
+  if (!number || std::stoll(digits) > max) {
+    ctx->Fail(ref.pointer(), "'" + *text + "' is not a node count (0.." +
+                                 std::to_string(kMaxGroupNodes) +
+                                 ") or a percentage (0%..100%)");
+    return;
+  }
+  budget->nodes = static_cast<uint32_t>(std::stoll(digits));
+}
+
+uint8_t ReadBudgetReasons(LoadContext* ctx, const JsonRef& ref) {
+  uint8_t mask = 0;
+  const std::vector<std::string> reasons = ReadStringArray(ctx, ref);
+  for (size_t i = 0; i < reasons.size() && ctx->ok(); ++i) {
+    const std::string& name = reasons[i];
+    if (name == "Empty") {
+      mask |= static_cast<uint8_t>(DisruptionReason::kEmpty);
+    } else if (name == "Underutilized") {
+      mask |= static_cast<uint8_t>(DisruptionReason::kUnderutilized);
+    } else if (name == "Drifted") {
+      mask |= static_cast<uint8_t>(DisruptionReason::kDrifted);
+    } else {
+      ctx->Fail(ref.Element(i).pointer(),
+                UnknownNameMessage("disruption reason", name,
+                                   {"Empty", "Underutilized", "Drifted"}));
+    }
+  }
+  return mask;
+}
+
+std::vector<DisruptionBudgetSpec> ReadBudgets(LoadContext* ctx, const JsonRef& ref) {
+  std::vector<DisruptionBudgetSpec> budgets;
+  if (!ExpectArray(ctx, ref)) return budgets;
+  for (size_t i = 0; i < ref.value().size() && ctx->ok(); ++i) {
+    ObjectReader r(ctx, ref.Element(i), {"nodes", "reasons"});
+    if (!r.valid()) break;
+    DisruptionBudgetSpec budget;
+    if (r.Require("nodes")) ReadBudgetNodes(ctx, r.Field("nodes"), &budget);
+    if (r.Has("reasons") && ctx->ok()) budget.reasons_mask = ReadBudgetReasons(ctx, r.Field("reasons"));
+    budgets.push_back(budget);
+  }
+  return budgets;
+}
+
+}  // namespace
+
+void LoadKarpenter(LoadContext* ctx, const JsonRef& ref, KarpenterSpec* out) {
+  ObjectReader r(ctx, ref,
+                 {"batch_idle_s", "batch_max_s", "consolidation_policy", "consolidate_after_s",
+                  "budgets", "registration_ttl_s", "unavailable_offering_ttl_s"});
+  if (!r.valid()) return;
+  KarpenterSpec& k = *out;
+  k.batch_idle = r.Seconds("batch_idle_s", k.batch_idle);
+  if (ctx->ok() && k.batch_idle <= SimTime::Zero()) {
+    ctx->Fail(r.Field("batch_idle_s").pointer(), "must be greater than 0");
+  }
+  k.batch_max = r.Seconds("batch_max_s", k.batch_max);
+  if (ctx->ok() && k.batch_max < k.batch_idle) {
+    ctx->Fail(r.Field("batch_max_s").pointer(),
+              "must be at least batch_idle_s (" + FormatNumber(k.batch_idle.seconds()) + ")");
+  }
+  k.consolidation_policy = ReadConsolidationPolicy(ctx, r);
+  k.consolidate_after = r.Seconds("consolidate_after_s", k.consolidate_after);
+  if (r.Has("budgets") && ctx->ok()) k.budgets = ReadBudgets(ctx, r.Field("budgets"));
+  k.registration_ttl = r.Seconds("registration_ttl_s", k.registration_ttl);
+  k.unavailable_offering_ttl = r.Seconds("unavailable_offering_ttl_s", k.unavailable_offering_ttl);
+}
+
 // Faults on a node group's nodes are not modelled yet: a node that fails or is reclaimed
 // there would have to leave the group's count, and the group could relaunch it.
 void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster) {

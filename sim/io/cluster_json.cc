@@ -172,7 +172,7 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
 }  // namespace
 
 void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
-  ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations", "autoscaler"});
+  ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations", "autoscaler", "karpenter"});
   if (!r.valid()) return;
   CustomTypes custom;
   if (r.Has("node_types")) custom = LoadNodeTypes(ctx, r.Field("node_types"));
@@ -186,6 +186,20 @@ void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
       return;
     }
     LoadAutoscaler(ctx, r.Field("autoscaler"), &out->autoscaler);
+  }
+  if (r.Has("karpenter") && ctx->ok()) {
+    if (out->node_groups.empty()) {
+      ctx->Fail(r.Field("karpenter").pointer(),
+                "no node pool is autoscaled (give a pool 'autoscaling')");
+      return;
+    }
+    if (r.Has("autoscaler")) {
+      ctx->Fail(r.Field("karpenter").pointer(),
+                "give either 'autoscaler' (the Cluster Autoscaler) or 'karpenter', not both");
+      return;
+    }
+    out->provisioner = Provisioner::kKarpenter;
+    LoadKarpenter(ctx, r.Field("karpenter"), &out->karpenter);
   }
   if (r.Has("reconfigurations") && ctx->ok()) {
     LoadReconfigurations(ctx, r.Field("reconfigurations"), pools, out);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/io/input_limits.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {
@@ -26,7 +27,7 @@ std::optional<BudgetAmount> ReadAmount(LoadContext* ctx, const JsonRef& ref) {
     }
     return BudgetAmount{.value = percent, .percent = true};
   }
-  const std::optional<int64_t> count = ReadInt(ctx, ref, 0, kMaxPodsPerField);
+  const std::optional<int64_t> count = ReadInt(ctx, ref, 0, CurrentInputLimits().pods_per_field);
   if (!count) return std::nullopt;
   return BudgetAmount{.value = static_cast<int32_t>(*count), .percent = false};
 }

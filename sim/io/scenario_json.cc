@@ -9,6 +9,7 @@
 #include "policies/registry.h"
 #include "sim/core/text.h"
 #include "sim/io/input_file.h"
+#include "sim/io/input_limits.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/k8s/manifest_scenario.h"
 #include "sim/io/k8s/manifest_training.h"
@@ -21,10 +22,9 @@ namespace {
 // Variant names become file names (pods-<variant>.csv): well under a file system's 255.
 constexpr size_t kMaxVariantName = 100;
 
+using io::CurrentInputLimits;
 using io::Json;
 using io::JsonRef;
-using io::kMaxPodsPerFile;
-using io::kMaxPodsPerScenario;
 using io::LoadContext;
 using io::ObjectReader;
 
@@ -98,8 +98,8 @@ int64_t PodsBeforeRetries(const WorkloadSpec& w) {
   return std::visit(Count{}, w);
 }
 
-// Each workload field is capped (kMaxPodsPerField), but many workloads could still ask for
-// more pods than memory holds: the whole scenario is capped too.
+// Each workload field is capped (InputLimits::pods_per_field), but many workloads could
+// still ask for more pods than memory holds: the whole scenario is capped too.
 int64_t PodsBeforeRetries(const Scenario& scenario) {
   int64_t total = 0;
   for (const WorkloadSpec& w : scenario.workloads) total += PodsBeforeRetries(w);
@@ -108,10 +108,10 @@ int64_t PodsBeforeRetries(const Scenario& scenario) {
 
 void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
   const int64_t total = PodsBeforeRetries(scenario);
-  if (total > kMaxPodsPerScenario) {
-    ctx->Fail("/workloads", "the workloads create " + std::to_string(total) +
-                                " pods before retries; at most " +
-                                std::to_string(kMaxPodsPerScenario) + " fit in one run");
+  if (total > CurrentInputLimits().pods_per_scenario) {
+    ctx->Fail("/workloads",
+              "the workloads create " + std::to_string(total) + " pods before retries; at most " +
+                  std::to_string(CurrentInputLimits().pods_per_scenario) + " fit in one run");
   }
 }
 
@@ -283,10 +283,11 @@ Status LoadVariants(const std::string& file, const Header& header, const LoadExt
     if (!scenario.ok()) return VariantError(file, header.base, name, scenario.status(), extras);
     // Checked as the variants are built, so that memory stays bounded by the cap.
     pods += PodsBeforeRetries(scenario.value());
-    if (pods > kMaxPodsPerFile) {
+    if (pods > CurrentInputLimits().pods_per_file) {
       return Status::InvalidArgument("the variants up to this one create " + std::to_string(pods) +
                                          " pods before retries; at most " +
-                                         std::to_string(kMaxPodsPerFile) + " fit in one file",
+                                         std::to_string(CurrentInputLimits().pods_per_file) +
+                                         " fit in one file",
                                      {file, "/variants/" + io::EscapePointerToken(name)});
     }
     out->variants.emplace_back(name, std::move(scenario).value());

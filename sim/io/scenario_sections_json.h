@@ -42,6 +42,8 @@ std::optional<NodeGroupSpec> LoadNodeGroup(LoadContext* ctx, const JsonRef& ref,
                                            const NodeSpec& node, uint32_t pool);
 // The cluster's `autoscaler` into `out` (its fields' defaults where absent).
 void LoadAutoscaler(LoadContext* ctx, const JsonRef& ref, ClusterAutoscalerSpec* out);
+// The cluster's `karpenter` into `out`: Karpenter provisions the node groups.
+void LoadKarpenter(LoadContext* ctx, const JsonRef& ref, KarpenterSpec* out);
 // Refuses faults and failure processes on a node group's nodes (not modelled yet).
 void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster);
 
@@ -175,28 +177,6 @@ void LoadQueueingTheory(LoadContext* ctx, const JsonRef& ref, Scenario* scenario
 
 // --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc, arrivals_json.cc,
 // distributed_job_json.cc) ---
-
-#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-// The most pods (or retries) one workload field may ask for: a typo such as "count": 1e9
-// is an error, not a run that exhausts memory. Traces are bounded by their rows, Arrivals by
-// kMaxPodsPerScenario.
-constexpr int64_t kMaxPodsPerField = 1000000;
-// The most pods one scenario may create before retries (scenario_json.cc checks the sum over
-// the workloads): the largest benchmark's (bench/scenarios/mig-10m.json, 10,000 nodes), whose
-// run takes under 4 GiB.
-constexpr int64_t kMaxPodsPerScenario = 10'000'000;
-// The most pods all the variants of one file may create together: every variant is built
-// and held while the file loads, so without this cap a short file with many variants of
-// the most pods each would take gigabytes to validate.
-constexpr int64_t kMaxPodsPerFile = 10'000'000;
-#else
-// The fuzz targets (fuzz/) check the same limits at a smaller size: 5,000,000 arrivals take
-// 0.5 s to generate in Release and ten times that under ASan, past libFuzzer's one-second
-// timeout per input, which is there to find work out of proportion to the input.
-constexpr int64_t kMaxPodsPerField = 2000;
-constexpr int64_t kMaxPodsPerScenario = 10'000;
-constexpr int64_t kMaxPodsPerFile = 20'000;
-#endif
 
 // A namespace name at `ref` (Kubernetes' DNS-1123 label rules), as an index into
 // scenario->namespaces (added if new); 0 after reporting a problem.

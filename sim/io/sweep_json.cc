@@ -7,6 +7,7 @@
 
 #include "sim/core/text.h"
 #include "sim/io/input_file.h"
+#include "sim/io/input_limits.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
 #include "sim/io/sweep_pointer.h"
@@ -168,14 +169,15 @@ Result<Spec> ReadSpec(const std::string& file, const Json& doc, NamedFiles named
 
 // The assignments of every point, product first (last axis fastest), then listed ones.
 Result<std::vector<Assignments>> ExpandPoints(const std::string& file, const Spec& spec) {
+  const size_t limit = io::CurrentInputLimits().sweep_points;
   size_t product = spec.axes.empty() ? 0 : 1;
   for (const auto& [pointer, values] : spec.axes) {
-    if (product > kMaxSweepPoints / values.size()) product = kMaxSweepPoints + 1;
+    if (product > limit / values.size()) product = limit + 1;
     product *= values.size();
   }
-  if (product + spec.listed.size() > kMaxSweepPoints) {
+  if (product + spec.listed.size() > limit) {
     return Status::InvalidArgument(
-        "more than " + std::to_string(kMaxSweepPoints) + " points: split the sweep", {file, ""});
+        "more than " + std::to_string(limit) + " points: split the sweep", {file, ""});
   }
   std::vector<Assignments> points;
   for (size_t p = 0; p < product; ++p) {

@@ -16,13 +16,6 @@
 
 namespace migsim {
 
-// A sweep may not expand to more points than this (each is a validated scenario in memory).
-#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-constexpr size_t kMaxSweepPoints = 100000;
-#else
-constexpr size_t kMaxSweepPoints = 20;  // fuzz/: each point costs a scenario load
-#endif
-
 struct SweepPoint {
   size_t index = 0;  // product points first (the last axis varies fastest), then listed ones
   // One per SweepFile::columns: the compact JSON text of the value this point sets there,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/io/input_limits.h"
 #include "sim/io/scenario_sections_json.h"
 #include "workloads/workflow_graph.h"
 
@@ -35,7 +36,7 @@ RetryStrategy LoadRetry(LoadContext* ctx, const JsonRef& ref) {
   ObjectReader r(ctx, ref, {"limit", "policy"});
   RetryStrategy retry;
   r.Require("limit");
-  retry.limit = static_cast<int>(r.Int("limit", 0, 0, kMaxPodsPerField));
+  retry.limit = static_cast<int>(r.Int("limit", 0, 0, CurrentInputLimits().pods_per_field));
   if (!r.Has("policy")) return retry;
   const std::string policy = r.String("policy");
   if (policy == "Always") {
@@ -55,7 +56,7 @@ void LoadFanOut(LoadContext* ctx, ObjectReader* r, WorkflowStepSpec* step) {
   if (r->Has("fan_out") && r->Has("items")) {
     ctx->Fail(r->object().pointer(), "give either 'fan_out' or 'items', not both");
   } else if (r->Has("fan_out")) {
-    const int64_t n = r->Int("fan_out", 1, 1, kMaxPodsPerField);
+    const int64_t n = r->Int("fan_out", 1, 1, CurrentInputLimits().pods_per_field);
     for (int64_t i = 0; i < n && ctx->ok(); ++i) step->items.push_back(std::to_string(i));
   } else if (r->Has("items")) {
     step->items = LoadWorkflowItems(ctx, r->Field("items"));
@@ -115,7 +116,8 @@ void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   WorkflowSpec workflow;
   workflow.name = name;
   workflow.at = r.Seconds("at_s", SimTime::Zero());
-  workflow.parallelism = static_cast<int>(r.Int("parallelism", 0, 0, kMaxPodsPerField));
+  workflow.parallelism =
+      static_cast<int>(r.Int("parallelism", 0, 0, CurrentInputLimits().pods_per_field));
   workflow.step_delay = r.Seconds("step_delay_s", SimTime::Zero());
   if (!r.Require("steps") || !ctx->ok()) return;
   const JsonRef steps = r.Field("steps");

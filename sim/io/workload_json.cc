@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/io/input_limits.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {
@@ -24,8 +25,9 @@ std::vector<ScaleEvent> LoadScale(LoadContext* ctx, const JsonRef& ref, SimTime 
     ObjectReader r(ctx, ref.Element(i), {"at_s", "replicas"});
     r.Require("at_s");
     r.Require("replicas");
-    const ScaleEvent event{.at = r.Seconds("at_s", start),
-                           .replicas = static_cast<int>(r.Int("replicas", 0, 0, kMaxPodsPerField))};
+    const ScaleEvent event{
+        .at = r.Seconds("at_s", start),
+        .replicas = static_cast<int>(r.Int("replicas", 0, 0, CurrentInputLimits().pods_per_field))};
     if (ctx->ok() && event.at < start) {
       ctx->Fail(r.Field("at_s").pointer(),
                 "must be >= the Deployment's at_s (" + FormatNumber(start.seconds()) + ")");
@@ -45,7 +47,7 @@ void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
   PodGroupSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
-  spec.count = static_cast<int>(r.Int("count", 1, 1, kMaxPodsPerField));
+  spec.count = static_cast<int>(r.Int("count", 1, 1, CurrentInputLimits().pods_per_field));
   spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kJobClass, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }
@@ -56,7 +58,7 @@ void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& re
   DeploymentSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
-  spec.replicas = static_cast<int>(r.Int("replicas", 1, 0, kMaxPodsPerField));
+  spec.replicas = static_cast<int>(r.Int("replicas", 1, 0, CurrentInputLimits().pods_per_field));
   if (r.Has("scale") && ctx->ok()) spec.scale = LoadScale(ctx, r.Field("scale"), spec.at);
   spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kForever, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
@@ -69,9 +71,12 @@ void LoadJob(LoadContext* ctx, const std::string& name, const JsonRef& ref, Scen
   JobSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
-  spec.completions = static_cast<int>(r.Int("completions", 1, 1, kMaxPodsPerField));
-  spec.parallelism = static_cast<int>(r.Int("parallelism", 1, 1, kMaxPodsPerField));
-  spec.backoff_limit = static_cast<int>(r.Int("backoff_limit", 6, 0, kMaxPodsPerField));
+  spec.completions =
+      static_cast<int>(r.Int("completions", 1, 1, CurrentInputLimits().pods_per_field));
+  spec.parallelism =
+      static_cast<int>(r.Int("parallelism", 1, 1, CurrentInputLimits().pods_per_field));
+  spec.backoff_limit =
+      static_cast<int>(r.Int("backoff_limit", 6, 0, CurrentInputLimits().pods_per_field));
   if (r.Has("podFailurePolicy")) {
     spec.on_disruption = LoadPodFailurePolicy(ctx, r.Field("podFailurePolicy"));
   }

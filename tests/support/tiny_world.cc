@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "policies/first_fit.h"
 #include "sim/cluster/mig_config.h"
 #include "sim/cluster/node_type.h"
 #include "sim/study/run.h"
+#include "tests/support/scenario_text.h"
 #include "workloads/controller_factory.h"
 
 namespace migsim::test {
@@ -159,6 +161,13 @@ std::unique_ptr<Engine> RunEngine(const Scenario& s, Policy& policy,
   for (EngineObserver* o : observers) engine->AddObserver(o);
   engine->Run();
   return engine;
+}
+
+TextRun RunFirstVariant(const std::string& text) {
+  TextRun run{LoadFirstVariant(text), nullptr};
+  static FirstFitPolicy policy;
+  run.engine = RunEngine(run.scenario, policy);
+  return run;
 }
 
 std::vector<std::string> PodNames(const Engine& engine) {

@@ -92,6 +92,13 @@ std::unique_ptr<Engine> RunEngine(const Scenario& s, Policy& policy,
                                   std::vector<EngineObserver*> observers = {},
                                   std::vector<std::unique_ptr<Controller>> extra = {});
 
+// The first variant of a scenario text and the engine that ran it under first fit.
+struct TextRun {
+  Scenario scenario;
+  std::unique_ptr<Engine> engine;
+};
+TextRun RunFirstVariant(const std::string& text);
+
 // The pods' names, in creation order.
 std::vector<std::string> PodNames(const Engine& engine);
 // The pods' creation times in seconds, in creation order.

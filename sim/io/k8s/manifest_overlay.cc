@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/io/input_limits.h"
 #include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -35,7 +36,7 @@ JobClassRule ReadRule(LoadContext* ctx, const JsonRef& ref, const Scenario& scen
 std::vector<std::string> ReadParam(LoadContext* ctx, const JsonRef& ref) {
   std::vector<std::string> items;
   if (ref.value().is_number_integer()) {
-    const int64_t n = ReadInt(ctx, ref, 1, kMaxPodsPerField).value_or(0);
+    const int64_t n = ReadInt(ctx, ref, 1, CurrentInputLimits().pods_per_field).value_or(0);
     for (int64_t i = 0; i < n && ctx->ok(); ++i) items.push_back(std::to_string(i));
     return items;
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/io/input_limits.h"
 #include "sim/io/k8s/argo_workflow.h"
 #include "sim/io/k8s/cron_schedule.h"
 #include "sim/io/k8s/device_plugin_config_map.h"
@@ -131,11 +132,12 @@ std::optional<std::vector<SimTime>> ScheduledRuns(const ManifestContext& c, cons
     FailAt(c.ctx, place, parsed.status().message());
     return std::nullopt;
   }
-  std::vector<SimTime> times =
-      parsed.value().Times(at, c.scenario->horizon, static_cast<size_t>(kMaxPodsPerField));
-  if (times.size() > static_cast<size_t>(kMaxPodsPerField)) {
+  std::vector<SimTime> times = parsed.value().Times(
+      at, c.scenario->horizon, static_cast<size_t>(CurrentInputLimits().pods_per_field));
+  if (times.size() > static_cast<size_t>(CurrentInputLimits().pods_per_field)) {
     FailAt(c.ctx, place,
-           "more than " + std::to_string(kMaxPodsPerField) + " runs before the horizon");
+           "more than " + std::to_string(CurrentInputLimits().pods_per_field) +
+               " runs before the horizon");
     return std::nullopt;
   }
   return times;

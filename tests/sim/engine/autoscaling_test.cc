@@ -30,17 +30,9 @@ std::string GpuPods(int count, double at_s = 0) {
          R"(, "template": {"job_class": "run", "resources": {"nvidia.com/gpu": 1}}}})";
 }
 
-struct Run {
-  Scenario scenario;
-  std::unique_ptr<Engine> engine;
-};
+using Run = test::TextRun;
 
-Run RunText(const std::string& text) {
-  Run run{test::LoadFirstVariant(text), nullptr};
-  static FirstFitPolicy policy;
-  run.engine = test::RunEngine(run.scenario, policy);
-  return run;
-}
+Run RunText(const std::string& text) { return test::RunFirstVariant(text); }
 
 double Hours(const Run& run, uint32_t node) { return run.engine->BilledNodeHours(NodeId(node)); }
 

@@ -75,4 +75,53 @@ TEST_CASE("bad autoscaling input is refused at its element", "[io][autoscaling]"
         "\"Autoscaling\"); target a fixed pool");
 }
 
+TEST_CASE("Karpenter's settings are read with Karpenter v1's defaults", "[io][karpenter]") {
+  const std::string pool = R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})";
+  const Scenario d = test::LoadFirstVariant(Doc(pool, R"("karpenter": {}, )"));
+  CHECK(d.cluster.provisioner == Provisioner::kKarpenter);
+  CHECK(d.cluster.karpenter.batch_idle.seconds() == 1);
+  CHECK(d.cluster.karpenter.batch_max.seconds() == 10);
+  CHECK(d.cluster.karpenter.consolidation_policy ==
+        ConsolidationPolicy::kWhenEmptyOrUnderutilized);
+  CHECK(d.cluster.karpenter.consolidate_after.seconds() == 0);
+  REQUIRE(d.cluster.karpenter.budgets.size() == 1);
+  CHECK(d.cluster.karpenter.budgets[0].percent);
+  CHECK(d.cluster.karpenter.budgets[0].nodes == 10);
+  const Scenario s = test::LoadFirstVariant(Doc(pool, R"("karpenter": {
+      "consolidation_policy": "WhenEmpty", "consolidate_after_s": 30,
+      "budgets": [{"nodes": "20%", "reasons": ["Empty"]}, {"nodes": 2}, {"nodes": "3"}]}, )"));
+  const KarpenterSpec& k = s.cluster.karpenter;
+  CHECK(k.consolidation_policy == ConsolidationPolicy::kWhenEmpty);
+  CHECK(k.consolidate_after.seconds() == 30);
+  REQUIRE(k.budgets.size() == 3);
+  CHECK(k.budgets[0].reasons_mask == static_cast<uint8_t>(DisruptionReason::kEmpty));
+  CHECK((k.budgets[1].nodes == 2 && !k.budgets[1].percent));
+  CHECK((k.budgets[2].nodes == 3 && !k.budgets[2].percent));
+  CHECK(test::LoadFirstVariant(Doc(pool)).cluster.provisioner ==
+        Provisioner::kClusterAutoscaler);
+}
+
+TEST_CASE("bad Karpenter input is refused at its element", "[io][karpenter]") {
+  const std::string pool = R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})";
+  CHECK(test::LoadError(Doc(pool, R"("karpenter": {}, "autoscaler": {}, )")) ==
+        "t.json:/cluster/karpenter: give either 'autoscaler' (the Cluster Autoscaler) or "
+        "'karpenter', not both");
+  CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge"})", R"("karpenter": {}, )")) ==
+        "t.json:/cluster/karpenter: no node pool is autoscaled (give a pool 'autoscaling')");
+  CHECK(test::LoadError(Doc(pool, R"("karpenter": {"budgets": [{"nodes": "110%"}]}, )")) ==
+        "t.json:/cluster/karpenter/budgets/0/nodes: '110%' is not a node count (0..100000) or "
+        "a percentage (0%..100%)");
+  CHECK(test::LoadError(Doc(pool, R"("karpenter": {"budgets": [{"reasons": ["Empty"]}]}, )")) ==
+        "t.json:/cluster/karpenter/budgets/0: missing required field 'nodes'");
+  CHECK(test::LoadError(
+            Doc(pool, R"("karpenter": {"budgets": [{"nodes": 1, "reasons": ["Idle"]}]}, )")) ==
+        "t.json:/cluster/karpenter/budgets/0/reasons/0: unknown disruption reason 'Idle' "
+        "(valid: Empty, Underutilized, Drifted)");
+  CHECK(test::LoadError(Doc(pool, R"("karpenter": {"consolidation_policy": "Never"}, )")) ==
+        "t.json:/cluster/karpenter/consolidation_policy: unknown consolidation policy 'Never' "
+        "(valid: WhenEmpty, WhenEmptyOrUnderutilized)");
+  CHECK(test::LoadError(Doc(pool, R"("karpenter": {"batch_idle_s": 5, "batch_max_s": 2}, )")) ==
+        "t.json:/cluster/karpenter/batch_max_s: must be at least batch_idle_s (5)");
+}
+
 }  // namespace migsim
