@@ -9,6 +9,7 @@
 #include "sim/core/sim_time.h"
 #include "sim/engine/pod.h"
 #include "workloads/arrival_process.h"
+#include "workloads/load_series.h"
 
 namespace migsim {
 
@@ -31,8 +32,11 @@ struct DeploymentSpec {
   std::string name{};
   SimTime at{};
   int replicas = 1;
-  std::vector<ScaleEvent> scale{};  // sorted by time
+  std::vector<ScaleEvent> scale{};  // sorted by time (an HPA's decisions, when it has one)
   TemplateId tmpl{};
+  // The requests per second the Deployment serves, when known (its HPA's metric): for
+  // "$ per 1,000 requests".
+  std::optional<LoadSeries> load{};
 };
 
 // What a Job does with a pod that failed because it was disrupted (preempted: the pod

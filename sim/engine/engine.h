@@ -527,6 +527,9 @@ class Engine final : private ControllerContext {
   bool Unneeded(uint32_t node, const std::vector<int32_t>& allowed) const;
   double Utilization(uint32_t node) const;
   bool PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const;
+  bool PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const;
+  // The node's pods that would find no room on the other nodes, all moved at once.
+  std::vector<PendingPods> PodsThatCannotMove(uint32_t node) const;
   void StartScaleDownDrain(uint32_t node);
   void ScaleDownDrainTick(const ScaleStep& e);
   void AbortScaleDownDrain(uint32_t node);
@@ -552,7 +555,6 @@ class Engine final : private ControllerContext {
                                         bool registering_only, bool* backed_off);
   uint32_t DisruptionsAllowed(DisruptionReason reason) const;
   bool ConsolidationCandidate(uint32_t node, bool any_time) const;
-  bool PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const;
   // The next consolidation; `any_time`: as if consolidateAfter had passed everywhere.
   std::optional<Consolidation> FindConsolidation(bool any_time);
   void ReplacementReady(uint32_t replacement);

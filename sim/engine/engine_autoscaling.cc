@@ -297,6 +297,11 @@ double Engine::Utilization(uint32_t node) const {
 }
 
 bool Engine::PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const {
+  return PodsEvictable(node, allowed) && PodsThatCannotMove(node).empty();
+}
+
+// Not a bare pod or a gang's reservation, and its budgets allow its eviction.
+bool Engine::PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const {
   for (const BoundPod& bound : node_info_[node].pods) {
     const Pod& pod = pods_[bound.id.value()];
     if (!pod.on_node()) return false;  // a gang's reservation
@@ -307,9 +312,61 @@ bool Engine::PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) con
         if (allowed[b] <= 0) return false;
       }
     }
-    if (!FitsSomeNode(ViewOf(pod), node)) return false;
   }
   return true;
+}
+
+namespace {
+
+PodRequests Sum(const PodRequests& a, const PodRequests& b) {
+  PodRequests sum{.cpu_milli = a.cpu_milli + b.cpu_milli,
+                  .memory_mib = a.memory_mib + b.memory_mib,
+                  .extended = a.extended};
+  for (const ResourceRequest& r : b.extended) {
+    auto it = std::find_if(sum.extended.begin(), sum.extended.end(),
+                           [&](const ResourceRequest& x) { return x.resource == r.resource; });
+    if (it != sum.extended.end()) {
+      it->count += r.count;
+    } else {
+      sum.extended.insert(std::upper_bound(sum.extended.begin(), sum.extended.end(), r,
+                                           [](const ResourceRequest& x, const ResourceRequest& y) {
+                                             return x.resource < y.resource;
+                                           }),
+                          r);
+    }
+  }
+  return sum;
+}
+
+}  // namespace
+
+// All of the node's pods at once: each onto the first other node that fits it besides the
+// pods already sent there (their requests summed; DRA claims are checked one pod at a
+// time), as the autoscalers simulate a node's removal.
+std::vector<PendingPods> Engine::PodsThatCannotMove(uint32_t node) const {
+  const ClusterView cluster(node_info_, resources_, now_);
+  std::vector<std::pair<uint32_t, PodRequests>> sent;
+  std::vector<PendingPods> stranded;
+  for (const BoundPod& bound : node_info_[node].pods) {
+    const Pod& pod = pods_[bound.id.value()];
+    if (pod.terminating) continue;
+    const PodView view = ViewOf(pod);
+    bool placed = false;
+    for (uint32_t i = 0; i < node_info_.size() && !placed; ++i) {
+      if (i == node || !cluster.Fits(view, node_info_[i])) continue;
+      auto it = std::find_if(sent.begin(), sent.end(), [&](const auto& s) { return s.first == i; });
+      if (it == sent.end()) {
+        sent.emplace_back(i, *view.requests);
+        placed = true;
+      } else if (PodRequests more = Sum(it->second, *view.requests);
+                 node_info_[i].HasRoomFor(more)) {
+        it->second = std::move(more);
+        placed = true;
+      }
+    }
+    if (!placed) stranded.push_back({view, 1});
+  }
+  return stranded;
 }
 
 bool Engine::Unneeded(uint32_t node, const std::vector<int32_t>& allowed) const {

@@ -8,7 +8,7 @@
 //  2. disruption, every 10 s (Karpenter's polling period): Ready nodes of a group above its
 //     minimum, untouched by pods for consolidateAfter, are candidates; empty ones are
 //     deleted; under WhenEmptyOrUnderutilized one more candidate (fewest pods first) is
-//     deleted when each of its pods fits another node, or replaced by a cheaper on-demand
+//     deleted when its pods fit the other nodes all at once, or replaced by a cheaper on-demand
 //     or spot node when its pods fit one (a spot node is only deleted: spot-to-spot
 //     consolidation is off by default). The disruption budgets cap the nodes disrupted at
 //     once. A decision is carried out 15 s later if it still holds. A deleted node is
@@ -126,22 +126,6 @@ bool Engine::ConsolidationCandidate(uint32_t node, bool any_time) const {
          (any_time || now_ - scale.last_change >= cluster_->karpenter.consolidate_after);
 }
 
-// Not a bare pod or a gang's reservation, and its budgets allow its eviction.
-bool Engine::PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const {
-  for (const BoundPod& bound : node_info_[node].pods) {
-    const Pod& pod = pods_[bound.id.value()];
-    if (!pod.on_node()) return false;
-    if (pod.terminating) continue;
-    if (!owner_recreates_[pod.owner.value()]) return false;
-    if (pod.ready) {
-      for (uint32_t b : budgets_.Of(pod.tmpl)) {
-        if (allowed[b] <= 0) return false;
-      }
-    }
-  }
-  return true;
-}
-
 std::optional<Engine::Consolidation> Engine::FindConsolidation(bool any_time) {
   std::vector<uint32_t> empty, busy;
   for (uint32_t node = 0; node < node_scale_.size(); ++node) {
@@ -168,13 +152,7 @@ std::optional<Engine::Consolidation> Engine::FindConsolidation(bool any_time) {
   const std::vector<int32_t> allowed = budgets_.Allowed();
   for (uint32_t node : busy) {
     if (!PodsEvictable(node, allowed)) continue;
-    std::vector<PendingPods> stranded;
-    for (const BoundPod& bound : node_info_[node].pods) {
-      const Pod& pod = pods_[bound.id.value()];
-      if (pod.terminating) continue;
-      const PodView view = ViewOf(pod);
-      if (!FitsSomeNode(view, node)) stranded.push_back({view, 1});
-    }
+    const std::vector<PendingPods> stranded = PodsThatCannotMove(node);
     if (stranded.empty()) return Consolidation{.node = node};
     const NodeGroupSpec& group = cluster_->node_groups[node_scale_[node].group];
     if (group.capacity == CapacityType::kSpot) continue;

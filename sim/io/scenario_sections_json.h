@@ -178,6 +178,12 @@ void LoadQueueingTheory(LoadContext* ctx, const JsonRef& ref, Scenario* scenario
 // --- workloads (workload_json.cc, workflow_json.cc, trace_json.cc, arrivals_json.cc,
 // distributed_job_json.cc) ---
 
+// A Deployment's `hpa` (hpa_json.cc): its decisions up to `horizon` into spec->scale, its
+// load into spec->load. REQUIRES: spec->at and spec->replicas are read.
+void LoadHpa(LoadContext* ctx, const JsonRef& ref, SimTime horizon, DeploymentSpec* spec);
+// A Deployment's `scale` given as a CSV file name (columns at_s, replicas).
+std::vector<ScaleEvent> LoadScaleCsv(LoadContext* ctx, const JsonRef& ref, SimTime start);
+
 // A namespace name at `ref` (Kubernetes' DNS-1123 label rules), as an index into
 // scenario->namespaces (added if new); 0 after reporting a problem.
 int32_t ReadNamespace(LoadContext* ctx, const JsonRef& ref, Scenario* scenario);

@@ -54,12 +54,20 @@ void LoadPodGroup(LoadContext* ctx, const std::string& name, const JsonRef& ref,
 
 void LoadDeployment(LoadContext* ctx, const std::string& name, const JsonRef& ref,
                     Scenario* scenario) {
-  ObjectReader r(ctx, ref, {"kind", "namespace", "at_s", "replicas", "scale", "template"});
+  ObjectReader r(ctx, ref, {"kind", "namespace", "at_s", "replicas", "scale", "hpa", "template"});
   DeploymentSpec spec;
   spec.name = name;
   spec.at = r.Seconds("at_s", SimTime::Zero());
   spec.replicas = static_cast<int>(r.Int("replicas", 1, 0, CurrentInputLimits().pods_per_field));
-  if (r.Has("scale") && ctx->ok()) spec.scale = LoadScale(ctx, r.Field("scale"), spec.at);
+  if (r.Has("scale") && r.Has("hpa") && ctx->ok()) {
+    ctx->Fail(r.Field("hpa").pointer(), "give either scale or hpa, not both");
+  }
+  if (r.Has("scale") && ctx->ok()) {
+    spec.scale = r.Field("scale").value().is_string()
+                     ? LoadScaleCsv(ctx, r.Field("scale"), spec.at)
+                     : LoadScale(ctx, r.Field("scale"), spec.at);
+  }
+  if (r.Has("hpa") && ctx->ok()) LoadHpa(ctx, r.Field("hpa"), scenario->horizon, &spec);
   spec.tmpl = RequireTemplate(ctx, &r, TemplateRun::kForever, scenario);
   if (ctx->ok()) scenario->workloads.emplace_back(std::move(spec));
 }

@@ -41,6 +41,11 @@ struct AutoscalingMetrics {
   double on_demand_cost = 0, spot_cost = 0;
   // cost / pods completed; nullopt when none completed.
   std::optional<double> cost_per_completed_pod;
+  // Requests served: the integral of the Deployments' loads (their HPAs' metric) from each
+  // Deployment's start to the end of the run, and cost per 1,000 of them; nullopt without
+  // a load.
+  std::optional<double> requests;
+  std::optional<double> cost_per_1000_requests;
 };
 
 class AutoscalingRecorder final : public EngineObserver {

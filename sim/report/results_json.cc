@@ -210,6 +210,9 @@ Json AutoscalingJson(const AutoscalingMetrics& a) {
               {"fixed_cost", Micro(a.fixed_cost)},
               {"cost_per_completed_pod",
                a.cost_per_completed_pod ? Json(Micro(*a.cost_per_completed_pod)) : Json(nullptr)},
+              {"requests", a.requests ? Json(Micro(*a.requests)) : Json(nullptr)},
+              {"cost_per_1000_requests",
+               a.cost_per_1000_requests ? Json(Micro(*a.cost_per_1000_requests)) : Json(nullptr)},
               {"node_groups", std::move(groups)}};
 }
 

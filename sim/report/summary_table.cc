@@ -200,7 +200,16 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
                    [](const VariantResult& v) { return v.autoscaling.has_value(); })) {
     return;
   }
+  const bool requests = std::any_of(report.variants.begin(), report.variants.end(),
+                                    [](const VariantResult& v) {
+                                      return v.autoscaling && v.autoscaling->requests;
+                                    });
   std::vector<Row> out = {{"node-hours", {}}, {"cost ($)", {}}, {"cost per completed pod ($)", {}}};
+  const size_t first_group = requests ? 5 : 3;
+  if (requests) {
+    out.push_back({"requests served", {}});
+    out.push_back({"cost per 1,000 requests ($)", {}});
+  }
   for (const std::string& g : groups) {
     out.push_back({"peak nodes " + g, {}});
     out.push_back({"scale-ups " + g, {}});
@@ -211,12 +220,14 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
       cells[0] = FormatFixed(a->node_hours, 2);
       cells[1] = FormatFixed(a->cost, 2);
       if (a->cost_per_completed_pod) cells[2] = FormatFixed(*a->cost_per_completed_pod, 4);
+      if (requests && a->requests) cells[3] = FormatFixed(*a->requests, 0);
+      if (requests && a->cost_per_1000_requests) cells[4] = FormatFixed(*a->cost_per_1000_requests, 4);
       for (size_t i = 0; i < groups.size(); ++i) {
         auto g = std::find_if(a->groups.begin(), a->groups.end(),
                               [&](const NodeGroupMetrics& x) { return x.pool == groups[i]; });
         if (g == a->groups.end()) continue;
-        cells[3 + 2 * i] = std::to_string(g->peak_nodes);
-        cells[4 + 2 * i] = std::to_string(g->scale_ups);
+        cells[first_group + 2 * i] = std::to_string(g->peak_nodes);
+        cells[first_group + 1 + 2 * i] = std::to_string(g->scale_ups);
       }
     }
     for (size_t r = 0; r < cells.size(); ++r) out[r].cells.push_back(cells[r]);

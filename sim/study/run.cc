@@ -148,6 +148,31 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario,
   return RunVariant(name, scenario, *policy, options);
 }
 
+namespace {
+
+// Whether a Deployment of `scenario` has a load (an HPA's metric): its cost per 1,000
+// requests is then reported.
+bool ServesLoad(const Scenario& scenario) {
+  return std::any_of(scenario.workloads.begin(), scenario.workloads.end(),
+                     [](const WorkloadSpec& w) {
+                       const auto* d = std::get_if<DeploymentSpec>(&w);
+                       return d != nullptr && d->load.has_value();
+                     });
+}
+
+void AddRequests(const Scenario& scenario, SimTime end, AutoscalingMetrics& m) {
+  if (!ServesLoad(scenario)) return;
+  double requests = 0;
+  for (const WorkloadSpec& w : scenario.workloads) {
+    const auto* d = std::get_if<DeploymentSpec>(&w);
+    if (d != nullptr && d->load) requests += d->load->Integral(d->at, end);
+  }
+  m.requests = requests;
+  if (requests > 0) m.cost_per_1000_requests = m.cost / (requests / 1000);
+}
+
+}  // namespace
+
 VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
                          const RunOptions& options) {
   Engine engine(MakeEngineInputs(scenario), policy,
@@ -164,7 +189,8 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
       !scenario.cluster.faults.empty() || !scenario.cluster.fault_processes.empty();
   FaultRecorder faults;
   if (has_faults) engine.AddObserver(&faults);
-  const bool autoscaled = !scenario.cluster.node_groups.empty() || options.measure_cost;
+  const bool autoscaled =
+      !scenario.cluster.node_groups.empty() || options.measure_cost || ServesLoad(scenario);
   AutoscalingRecorder autoscaling(scenario.cluster);
   if (autoscaled) engine.AddObserver(&autoscaling);
   engine.Run();
@@ -196,7 +222,10 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
                                       [&](OwnerId owner) { return engine.ControllerName(owner); });
   }
   if (has_faults) result.faults = faults.Finish(engine, result.metrics.gpu_hours);
-  if (autoscaled) result.autoscaling = autoscaling.Finish(engine, result.metrics.pods.completed);
+  if (autoscaled) {
+    result.autoscaling = autoscaling.Finish(engine, result.metrics.pods.completed);
+    AddRequests(scenario, engine.end_time(), *result.autoscaling);
+  }
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
   if (options.collect_pods) {
