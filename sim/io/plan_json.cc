@@ -151,9 +151,24 @@ Status AtScenario(const std::string& label, const Status& error) {
   return Status::InvalidArgument(message, {label, "/scenario"});
 }
 
-// Loads `doc` (a scenario document without variants) with `nodes` nodes in `pool`.
+// Loads `doc` (a scenario document without variants) with `nodes` nodes in `pool`: its
+// count, or when the configuration autoscales the pool, its node group's max (min and
+// initial brought down to it).
 Result<Scenario> LoadWithNodes(Json doc, const PlanFile& plan, int nodes) {
-  doc["cluster"]["nodes"][plan.pool]["count"] = nodes;
+  Json& pool = doc["cluster"]["nodes"][plan.pool];
+  if (pool.is_object() && pool.contains("autoscaling") && pool["autoscaling"].is_object()) {
+    Json& group = pool["autoscaling"];
+    group["max"] = nodes;
+    for (const char* bound : {"min", "initial"}) {
+      if (group.contains(bound) && group[bound].is_number_integer() &&
+          group[bound].get<int64_t>() > nodes) {
+        group[bound] = nodes;
+      }
+    }
+    pool.erase("count");
+  } else {
+    pool["count"] = nodes;
+  }
   Result<ScenarioFile> file = ParseScenarioText(doc.dump(), plan.scenario_path, plan.named_files);
   if (!file.ok()) return file.status();
   return std::move(file).value().variants.front().second;

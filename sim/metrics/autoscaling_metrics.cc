@@ -100,6 +100,7 @@ AutoscalingMetrics AutoscalingRecorder::Finish(const Engine& engine, int64_t com
     (g.capacity_type == "spot" ? m.spot_cost : m.on_demand_cost) += g.cost;
   }
   if (completed > 0) m.cost_per_completed_pod = m.cost / static_cast<double>(completed);
+  m.run_hours = engine.end_time().seconds() / 3600;
   return m;
 }
 

@@ -39,6 +39,7 @@ struct AutoscalingMetrics {
   double node_hours = 0;  // all nodes
   double cost = 0;        // all nodes, USD
   double on_demand_cost = 0, spot_cost = 0;
+  double run_hours = 0;  // from t = 0 to the end of the run: cost / run_hours is $ per hour
   // cost / pods completed; nullopt when none completed.
   std::optional<double> cost_per_completed_pod;
   // Requests served: the integral of the Deployments' loads (their HPAs' metric) from each

@@ -34,18 +34,23 @@ PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& confi
     return e;
   }
   Scenario scenario = std::move(loaded).value();
-  e.cost_per_hour = ClusterCostPerHour(scenario.cluster);
+  // A fixed pool costs its nodes' prices; an autoscaled one what its runs billed, per hour
+  // of run, averaged over the seeds run.
+  const bool autoscaled = !scenario.cluster.node_groups.empty();
+  e.cost_per_hour = autoscaled ? 0 : ClusterCostPerHour(scenario.cluster);
   for (uint64_t seed : plan.seeds) {
     scenario.seed = seed;
-    SeedRun run{.seed = seed,
-                .meets = false,
-                .why_not = "",
-                .metrics = RunVariant(configuration.name, scenario).metrics};
+    VariantResult result = RunVariant(configuration.name, scenario);
+    if (autoscaled && result.autoscaling && result.autoscaling->run_hours > 0) {
+      e.cost_per_hour += result.autoscaling->cost / result.autoscaling->run_hours;
+    }
+    SeedRun run{.seed = seed, .meets = false, .why_not = "", .metrics = std::move(result.metrics)};
     run.why_not = SloMisses(plan.slo, run.metrics);
     run.meets = run.why_not.empty();
     e.runs.push_back(std::move(run));
     if (!e.runs.back().meets) break;
   }
+  if (autoscaled) e.cost_per_hour /= static_cast<double>(e.runs.size());
   e.meets = e.runs.back().meets;
   e.metrics = Speaker(e.runs);
   if (!e.meets) {

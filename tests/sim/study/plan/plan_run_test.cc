@@ -107,4 +107,31 @@ TEST_CASE("the capacity-inference-mix plan recommends four time-sliced p4d nodes
              Catch::EndsWith("recommendation: p4d-timeslice4 with 4 × p4d.24xlarge at $87.83/h\n"));
 }
 
+// README "Autoscaled configurations": the plan searches a node group's max and costs what
+// the runs billed.
+TEST_CASE("an autoscaled configuration is sized by its group's max and costs what it billed",
+          "[plan][autoscaling]") {
+  const std::string path =
+      std::string(MIGSIM_SOURCE_DIR) + "/scenarios/plans/autoscaling-inference.plan.json";
+  Result<PlanFile> loaded = LoadPlanFile(path);
+  REQUIRE(loaded.ok());
+  const PlanFile& plan = loaded.value();
+  REQUIRE(plan.configurations.size() == 3);
+  Result<Scenario> five = PlanScenario(plan, plan.configurations[1], 5);  // g5-autoscaled
+  REQUIRE(five.ok());
+  REQUIRE(five.value().cluster.node_groups.size() == 1);
+  CHECK(five.value().cluster.node_groups[0].max == 5);
+  const PlanResult result = RunPlan(plan);
+  const PlanEvaluation& fixed = result.configurations[0].answer.chosen();
+  const PlanEvaluation& g5 = result.configurations[1].answer.chosen();
+  const PlanEvaluation& g4dn = result.configurations[2].answer.chosen();
+  CHECK(result.configurations[0].answer.nodes == 16);
+  CHECK(result.configurations[1].answer.nodes == 16);
+  CHECK(fixed.cost_per_hour == Approx(16 * 1.006));
+  // Billed over 39 h: less than the fixed pool, which pays for the peak all the time.
+  CHECK(g5.cost_per_hour == Approx(9.78).margin(0.005));
+  CHECK(g4dn.cost_per_hour == Approx(5.11).margin(0.005));
+  CHECK(RankConfigurations(result).front() == 2);
+}
+
 }  // namespace migsim
