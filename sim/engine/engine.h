@@ -148,7 +148,8 @@ class Engine final : private ControllerContext {
   struct NodeGroupCounters {
     int64_t scale_ups = 0;           // scale-ups of this group
     int64_t nodes_launched = 0;      // nodes launched (scale-ups add one or more)
-    int64_t nodes_terminated = 0;    // nodes scaled down (empty or drained)
+    int64_t nodes_terminated = 0;    // nodes scaled down (empty or drained) or reclaimed
+    int64_t spot_reclaims = 0;       // of those, reclaimed by a spot interruption
     int64_t provision_failures = 0;  // nodes not Ready within max-node-provision-time
     int64_t drains_aborted = 0;      // scale-down drains given up (evictions refused)
   };
@@ -219,6 +220,9 @@ class Engine final : private ControllerContext {
     int16_t gpu = -1;
     uint32_t node = 0;
     uint32_t source = 0;
+    // A spot notice's steps on a node group's node: the launch they belong to (a node
+    // terminated and launched again is another instance).
+    uint32_t launch = 0;
   };
   // A step of node autoscaling (engine_autoscaling.cc).
   enum class ScaleStepKind : uint8_t {
@@ -534,6 +538,10 @@ class Engine final : private ControllerContext {
   void ScaleDownDrainTick(const ScaleStep& e);
   void AbortScaleDownDrain(uint32_t node);
   void TerminateNode(uint32_t node);
+  // Whether `e` belongs to an instance of a node group's node that is gone.
+  bool OtherInstance(const FaultStep& e) const;
+  // A spot instance of a node group reclaimed at its notice's end.
+  void ReclaimGroupNode(uint32_t node);
   void NotifyScale(uint32_t node, NodeScaleChange change);
   void StopBilling(uint32_t node);
   // Karpenter (engine_karpenter.cc). A consolidation: the empty candidates to delete, or

@@ -485,6 +485,26 @@ void Engine::TerminateNode(uint32_t node) {
   EndReplacement(node);
 }
 
+bool Engine::OtherInstance(const FaultStep& e) const {
+  return !node_scale_.empty() && node_scale_[e.node].group >= 0 &&
+         node_scale_[e.node].launch != e.launch;
+}
+
+// The spot notice's cordon goes with the instance; the group's slot may launch again.
+// A node awaiting its Karpenter replacement leaves that state first (the replacement
+// stays, free to be consolidated).
+void Engine::ReclaimGroupNode(uint32_t node) {
+  NodeScale& scale = node_scale_[node];
+  if (scale.state == NodeScale::State::kAwaitingReplacement) {
+    scale.state = NodeScale::State::kReady;
+    --awaiting_replacement_;
+    --node_faults_[node].cordons;
+  }
+  --node_faults_[node].cordons;
+  ++group_counters_[scale.group].spot_reclaims;
+  TerminateNode(node);
+}
+
 void Engine::NotifyScale(uint32_t node, NodeScaleChange change) {
   const auto group = static_cast<uint32_t>(node_scale_[node].group);
   for (EngineObserver* o : observers_) o->OnNodeScaled(now_, NodeId(node), group, change);

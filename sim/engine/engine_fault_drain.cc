@@ -17,6 +17,7 @@ void Engine::StartDrain(uint32_t node, const FaultStep& origin) {
   const Fault& fault = cluster_->faults[origin.source];
   FaultStep tick = origin;
   tick.node = node;
+  if (!node_scale_.empty()) tick.launch = node_scale_[node].launch;
   if (fault.kind == FaultKind::kSpotInterruption) {
     tick.step = FaultStepKind::kRemove;
     events_.Push(now_ + fault.notice, tick);
@@ -66,7 +67,7 @@ bool Engine::EvictAllowed(uint32_t node, SimTime max_grace, LossBook book) {
 }
 
 void Engine::DrainTick(const FaultStep& e) {
-  if (node_faults_[e.node].removed) return;
+  if (node_faults_[e.node].removed || OtherInstance(e)) return;
   const Fault& fault = cluster_->faults[e.source];
   EvictAllowed(e.node, SimTime::Max(), LossBook::kFaults);
   FaultStep next = e;
@@ -83,6 +84,7 @@ void Engine::DrainTick(const FaultStep& e) {
 void Engine::RemoveNode(uint32_t node) {
   NodeFaults& nf = node_faults_[node];
   if (nf.removed) return;
+  if (!node_scale_.empty() && node_scale_[node].group >= 0) return ReclaimGroupNode(node);
   nf.removed = true;
   ReleaseReservationsOn(NodeId(node));
   KillPodsOn(node, -1, now_, EndReason::kNodeRemoved, true);

@@ -122,7 +122,7 @@ void Engine::Handle(const FaultStep& e) {
       DrainTick(e);
       return;
     case FaultStepKind::kRemove:
-      RemoveNode(e.node);
+      if (!OtherInstance(e)) RemoveNode(e.node);
       return;
     case FaultStepKind::kUncordon:
       --node_faults_[e.node].cordons;

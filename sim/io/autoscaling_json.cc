@@ -205,8 +205,10 @@ void LoadKarpenter(LoadContext* ctx, const JsonRef& ref, KarpenterSpec* out) {
   k.unavailable_offering_ttl = r.Seconds("unavailable_offering_ttl_s", k.unavailable_offering_ttl);
 }
 
-// Faults on a node group's nodes are not modelled yet: a node that fails or is reclaimed
-// there would have to leave the group's count, and the group could relaunch it.
+// Of the faults, only spot interruptions are modelled on a node group's nodes (the
+// instance is reclaimed and its slot may launch again); a node lost, a GPU failure, a
+// drain or a failed MIG apply there would have to survive the node's terminations and
+// relaunches, which is not modelled yet.
 void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster) {
   if (cluster.node_groups.empty()) return;
   std::vector<uint8_t> grouped(cluster.nodes.size(), 0);
@@ -217,10 +219,13 @@ void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster) {
   const auto hits = [&](const std::vector<uint32_t>& nodes) {
     return std::any_of(nodes.begin(), nodes.end(), [&](uint32_t n) { return grouped[n] != 0; });
   };
-  const std::string why = "faults on an autoscaled pool's nodes are not modelled (README "
-                          "\"Autoscaling\"); target a fixed pool";
+  const std::string why = "only spot interruptions are modelled on an autoscaled pool's nodes "
+                          "(README \"Autoscaling\"); target a fixed pool";
   for (size_t i = 0; i < cluster.faults.size(); ++i) {
-    if (hits(cluster.faults[i].target.nodes)) return ctx->Fail("/faults/" + std::to_string(i), why);
+    if (cluster.faults[i].kind != FaultKind::kSpotInterruption &&
+        hits(cluster.faults[i].target.nodes)) {
+      return ctx->Fail("/faults/" + std::to_string(i), why);
+    }
   }
   for (size_t i = 0; i < cluster.fault_processes.size(); ++i) {
     if (hits(cluster.fault_processes[i].nodes)) {

@@ -78,6 +78,7 @@ AutoscalingMetrics AutoscalingRecorder::Finish(const Engine& engine, int64_t com
                         .nodes_terminated = c.nodes_terminated,
                         .provision_failures = c.provision_failures,
                         .drains_aborted = c.drains_aborted,
+                        .spot_reclaims = c.spot_reclaims,
                         .billed_nodes = s.billed_steps,
                         .ready_nodes = s.ready_steps});
   }

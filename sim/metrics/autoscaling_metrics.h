@@ -27,6 +27,7 @@ struct NodeGroupMetrics {
   double cost = 0;         // node_hours x price_per_hour, USD
   int64_t scale_ups = 0, nodes_launched = 0, nodes_terminated = 0;
   int64_t provision_failures = 0, drains_aborted = 0;
+  int64_t spot_reclaims = 0;  // nodes reclaimed by a spot interruption (in nodes_terminated)
   // Nodes billed (launched, not yet terminated) and nodes Ready, as steps (time, count)
   // from t = 0.
   std::vector<std::pair<SimTime, int64_t>> billed_nodes, ready_nodes;

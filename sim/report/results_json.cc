@@ -199,6 +199,7 @@ Json AutoscalingJson(const AutoscalingMetrics& a) {
                       {"nodes_terminated", g.nodes_terminated},
                       {"provision_failures", g.provision_failures},
                       {"drains_aborted", g.drains_aborted},
+                      {"spot_reclaims", g.spot_reclaims},
                       {"billed_nodes", StepsJson(g.billed_nodes)},
                       {"ready_nodes", StepsJson(g.ready_nodes)}};
   }

@@ -146,4 +146,31 @@ TEST_CASE("a spot node is deleted but not replaced by consolidation", "[engine][
   CHECK(Small(run).nodes_launched == 0);
 }
 
+TEST_CASE(
+    "a spot interruption drains a node group's node at its notice and reclaims it two minutes "
+    "later, Karpenter launches a node for the evicted pod, and the slot can launch again",
+    "[engine][karpenter][faults]") {
+  // One long Job pod on small-0 (Ready at 62 s). The notice at 1000 s evicts it (grace
+  // 30 s); the instance goes at 1120 s. The recreated pod finds no node: a new NodeClaim
+  // (small-1, the reclaimed slot still counting until 1120 s) holds it.
+  const std::string text =
+      Doc("{" + GpuJob("a", 1, "long") + "}", "{}", R"({"max": 1, "provisioning_s": 60})",
+          R"({"max": 2, "provisioning_s": 60, "capacity_type": "spot", "price_per_hour": 1})",
+          R"("horizon_s": 3000, "faults": [{"at_s": 1000, "kind": "spot-interruption",
+              "nodes": ["small-0"]}],)");
+  const Run run = RunText(text);
+  CHECK(Small(run).spot_reclaims == 1);
+  CHECK(Small(run).nodes_terminated == 1);
+  CHECK(Small(run).nodes_launched == 2);
+  CHECK(run.engine->BilledNodeHours(NodeId(1)) == Approx((1120.0 - 2) / 3600));
+  int running = 0;
+  for (const Pod& pod : run.engine->pods()) {
+    if (pod.phase == PodPhase::kRunning) {
+      ++running;
+      CHECK(pod.node.value() == 2);  // small-1
+    }
+  }
+  CHECK(running == 1);
+}
+
 }  // namespace migsim

@@ -71,8 +71,12 @@ TEST_CASE("bad autoscaling input is refused at its element", "[io][autoscaling]"
         "most-pods, least-waste, price, priority)");
   CHECK(test::LoadError(Doc(R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})", "",
                             R"("faults": [{"at_s": 5, "kind": "node-lost", "nodes": ["g-0"]}],)")) ==
-        "t.json:/faults/0: faults on an autoscaled pool's nodes are not modelled (README "
-        "\"Autoscaling\"); target a fixed pool");
+        "t.json:/faults/0: only spot interruptions are modelled on an autoscaled pool's nodes "
+        "(README \"Autoscaling\"); target a fixed pool");
+  CHECK(test::LoadFirstVariant(
+            Doc(R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})", "",
+                R"("faults": [{"at_s": 5, "kind": "spot-interruption", "nodes": ["g-0"]}],)"))
+            .cluster.faults.size() == 1);
 }
 
 TEST_CASE("Karpenter's settings are read with Karpenter v1's defaults", "[io][karpenter]") {
