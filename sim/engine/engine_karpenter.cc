@@ -116,7 +116,7 @@ uint32_t Engine::DisruptionsAllowed(DisruptionReason reason) const {
     allowed = std::min(allowed, cap);
   }
   const int64_t disrupting = static_cast<int64_t>(draining_ + awaiting_replacement_);
-  return static_cast<uint32_t>(std::max<int64_t>(0, allowed - disrupting));
+  return static_cast<uint32_t>(std::clamp<int64_t>(allowed - disrupting, 0, UINT32_MAX));
 }
 
 bool Engine::ConsolidationCandidate(uint32_t node, bool any_time) const {
