@@ -577,6 +577,7 @@ class Engine final : private ControllerContext {
   std::vector<std::unique_ptr<Controller>> controllers_;
   Policy* policy_;
   SchedulerConfig scheduler_;
+  uint32_t next_start_node_ = 0;  // percentageOfNodesToScore: where the next cycle looks first
   std::unique_ptr<QueueOrder> queue_order_;
   // By template: what PodView::run_estimate says of a job-class pod.
   std::vector<std::optional<SimTime>> template_estimate_;

@@ -84,10 +84,15 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
 bool Engine::TryBind(Pod& pod) {
   if (templates_[pod.tmpl.value()].node_name.valid()) return TryBindPinned(pod);
   const PodView view = ViewOf(pod, static_cast<uint32_t>(queue_.FrontClassSize()));
-  const ClusterView cluster(node_info_, resources_, now_, &capacity_index_);
+  ClusterView sampled(node_info_, resources_, now_, &capacity_index_);
+  const auto nodes = static_cast<uint32_t>(node_info_.size());
+  const uint32_t find = scheduler_.FeasibleNodesToFind(nodes);
+  if (find > 0) sampled.SampleNodes(find, next_start_node_);
+  const ClusterView& cluster = sampled;
   const bool holds = !nominated_pods_.empty();
   if (holds) HoldNominated(pod, +1);
   std::optional<Placement> placement = policy_->Place(cluster, view);
+  if (find > 0) next_start_node_ = (next_start_node_ + cluster.examined()) % nodes;
   // The policy's answer is checked, never trusted: a bad answer leaves the pod pending.
   const bool valid = placement && Valid(*placement, view, cluster);
   if (placement && !valid) ++rejected_decisions_;

@@ -14,6 +14,27 @@ struct SchedulerConfig {
   // An unschedulable pod is retried after this long even without a cluster event
   // (podMaxInUnschedulablePodsDuration, 5 min).
   SimTime pod_max_in_unschedulable = SimTime::Micros(300'000'000);
+  // percentageOfNodesToScore: the share of the nodes a scheduling cycle looks for
+  // feasible nodes among before it scores them, from where the last cycle stopped. 100
+  // (migsim's default) looks at every node, so that placements do not depend on the
+  // cluster's size; 0 is kube-scheduler's adaptive default (50 % - nodes / 125, at least
+  // 5 %). Clusters under 100 nodes, and any cycle, look for at least 100 feasible nodes.
+  int32_t percentage_of_nodes_to_score = 100;
+
+  // kube-scheduler's numFeasibleNodesToFind for a cluster of `nodes`: 0 when every node
+  // is to be looked at.
+  uint32_t FeasibleNodesToFind(uint32_t nodes) const {
+    constexpr uint32_t kMinFeasibleNodes = 100;
+    constexpr int32_t kMinPercentage = 5;
+    if (nodes < kMinFeasibleNodes || percentage_of_nodes_to_score >= 100) return 0;
+    int64_t percentage = percentage_of_nodes_to_score;
+    if (percentage == 0) {
+      percentage = 50 - static_cast<int64_t>(nodes) / 125;
+      if (percentage < kMinPercentage) percentage = kMinPercentage;
+    }
+    const int64_t find = static_cast<int64_t>(nodes) * percentage / 100;
+    return find < kMinFeasibleNodes ? kMinFeasibleNodes : static_cast<uint32_t>(find);
+  }
 
   // The back-off after the `attempts`-th failed cycle (attempts >= 1).
   SimTime Backoff(int attempts) const {

@@ -101,13 +101,16 @@ void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario&
 void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
   ObjectReader r(ctx, ref,
                  {"queue_order", "pod_initial_backoff_s", "pod_max_backoff_s",
-                  "pod_max_in_unschedulable_pods_duration_s", "fair_share", "las"});
+                  "pod_max_in_unschedulable_pods_duration_s", "percentage_of_nodes_to_score",
+                  "fair_share", "las"});
   if (!r.valid()) return;
   SchedulerConfig& config = scenario->scheduler;
   config.pod_initial_backoff = r.Seconds("pod_initial_backoff_s", config.pod_initial_backoff);
   config.pod_max_backoff = r.Seconds("pod_max_backoff_s", config.pod_max_backoff);
   config.pod_max_in_unschedulable =
       r.Seconds("pod_max_in_unschedulable_pods_duration_s", config.pod_max_in_unschedulable);
+  config.percentage_of_nodes_to_score = static_cast<int32_t>(
+      r.Int("percentage_of_nodes_to_score", config.percentage_of_nodes_to_score, 0, 100));
   if (ctx->ok() && config.pod_max_backoff < config.pod_initial_backoff) {
     ctx->Fail(r.Field("pod_max_backoff_s").pointer(),
               "must be >= pod_initial_backoff_s (" +

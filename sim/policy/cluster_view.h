@@ -181,11 +181,26 @@ class ClusterView {
                                 : capacity_->CandidatesFor(nodes_, *pod.requests);
   }
 
+  // kube-scheduler's percentageOfNodesToScore (SchedulerConfig): Policy::Place looks for
+  // `feasible_nodes_to_find` feasible nodes (0: all) from node `start` on, wrapping, and
+  // notes how many nodes it went through (Examined), where the next cycle starts.
+  void SampleNodes(uint32_t feasible_nodes_to_find, uint32_t start) {
+    feasible_nodes_to_find_ = feasible_nodes_to_find;
+    start_ = start;
+  }
+  uint32_t feasible_nodes_to_find() const { return feasible_nodes_to_find_; }
+  uint32_t sample_start() const { return start_; }
+  void NoteExamined(uint32_t nodes) const { examined_ = nodes; }
+  uint32_t examined() const { return examined_; }
+
  private:
   std::span<const NodeInfo> nodes_;
   const ResourceTable* resources_;
   SimTime now_;
   NodeCapacityIndex* capacity_;
+  uint32_t feasible_nodes_to_find_ = 0;
+  uint32_t start_ = 0;
+  mutable uint32_t examined_ = 0;  // written by Place, read by the engine
 };
 
 }  // namespace migsim

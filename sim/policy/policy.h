@@ -96,7 +96,9 @@ class Policy {
   }
   // Where to bind `pod`, or nullopt to leave it pending until something changes. The
   // default: every node that fits and passes Filter is scored, the highest wins (ties to
-  // the lowest node id, so runs are deterministic), then devices are chosen there.
+  // the lowest node id, so runs are deterministic), then devices are chosen there. When
+  // the view samples nodes (ClusterView::SampleNodes, percentageOfNodesToScore), only the
+  // first feasible nodes found from its start are scored.
   virtual std::optional<Placement> Place(const ClusterView& view, const PodView& pod);
 
   // Called when Place found no node for `pod`: MIG repartitions that would make room (the
@@ -105,6 +107,9 @@ class Policy {
     (void)view, (void)pod;
     return {};
   }
+
+ private:
+  std::optional<Placement> PlaceSampled(const ClusterView& view, const PodView& pod);
 };
 
 }  // namespace migsim
