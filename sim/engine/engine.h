@@ -507,7 +507,7 @@ class Engine final : private ControllerContext {
   // The unschedulable pods a scale-up may be for, by scheduling class (highest priority,
   // then oldest, first); those that fit a Ready node as it is are left out.
   std::vector<PendingPods> UnschedulablePods();
-  bool FitsSomeNode(const PodView& view, uint32_t except = UINT32_MAX) const;
+  bool FitsSomeNode(const PodView& view) const;
   // The scale-up the expander picks for the unschedulable pods, if any; `backed_off` is set
   // when a group in back-off could have been asked. `asking`: only whether there is one (any
   // option, no draw). `registering_only`: groups whose nodes can never be Ready in time
@@ -568,6 +568,7 @@ class Engine final : private ControllerContext {
   void ReplacementReady(uint32_t replacement);
   void ReplacementFailed(uint32_t replacement);
   void EndReplacement(uint32_t replaced);
+  void EndAwaitingReplacement(uint32_t node);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;

@@ -137,10 +137,10 @@ bool Engine::AutoscalerMayAct() {
 
 // --- scale-up ---
 
-bool Engine::FitsSomeNode(const PodView& view, uint32_t except) const {
+bool Engine::FitsSomeNode(const PodView& view) const {
   const ClusterView cluster(node_info_, resources_, now_);
-  for (uint32_t i = 0; i < node_info_.size(); ++i) {
-    if (i != except && cluster.Fits(view, node_info_[i])) return true;
+  for (const NodeInfo& node : node_info_) {
+    if (cluster.Fits(view, node)) return true;
   }
   return false;
 }
@@ -193,25 +193,16 @@ std::optional<ScaleUpOption> Engine::PlanScaleUp(bool& backed_off, bool asking,
                                                  bool registering_only) {
   std::vector<PendingPods> kinds = PendingBeyondUpcoming();
   if (kinds.empty()) return std::nullopt;
-  const std::span<const NodeGroupSpec> groups = cluster_->node_groups;
   std::vector<ScaleUpOption> options;
-  for (uint32_t g = 0; g < groups.size(); ++g) {
-    const uint32_t room = groups[g].max - group_scale_[g].launched;
-    if (room == 0) continue;
-    if (registering_only && groups[g].provisioning > ProvisionLimit()) continue;
-    if (now_ < group_scale_[g].backoff_until) {
-      backed_off = true;
-      continue;
-    }
-    const NodeSpec& spec = cluster_->nodes[cluster_->pools[groups[g].pool].first];
-    ScaleUpOption option =
-        EstimateScaleUp(g, spec, groups[g].price_per_hour, room, kinds, resources_,
-                        device_classes_);
+  for (const Offering& o : Offerings(registering_only, &backed_off)) {
+    ScaleUpOption option = EstimateScaleUp(o.group, *o.spec, o.price_per_hour, o.room, kinds,
+                                           resources_, device_classes_);
     if (option.pods > 0) options.push_back(option);
   }
   if (options.empty()) return std::nullopt;
   if (asking) return options.front();  // no draw: the run's draws stay as they were
-  return options[ChooseOption(cluster_->autoscaler.expander, options, groups, autoscaler_rng_)];
+  return options[ChooseOption(cluster_->autoscaler.expander, options, cluster_->node_groups,
+                              autoscaler_rng_)];
 }
 
 void Engine::LaunchNodes(uint32_t group, uint32_t count) {
@@ -495,11 +486,7 @@ bool Engine::OtherInstance(const FaultStep& e) const {
 // stays, free to be consolidated).
 void Engine::ReclaimGroupNode(uint32_t node) {
   NodeScale& scale = node_scale_[node];
-  if (scale.state == NodeScale::State::kAwaitingReplacement) {
-    scale.state = NodeScale::State::kReady;
-    --awaiting_replacement_;
-    --node_faults_[node].cordons;
-  }
+  if (scale.state == NodeScale::State::kAwaitingReplacement) EndAwaitingReplacement(node);
   --node_faults_[node].cordons;
   ++group_counters_[scale.group].spot_reclaims;
   TerminateNode(node);

@@ -211,25 +211,25 @@ void Engine::Consolidate(const Consolidation& action) {
 // Ready, back in service when the replacement never registered.
 void Engine::ReplacementReady(uint32_t replacement) {
   const auto node = static_cast<uint32_t>(node_scale_[replacement].replaces);
-  NodeScale& scale = node_scale_[node];
-  MIGSIM_CHECK(scale.state == NodeScale::State::kAwaitingReplacement,
+  MIGSIM_CHECK(node_scale_[node].state == NodeScale::State::kAwaitingReplacement,
                "a replacement for a node no longer awaiting it");
-  scale.state = NodeScale::State::kReady;
-  --awaiting_replacement_;
-  --node_faults_[node].cordons;
-  UpdateSchedulable(node);
+  EndAwaitingReplacement(node);
   StartScaleDownDrain(node);
 }
 
 void Engine::ReplacementFailed(uint32_t replacement) {
   const auto node = static_cast<uint32_t>(node_scale_[replacement].replaces);
-  NodeScale& scale = node_scale_[node];
-  scale.state = NodeScale::State::kReady;
-  scale.last_change = now_;
+  EndAwaitingReplacement(node);
+  node_scale_[node].last_change = now_;
+  EndReplacement(node);
+}
+
+// Karpenter's cordon for the replacement is lifted; the node is Ready as before.
+void Engine::EndAwaitingReplacement(uint32_t node) {
+  node_scale_[node].state = NodeScale::State::kReady;
   --awaiting_replacement_;
   --node_faults_[node].cordons;
   UpdateSchedulable(node);
-  EndReplacement(node);
 }
 
 // The replaced node is gone or back in service: its replacement may be consolidated.

@@ -161,14 +161,14 @@ bool ServesLoad(const Scenario& scenario) {
 }
 
 void AddRequests(const Scenario& scenario, SimTime end, AutoscalingMetrics& m) {
-  if (!ServesLoad(scenario)) return;
-  double requests = 0;
+  std::optional<double> requests;
   for (const WorkloadSpec& w : scenario.workloads) {
     const auto* d = std::get_if<DeploymentSpec>(&w);
-    if (d != nullptr && d->load) requests += d->load->Integral(d->at, end);
+    if (d != nullptr && d->load) requests = requests.value_or(0) + d->load->Integral(d->at, end);
   }
+  if (!requests) return;
   m.requests = requests;
-  if (requests > 0) m.cost_per_1000_requests = m.cost / (requests / 1000);
+  if (*requests > 0) m.cost_per_1000_requests = m.cost / (*requests / 1000);
 }
 
 }  // namespace
