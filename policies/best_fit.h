@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 
 #include "policies/allocation_score.h"
@@ -17,6 +18,12 @@ class BestFitPolicy final : public Policy {
                               const NodeInfo& node) override {
     return 100.0 * AllocatedFractionWith(pod, node);
   }
+  // The default Place's answer (the best score, ties to the lowest node id), found without
+  // scoring every node with room when the pod asks for one extended resource and the view
+  // has a capacity index: the score then only depends on the node's allocatable and free
+  // units of that resource, so the best node of each allocatable is its tightest node that
+  // fits (ClusterView::ForEachTightest). O(log n) per decision instead of O(n).
+  std::optional<Placement> Place(const ClusterView& view, const PodView& pod) override;
 
  private:
   std::string name_;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/gpu_model.h"
@@ -179,6 +180,17 @@ class ClusterView {
     const auto count = static_cast<uint32_t>(nodes_.size());
     return capacity_ == nullptr ? CandidateNodes::All(count)
                                 : capacity_->CandidatesFor(nodes_, *pod.requests);
+  }
+
+  // Best-fit's walk over one extended resource (NodeCapacityIndex::ForEachTightest): `take`
+  // is offered node indices, tightest first within each allocatable of `r`, and returns
+  // true to end that group. False, having offered nothing, when the view has no capacity
+  // index: the caller scans instead.
+  template <class Take>
+  bool ForEachTightest(ResourceId r, int64_t need, Take&& take) const {
+    if (capacity_ == nullptr || nodes_.size() < NodeCapacityIndex::kMinNodes) return false;
+    capacity_->ForEachTightest(nodes_, r, need, std::forward<Take>(take));
+    return true;
   }
 
   // kube-scheduler's percentageOfNodesToScore (SchedulerConfig): Policy::Place looks for

@@ -36,6 +36,9 @@ void NodeCapacityIndex::Refresh(std::span<const NodeInfo> nodes) {
     leaves_ = std::bit_ceil(std::max<size_t>(nodes.size(), 1));
     trees_.clear();
     built_.clear();
+    orders_.clear();
+    order_keys_.clear();
+    ordered_.clear();
     dirty_.clear();
     dirty_flag_.assign(nodes.size(), 0);
     return;
@@ -43,6 +46,7 @@ void NodeCapacityIndex::Refresh(std::span<const NodeInfo> nodes) {
   for (uint32_t node : dirty_) {
     dirty_flag_[node] = 0;
     for (uint32_t dim : built_) SetLeaf(trees_[dim], node, FreeUnits(nodes[node], dim));
+    for (uint32_t r : ordered_) Reorder(r, nodes[node], node);
   }
   dirty_.clear();
 }
@@ -71,6 +75,41 @@ const int64_t* NodeCapacityIndex::Tree(std::span<const NodeInfo> nodes, size_t d
   return tree.data();
 }
 
+NodeCapacityIndex::FreeKey NodeCapacityIndex::KeyOf(const NodeInfo& node, uint32_t index,
+                                                    ResourceId r) {
+  return {.allocatable = node.Allocatable(r),
+          .free = FreeUnits(node, kFirstResource + r.value()),
+          .node = index};
+}
+
+void NodeCapacityIndex::Reorder(uint32_t resource, const NodeInfo& node, uint32_t index) {
+  FreeKey& key = order_keys_[resource][index];
+  const FreeKey now = KeyOf(node, index, ResourceId(static_cast<ResourceId::Rep>(resource)));
+  if (key == now) return;
+  std::set<FreeKey>& order = orders_[resource];
+  order.erase(key);
+  order.insert(now);
+  key = now;
+}
+
+const std::set<NodeCapacityIndex::FreeKey>& NodeCapacityIndex::ByFreeUnits(
+    std::span<const NodeInfo> nodes, ResourceId r) {
+  Refresh(nodes);
+  const size_t resource = r.value();
+  if (resource >= orders_.size()) {
+    orders_.resize(resource + 1);
+    order_keys_.resize(resource + 1);
+  }
+  std::vector<FreeKey>& keys = order_keys_[resource];
+  if (keys.empty() && node_count_ > 0) {
+    keys.reserve(node_count_);
+    for (uint32_t i = 0; i < node_count_; ++i) keys.push_back(KeyOf(nodes[i], i, r));
+    orders_[resource] = std::set<FreeKey>(keys.begin(), keys.end());
+    ordered_.push_back(static_cast<uint32_t>(resource));
+  }
+  return orders_[resource];
+}
+
 CandidateNodes NodeCapacityIndex::CandidatesFor(std::span<const NodeInfo> nodes,
                                                 const PodRequests& req) {
   if (nodes.size() < kMinNodes) return CandidateNodes::All(static_cast<uint32_t>(nodes.size()));
@@ -97,6 +136,11 @@ std::optional<uint32_t> NodeCapacityIndex::StaleNode(std::span<const NodeInfo> n
     if (dirty_flag_[i] != 0) continue;
     for (uint32_t dim : built_) {
       if (trees_[dim][leaves_ + i] != FreeUnits(nodes[i], dim)) return i;
+    }
+    for (uint32_t r : ordered_) {
+      if (order_keys_[r][i] != KeyOf(nodes[i], i, ResourceId(static_cast<ResourceId::Rep>(r)))) {
+        return i;
+      }
     }
   }
   return std::nullopt;

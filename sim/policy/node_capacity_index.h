@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -96,11 +97,40 @@ class NodeCapacityIndex {
   // its nodes' books (a change in their number rebuilds the index).
   CandidateNodes CandidatesFor(std::span<const NodeInfo> nodes, const PodRequests& req);
 
+  // Best-fit's walk over one extended resource `r` (kube-scheduler's MostAllocated on one
+  // resource: the fuller the node with the pod, the better). The nodes are grouped by
+  // their allocatable units of `r`; in each group, the nodes with at least `need` free
+  // units are offered to `take` tightest first (fewest free units, then cluster order)
+  // until it returns true. Within a group that is the order of descending score, so the
+  // first node taken is the group's best; groups are few (one per MIG layout or GPU count).
+  // O(groups x log n) plus one step per node refused. `nodes` as for CandidatesFor.
+  template <class Take>
+  void ForEachTightest(std::span<const NodeInfo> nodes, ResourceId r, int64_t need, Take&& take) {
+    const std::set<FreeKey>& order = ByFreeUnits(nodes, r);
+    for (auto group = order.begin(); group != order.end();) {
+      const int32_t allocatable = group->allocatable;
+      for (auto it = order.lower_bound({allocatable, need, 0});
+           it != order.end() && it->allocatable == allocatable; ++it) {
+        if (take(it->node)) break;
+      }
+      group = order.upper_bound({allocatable, kMaxFree, UINT32_MAX});
+    }
+  }
+
   // For the engine's end-of-run check: a node whose indexed free units differ from its
   // books though it was not invalidated (a change nobody reported), or nullopt.
   std::optional<uint32_t> StaleNode(std::span<const NodeInfo> nodes) const;
 
  private:
+  // A node's place in best-fit's order of one resource.
+  struct FreeKey {
+    int32_t allocatable = 0;
+    int64_t free = 0;  // kNever while the node is unschedulable
+    uint32_t node = 0;
+    auto operator<=>(const FreeKey&) const = default;
+  };
+  static constexpr int64_t kMaxFree = std::numeric_limits<int64_t>::max();
+
   // Dimension ids: CPU, memory, then extended resource r at kFirstResource + r.
   static constexpr size_t kCpu = 0, kMemory = 1, kFirstResource = 2;
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::min();
@@ -110,6 +140,10 @@ class NodeCapacityIndex {
   void Refresh(std::span<const NodeInfo> nodes);
   const int64_t* Tree(std::span<const NodeInfo> nodes, size_t dim);
   void SetLeaf(std::vector<int64_t>& tree, uint32_t node, int64_t value);
+  static FreeKey KeyOf(const NodeInfo& node, uint32_t index, ResourceId r);
+  // Best-fit's order of resource `r`, built at its first use.
+  const std::set<FreeKey>& ByFreeUnits(std::span<const NodeInfo> nodes, ResourceId r);
+  void Reorder(uint32_t resource, const NodeInfo& node, uint32_t index);
 
   size_t leaves_ = 0;  // a power of two >= the node count
   uint32_t node_count_ = 0;
@@ -117,6 +151,11 @@ class NodeCapacityIndex {
   std::vector<uint32_t> built_;              // the dimensions with a tree
   std::vector<uint8_t> dirty_flag_;          // by node: 1 when in dirty_
   std::vector<uint32_t> dirty_;
+  // Best-fit's orders, by extended resource (empty until asked for), each node's key in
+  // them (by resource, by node), and the resources that have one.
+  std::vector<std::set<FreeKey>> orders_;
+  std::vector<std::vector<FreeKey>> order_keys_;
+  std::vector<uint32_t> ordered_;
 };
 
 }  // namespace migsim
