@@ -398,6 +398,11 @@ class Engine final : private ControllerContext {
   // True when a gang with `assigned` pods reserved or bound may hold its reservations.
   bool MayHold(const Gang& gang, int64_t assigned) const;
   GangConstraint ConstraintOf(const Gang& gang) const;
+  // The first of the gang's pods waiting for a node (pending, not reserved), or none.
+  PodId FirstUnplaced(const Gang& gang) const;
+  // The gang's pending pods that need new nodes, for the node autoscalers; nullopt when
+  // none do (engine_gang.cc).
+  std::optional<PendingPods> GangAwaitingNodes(const Gang& gang) const;
   void Permit(Gang& gang);
   // Releases the gang's reservations; `announce`: as a cluster event (they were held).
   void ReleaseReservations(Gang& gang, bool announce);
@@ -505,7 +510,8 @@ class Engine final : private ControllerContext {
   void AutoscalerScan();
   bool AutoscalerMayAct();
   // The unschedulable pods a scale-up may be for, by scheduling class (highest priority,
-  // then oldest, first); those that fit a Ready node as it is are left out.
+  // then oldest, first); those that fit a Ready node as it is are left out. A gang's pods
+  // are one kind per gang (GangAwaitingNodes).
   std::vector<PendingPods> UnschedulablePods();
   bool FitsSomeNode(const PodView& view) const;
   // The scale-up the expander picks for the unschedulable pods, if any; `backed_off` is set
@@ -563,6 +569,8 @@ class Engine final : private ControllerContext {
                                         bool registering_only, bool* backed_off);
   uint32_t DisruptionsAllowed(DisruptionReason reason) const;
   bool ConsolidationCandidate(uint32_t node, bool any_time) const;
+  // By node, 1 where a waiting gang's pods fit; empty when no gang waits.
+  std::vector<uint8_t> NeededByWaitingGangs() const;
   // The next consolidation; `any_time`: as if consolidateAfter had passed everywhere.
   std::optional<Consolidation> FindConsolidation(bool any_time);
   void ReplacementReady(uint32_t replacement);

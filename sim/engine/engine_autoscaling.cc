@@ -15,6 +15,7 @@
 // A run without node groups never gets here but for billing (StopBilling).
 
 #include <algorithm>
+#include <iterator>
 
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
@@ -151,9 +152,16 @@ std::vector<PendingPods> Engine::UnschedulablePods() {
   std::vector<uint32_t> count(classes, 0);
   std::vector<PodId> first(classes);
   std::vector<uint8_t> refused(classes, 0);
+  std::vector<GangId> gangs;
+  std::vector<uint8_t> gang_seen(gangs_.size(), 0);
   queue_.ForEach([&](PodId id) {
     const Pod& pod = pods_[id.value()];
-    if (pod.phase != PodPhase::kPending || pod.nominated.valid() || pod.gang.valid()) return;
+    if (pod.phase != PodPhase::kPending || pod.nominated.valid()) return;
+    if (pod.gang.valid()) {
+      if (gang_seen[pod.gang.value()] == 0) gangs.push_back(pod.gang);
+      gang_seen[pod.gang.value()] = 1;
+      return;
+    }
     const PodTemplate& t = templates_[pod.tmpl.value()];
     if (t.node_name.valid() || !t.shared_claims.empty()) return;
     const size_t c = template_class_[pod.tmpl.value()].value();
@@ -166,6 +174,11 @@ std::vector<PendingPods> Engine::UnschedulablePods() {
     if (count[c] == 0 || !refused[c]) continue;
     const PodView view = ViewOf(pods_[first[c].value()]);
     if (!FitsSomeNode(view)) kinds.push_back({view, count[c]});
+  }
+  for (GangId g : gangs) {
+    if (std::optional<PendingPods> kind = GangAwaitingNodes(gangs_[g.value()])) {
+      kinds.push_back(std::move(*kind));
+    }
   }
   std::sort(kinds.begin(), kinds.end(), [](const PendingPods& a, const PendingPods& b) {
     return a.view.priority != b.view.priority ? a.view.priority > b.view.priority
@@ -333,15 +346,29 @@ PodRequests Sum(const PodRequests& a, const PodRequests& b) {
 
 // All of the node's pods at once: each onto the first other node that fits it besides the
 // pods already sent there (their requests summed; DRA claims are checked one pod at a
-// time), as the autoscalers simulate a node's removal.
+// time), as the autoscalers simulate a node's removal. A gang's pods keep their pod
+// (anti-)affinity: one per node away from the gang's other pods, in the gang's topology
+// domain (the stranded ones carry that domain, for a replacement node).
 std::vector<PendingPods> Engine::PodsThatCannotMove(uint32_t node) const {
   const ClusterView cluster(node_info_, resources_, now_);
   std::vector<std::pair<uint32_t, PodRequests>> sent;
+  std::vector<std::pair<GangId, GangConstraint>> gangs;  // as the moves so far leave them
   std::vector<PendingPods> stranded;
   for (const BoundPod& bound : node_info_[node].pods) {
     const Pod& pod = pods_[bound.id.value()];
     if (pod.terminating) continue;
-    const PodView view = ViewOf(pod);
+    PodView view = ViewOf(pod);
+    GangConstraint* gang = nullptr;
+    if (pod.gang.valid()) {
+      auto it = std::find_if(gangs.begin(), gangs.end(),
+                             [&](const auto& g) { return g.first == pod.gang; });
+      if (it == gangs.end()) {
+        gangs.emplace_back(pod.gang, ConstraintOf(gangs_[pod.gang.value()]));
+        it = std::prev(gangs.end());
+      }
+      gang = &it->second;
+      view.gang = gang;
+    }
     bool placed = false;
     for (uint32_t i = 0; i < node_info_.size() && !placed; ++i) {
       if (i == node || !cluster.Fits(view, node_info_[i])) continue;
@@ -354,8 +381,16 @@ std::vector<PendingPods> Engine::PodsThatCannotMove(uint32_t node) const {
         it->second = std::move(more);
         placed = true;
       }
+      if (placed && gang != nullptr) gang->Take(NodeId(i));
     }
-    if (!placed) stranded.push_back({view, 1});
+    if (placed) continue;
+    view.gang = nullptr;
+    PendingPods kind{.view = view, .count = 1};
+    if (gang != nullptr) {
+      kind.gang = GangConstraint{.topology_key = gang->topology_key,
+                                 .topology_value = gang->topology_value};
+    }
+    stranded.push_back(std::move(kind));
   }
   return stranded;
 }

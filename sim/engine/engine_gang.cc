@@ -132,16 +132,22 @@ bool Engine::Hopeless(const Gang& gang, const std::map<std::string, int64_t>& ro
   return !MayHold(gang, static_cast<int64_t>(gang.reserved.size()) + gang.bound + best);
 }
 
+PodId Engine::FirstUnplaced(const Gang& gang) const {
+  for (PodId id : gang.members) {
+    const Pod& pod = pods_[id.value()];
+    if (pod.phase == PodPhase::kPending && !pod.reserved) return id;
+  }
+  return PodId();
+}
+
 std::map<std::string, int64_t> Engine::GangRoom(const Gang& gang, const GangConstraint& constraint,
                                                 bool by_domain) const {
   std::map<std::string, int64_t> room;
-  const auto pending = std::find_if(gang.members.begin(), gang.members.end(), [&](PodId id) {
-    return pods_[id.value()].phase == PodPhase::kPending && !pods_[id.value()].reserved;
-  });
-  if (pending == gang.members.end()) return room;
+  const PodId pending = FirstUnplaced(gang);
+  if (!pending.valid()) return room;
   GangConstraint any_domain = constraint;
   if (by_domain) any_domain.topology_key.clear();
-  PodView view = ViewOf(pods_[pending->value()]);
+  PodView view = ViewOf(pods_[pending.value()]);
   view.gang = &any_domain;
   const ClusterView cluster(node_info_, resources_, now_);
   for (const NodeInfo& node : node_info_) {
@@ -153,6 +159,35 @@ std::map<std::string, int64_t> Engine::GangRoom(const Gang& gang, const GangCons
         constraint.one_per_node ? 1 : FreeRoom(*view.requests, node, gang.live);
   }
   return room;
+}
+
+// A gang's pods are unschedulable pods to the Cluster Autoscaler and Karpenter: the
+// Coscheduling plugin rejects them while the gang cannot be placed whole. As the
+// autoscaler's filter-out-schedulable step does, the room its pending pods find on the
+// nodes as they are is taken off, so that new nodes are asked for the rest only. A gang
+// with a topology key asks for all its pending pods on new nodes in its domain (a node
+// group's nodes share its labels, so they are one domain). None for a gang that has not
+// failed an attempt yet, or that PreFilter rejects (too few pods exist: nodes would not
+// help).
+std::optional<PendingPods> Engine::GangAwaitingNodes(const Gang& gang) const {
+  if (!gang.failed_at || gang.live < gang.spec.min_member) return std::nullopt;
+  const int64_t missing = Unplaced(gang, pods_);
+  if (missing == 0) return std::nullopt;
+  const GangConstraint constraint = ConstraintOf(gang);
+  int64_t on_nodes = 0;
+  if (constraint.topology_key.empty()) {
+    for (const auto& [domain, count] : GangRoom(gang, constraint, false)) on_nodes += count;
+  }
+  if (on_nodes >= missing) return std::nullopt;
+  // On new nodes, only the topology value chosen by members already placed binds: with
+  // none, any one group's nodes are a domain.
+  return PendingPods{.view = ViewOf(pods_[FirstUnplaced(gang).value()]),
+                     .count = static_cast<uint32_t>(missing - on_nodes),
+                     .gang = GangConstraint{.one_per_node = constraint.one_per_node,
+                                            .topology_key = constraint.topology_value.empty()
+                                                                ? std::string()
+                                                                : constraint.topology_key,
+                                            .topology_value = constraint.topology_value}};
 }
 
 GangConstraint Engine::ConstraintOf(const Gang& gang) const {

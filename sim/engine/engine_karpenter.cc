@@ -126,10 +126,32 @@ bool Engine::ConsolidationCandidate(uint32_t node, bool any_time) const {
          (any_time || now_ - scale.last_change >= cluster_->karpenter.consolidate_after);
 }
 
+// Karpenter's disruption simulates the pending pods too: a node that a waiting gang's pods
+// fit is one they need (they wait for the rest of the gang's nodes), not one to remove.
+std::vector<uint8_t> Engine::NeededByWaitingGangs() const {
+  std::vector<uint8_t> needed;
+  const ClusterView cluster(node_info_, resources_, now_);
+  for (const Gang& gang : gangs_) {
+    if (gang.live <= gang.bound || !gang.failed_at) continue;
+    const PodId pending = FirstUnplaced(gang);
+    if (!pending.valid()) continue;
+    const GangConstraint constraint = ConstraintOf(gang);
+    PodView view = ViewOf(pods_[pending.value()]);
+    view.gang = &constraint;
+    needed.resize(node_info_.size(), 0);
+    for (uint32_t node = 0; node < node_info_.size(); ++node) {
+      if (cluster.Fits(view, node_info_[node])) needed[node] = 1;
+    }
+  }
+  return needed;
+}
+
 std::optional<Engine::Consolidation> Engine::FindConsolidation(bool any_time) {
   std::vector<uint32_t> empty, busy;
+  const std::vector<uint8_t> needed = NeededByWaitingGangs();
   for (uint32_t node = 0; node < node_scale_.size(); ++node) {
     if (!ConsolidationCandidate(node, any_time)) continue;
+    if (!needed.empty() && needed[node] != 0) continue;
     (node_info_[node].pods.empty() ? empty : busy).push_back(node);
   }
   if (!empty.empty() && DisruptionsAllowed(DisruptionReason::kEmpty) > 0) {

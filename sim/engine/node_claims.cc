@@ -22,6 +22,7 @@ struct Claim {
   std::vector<std::unique_ptr<Candidate>> candidates;  // by offering order
   uint32_t pods = 0;
   size_t full_for = SIZE_MAX;  // the last kind that fitted none of the candidates
+  size_t holds_one_of = SIZE_MAX;  // a one-per-node gang kind it holds a pod of
 };
 
 class Packer {
@@ -132,13 +133,19 @@ std::vector<NodeClaimPlan> PlanNodeClaims(std::span<const Offering> offerings,
   Packer packer(offerings, resources, classes);
   std::vector<Claim> claims;
   for (size_t kind : PackingOrder(pending)) {
-    const PodView& pod = pending[kind].view;
+    // A gang's pods go only where its topology lets them; one per node, each claim holds
+    // at most one of them (the candidates' ids are all 0: `taken` stays empty).
+    const std::optional<GangConstraint>& gang = pending[kind].gang;
+    const bool one_per_claim = gang && gang->one_per_node;
+    PodView pod = pending[kind].view;
+    if (gang) pod.gang = &*gang;
     for (uint32_t n = 0; n < pending[kind].count; ++n) {
       bool placed = false;
       for (Claim& claim : claims) {
-        if (claim.full_for == kind) continue;
+        if (claim.full_for == kind || (one_per_claim && claim.holds_one_of == kind)) continue;
         if (packer.AddTo(claim, pod)) {
           placed = true;
+          if (one_per_claim) claim.holds_one_of = kind;
           break;
         }
         claim.full_for = kind;  // claims only fill up: later pods of the kind fit no better
@@ -147,6 +154,7 @@ std::vector<NodeClaimPlan> PlanNodeClaims(std::span<const Offering> offerings,
       if (claims.size() == max_claims) break;
       Claim fresh = packer.Open(pod);
       if (fresh.candidates.empty()) break;  // no offering holds this kind at all
+      if (one_per_claim) fresh.holds_one_of = kind;
       claims.push_back(std::move(fresh));
     }
   }

@@ -11,17 +11,17 @@ bool ScratchNodes::TryOn(Node& node, const PodView& pod) {
   return true;
 }
 
-bool ScratchNodes::Place(const PodView& pod, uint32_t limit) {
-  for (Node& node : nodes_) {
-    if (TryOn(node, pod)) return true;
+std::optional<uint32_t> ScratchNodes::Place(const PodView& pod, uint32_t limit) {
+  for (uint32_t i = 0; i < opened(); ++i) {
+    if (TryOn(nodes_[i], pod)) return i;
   }
-  if (opened() >= limit) return false;
+  if (opened() >= limit) return std::nullopt;
   Node& fresh = nodes_.emplace_back();
   fresh.runtime = std::make_unique<NodeRuntime>(*spec_, NodeId(opened() - 1), *resources_,
                                                 fresh.info);
-  if (TryOn(fresh, pod)) return true;
+  if (TryOn(fresh, pod)) return opened() - 1;
   nodes_.pop_back();  // it fits no node of this group, even an empty one
-  return false;
+  return std::nullopt;
 }
 
 namespace {
@@ -56,8 +56,16 @@ uint32_t PackPending(ScratchNodes& nodes, uint32_t limit, std::span<PendingPods>
                      bool consume) {
   uint32_t placed = 0;
   for (PendingPods& kind : pending) {
+    // A gang's constraint, fresh for this packing: the scratch nodes' ids are their indices.
+    std::optional<GangConstraint> gang = kind.gang;
+    PodView view = kind.view;
+    if (gang) view.gang = &*gang;
     uint32_t of_kind = 0;
-    while (of_kind < kind.count && nodes.Place(kind.view, limit)) ++of_kind;
+    for (; of_kind < kind.count; ++of_kind) {
+      const std::optional<uint32_t> node = nodes.Place(view, limit);
+      if (!node) break;
+      if (gang) gang->Take(NodeId(*node));
+    }
     placed += of_kind;
     if (consume) kind.count -= of_kind;
   }

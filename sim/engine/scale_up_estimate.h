@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,10 +19,13 @@
 namespace migsim {
 
 // Pods alike (one scheduling class) waiting for a node: how the scheduler sees one of
-// them, and how many there are.
+// them, and how many there are. For the pods of a gang, `gang` is where the gang lets
+// them go on new nodes: its topology domain, and no two on one node when it asks for one
+// per node (each packing starts from an empty `taken`).
 struct PendingPods {
   PodView view;
   uint32_t count = 0;
+  std::optional<GangConstraint> gang{};
 };
 
 // What growing one node group would do for the pending pods.
@@ -44,8 +48,9 @@ class ScratchNodes {
       : spec_(&spec), resources_(&resources), classes_(classes) {}
 
   // Puts one pod on the first node that fits it, opening a node when none does and fewer
-  // than `limit` are open. False when it fits nowhere.
-  bool Place(const PodView& pod, uint32_t limit);
+  // than `limit` are open. The node's index in opening order, or nullopt when it fits
+  // nowhere.
+  std::optional<uint32_t> Place(const PodView& pod, uint32_t limit);
   uint32_t opened() const { return static_cast<uint32_t>(nodes_.size()); }
   // The mean unused fraction of CPU, memory and GPU capacity over the open nodes.
   double Waste() const;
