@@ -538,8 +538,9 @@ class Engine final : private ControllerContext {
   double Utilization(uint32_t node) const;
   bool PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const;
   bool PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const;
-  // The node's pods that would find no room on the other nodes, all moved at once.
-  std::vector<PendingPods> PodsThatCannotMove(uint32_t node) const;
+  // The pods of the `leaving` nodes that would find no room on the other nodes, all moved
+  // at once.
+  std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving) const;
   void StartScaleDownDrain(uint32_t node);
   void ScaleDownDrainTick(const ScaleStep& e);
   void AbortScaleDownDrain(uint32_t node);
@@ -550,11 +551,13 @@ class Engine final : private ControllerContext {
   void ReclaimGroupNode(uint32_t node);
   void NotifyScale(uint32_t node, NodeScaleChange change);
   void StopBilling(uint32_t node);
-  // Karpenter (engine_karpenter.cc). A consolidation: the empty candidates to delete, or
-  // one node to delete (replacement < 0) or to replace by a node of group `replacement`.
+  // Karpenter (engine_karpenter.cc, engine_karpenter_disruption.cc). A consolidation:
+  // the empty candidates to delete, or nodes with pods (one, or more by multi-node
+  // consolidation) to delete (replacement < 0) or to replace by one node of group
+  // `replacement`.
   struct Consolidation {
     std::vector<uint32_t> empty{};
-    uint32_t node = 0;
+    std::vector<uint32_t> nodes{};
     int32_t replacement = -1;
   };
   void KarpenterScan();
@@ -573,6 +576,14 @@ class Engine final : private ControllerContext {
   std::vector<uint8_t> NeededByWaitingGangs() const;
   // The next consolidation; `any_time`: as if consolidateAfter had passed everywhere.
   std::optional<Consolidation> FindConsolidation(bool any_time);
+  // Deleting or replacing `nodes` together, when their pods fit the other nodes, or those
+  // and one new node cheaper than `nodes` together; nullopt otherwise.
+  std::optional<Consolidation> ConsolidationOf(std::span<const uint32_t> nodes);
+  // The longest valid prefix (2 or more) of `busy` within `budget` nodes.
+  std::optional<Consolidation> MultiNodeConsolidation(std::span<const uint32_t> busy,
+                                                      uint32_t budget);
+  // The nodes waiting for replacement `fresh`.
+  std::vector<uint32_t> ReplacedBy(uint32_t fresh) const;
   void ReplacementReady(uint32_t replacement);
   void ReplacementFailed(uint32_t replacement);
   void EndReplacement(uint32_t replaced);

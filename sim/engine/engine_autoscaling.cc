@@ -244,11 +244,11 @@ uint32_t Engine::LaunchNode(uint32_t group) {
   NotifyScale(node, NodeScaleChange::kLaunched);
   // A node slower than the provisioner's limit never counts as registered.
   const bool registers = spec.provisioning <= ProvisionLimit();
-  events_.Push(now_ + (registers ? spec.provisioning : ProvisionLimit()),
-               ScaleStep{.step = registers ? ScaleStepKind::kReady
-                                           : ScaleStepKind::kProvisionTimeout,
-                         .node = node,
-                         .launch = scale.launch});
+  events_.Push(
+      now_ + (registers ? spec.provisioning : ProvisionLimit()),
+      ScaleStep{.step = registers ? ScaleStepKind::kReady : ScaleStepKind::kProvisionTimeout,
+                .node = node,
+                .launch = scale.launch});
   return node;
 }
 
@@ -301,7 +301,7 @@ double Engine::Utilization(uint32_t node) const {
 }
 
 bool Engine::PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const {
-  return PodsEvictable(node, allowed) && PodsThatCannotMove(node).empty();
+  return PodsEvictable(node, allowed) && PodsThatCannotMove({&node, 1}).empty();
 }
 
 // Not a bare pod or a gang's reservation, and its budgets allow its eviction.
@@ -344,53 +344,59 @@ PodRequests Sum(const PodRequests& a, const PodRequests& b) {
 
 }  // namespace
 
-// All of the node's pods at once: each onto the first other node that fits it besides the
-// pods already sent there (their requests summed; DRA claims are checked one pod at a
+// All of the leaving nodes' pods at once: each onto the first node not leaving that fits it
+// besides the pods already sent there (their requests summed; DRA claims are checked one pod at a
 // time), as the autoscalers simulate a node's removal. A gang's pods keep their pod
 // (anti-)affinity: one per node away from the gang's other pods, in the gang's topology
 // domain (the stranded ones carry that domain, for a replacement node).
-std::vector<PendingPods> Engine::PodsThatCannotMove(uint32_t node) const {
+std::vector<PendingPods> Engine::PodsThatCannotMove(std::span<const uint32_t> leaving) const {
   const ClusterView cluster(node_info_, resources_, now_);
   std::vector<std::pair<uint32_t, PodRequests>> sent;
   std::vector<std::pair<GangId, GangConstraint>> gangs;  // as the moves so far leave them
   std::vector<PendingPods> stranded;
-  for (const BoundPod& bound : node_info_[node].pods) {
-    const Pod& pod = pods_[bound.id.value()];
-    if (pod.terminating) continue;
-    PodView view = ViewOf(pod);
-    GangConstraint* gang = nullptr;
-    if (pod.gang.valid()) {
-      auto it = std::find_if(gangs.begin(), gangs.end(),
-                             [&](const auto& g) { return g.first == pod.gang; });
-      if (it == gangs.end()) {
-        gangs.emplace_back(pod.gang, ConstraintOf(gangs_[pod.gang.value()]));
-        it = std::prev(gangs.end());
+  const auto left = [&](uint32_t i) {
+    return std::find(leaving.begin(), leaving.end(), i) != leaving.end();
+  };
+  for (const uint32_t node : leaving) {
+    for (const BoundPod& bound : node_info_[node].pods) {
+      const Pod& pod = pods_[bound.id.value()];
+      if (pod.terminating) continue;
+      PodView view = ViewOf(pod);
+      GangConstraint* gang = nullptr;
+      if (pod.gang.valid()) {
+        auto it = std::find_if(gangs.begin(), gangs.end(),
+                               [&](const auto& g) { return g.first == pod.gang; });
+        if (it == gangs.end()) {
+          gangs.emplace_back(pod.gang, ConstraintOf(gangs_[pod.gang.value()]));
+          it = std::prev(gangs.end());
+        }
+        gang = &it->second;
+        view.gang = gang;
       }
-      gang = &it->second;
-      view.gang = gang;
-    }
-    bool placed = false;
-    for (uint32_t i = 0; i < node_info_.size() && !placed; ++i) {
-      if (i == node || !cluster.Fits(view, node_info_[i])) continue;
-      auto it = std::find_if(sent.begin(), sent.end(), [&](const auto& s) { return s.first == i; });
-      if (it == sent.end()) {
-        sent.emplace_back(i, *view.requests);
-        placed = true;
-      } else if (PodRequests more = Sum(it->second, *view.requests);
-                 node_info_[i].HasRoomFor(more)) {
-        it->second = std::move(more);
-        placed = true;
+      bool placed = false;
+      for (uint32_t i = 0; i < node_info_.size() && !placed; ++i) {
+        if (left(i) || !cluster.Fits(view, node_info_[i])) continue;
+        auto it =
+            std::find_if(sent.begin(), sent.end(), [&](const auto& s) { return s.first == i; });
+        if (it == sent.end()) {
+          sent.emplace_back(i, *view.requests);
+          placed = true;
+        } else if (PodRequests more = Sum(it->second, *view.requests);
+                   node_info_[i].HasRoomFor(more)) {
+          it->second = std::move(more);
+          placed = true;
+        }
+        if (placed && gang != nullptr) gang->Take(NodeId(i));
       }
-      if (placed && gang != nullptr) gang->Take(NodeId(i));
+      if (placed) continue;
+      view.gang = nullptr;
+      PendingPods kind{.view = view, .count = 1};
+      if (gang != nullptr) {
+        kind.gang = GangConstraint{.topology_key = gang->topology_key,
+                                   .topology_value = gang->topology_value};
+      }
+      stranded.push_back(std::move(kind));
     }
-    if (placed) continue;
-    view.gang = nullptr;
-    PendingPods kind{.view = view, .count = 1};
-    if (gang != nullptr) {
-      kind.gang = GangConstraint{.topology_key = gang->topology_key,
-                                 .topology_value = gang->topology_value};
-    }
-    stranded.push_back(std::move(kind));
   }
   return stranded;
 }
@@ -450,8 +456,8 @@ void Engine::StartScaleDownDrain(uint32_t node) {
   ++node_faults_[node].cordons;
   UpdateSchedulable(node);
   NotifyScale(node, NodeScaleChange::kDrainStarted);
-  ScaleDownDrainTick(ScaleStep{.step = ScaleStepKind::kDrainTick, .node = node,
-                               .launch = scale.launch});
+  ScaleDownDrainTick(
+      ScaleStep{.step = ScaleStepKind::kDrainTick, .node = node, .launch = scale.launch});
 }
 
 // Evicts what the budgets let go, each pod with its grace period capped at

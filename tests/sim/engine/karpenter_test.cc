@@ -1,8 +1,10 @@
 // Karpenter as the provisioner (issue 15): NodeClaims sized for the pending batch and
 // launched as the cheapest instance type that holds them, consolidation of empty and
 // under-used nodes (deletion and replacement), consolidateAfter and disruption budgets.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "sim/engine/engine.h"
 #include "tests/support/scenario_text.h"
@@ -123,6 +125,56 @@ TEST_CASE(
   REQUIRE(moved != nullptr);
   CHECK(moved->node.value() == 2);  // small-0 (big-0, big-1, small-0, small-1)
   CHECK(moved->bound.seconds() >= 246);
+}
+
+TEST_CASE(
+    "multi-node consolidation deletes at once the longest run of candidates whose pods fit the "
+    "nodes left, and does not replace nodes with one of their own instance type",
+    "[engine][karpenter]") {
+  // Three p3.8xlarge up from the start, one long one-GPU pod on each (spread). Deleting two
+  // is valid (their pods fit the third); replacing all three with one p3.8xlarge is
+  // cheaper than three but of their own type, so left out: the two are deleted together.
+  const std::string job = "{" + GpuJob("j", 3, "long") + "}";
+  const std::string big = R"({"max": 3, "initial": 3, "provisioning_s": 60})";
+  const std::string extra = R"("policy": {"name": "spread"}, "horizon_s": 3000,)";
+  const Run multi = RunText(Doc(job, R"({"budgets": [{"nodes": "100%"}]})", big, "", extra));
+  CHECK(Big(multi).nodes_terminated == 2);
+  CHECK(Big(multi).nodes_launched == 0);  // no replacement (the initial three are not launches)
+  const Engine& e = *multi.engine;
+  std::vector<double> hours;
+  for (uint32_t n = 0; n < 3; ++n) hours.push_back(e.BilledNodeHours(NodeId(n)));
+  std::sort(hours.begin(), hours.end());
+  CHECK(hours[0] == hours[1]);  // deleted by one decision
+  CHECK(hours[0] < hours[2]);
+  // Under the default budget (10 % of three nodes, rounded up: one), one node at a time.
+  const Run single = RunText(Doc(job, "{}", big, "", extra));
+  CHECK(Big(single).nodes_terminated == 2);
+  std::vector<double> one_by_one;
+  for (uint32_t n = 0; n < 3; ++n) one_by_one.push_back(single.engine->BilledNodeHours(NodeId(n)));
+  std::sort(one_by_one.begin(), one_by_one.end());
+  CHECK(one_by_one[0] < one_by_one[1]);
+}
+
+TEST_CASE("multi-node consolidation replaces several nodes with one cheaper node",
+          "[engine][karpenter]") {
+  // Two p3.8xlarge ($12.24/h each) up from the start, one long one-GPU pod on each, and no
+  // room elsewhere: one p3.2xlarge cannot hold both pods, but a p3.8xlarge of the other
+  // pool "small" at $10/h can: cheaper than the two together and than the dearest.
+  const std::string job = "{" + GpuJob("j", 2, "long") + "}";
+  const std::string big = R"({"max": 2, "initial": 2, "provisioning_s": 60})";
+  const std::string other = R"({"max": 1, "provisioning_s": 60, "price_per_hour": 10})";
+  std::string text = Doc(job, R"({"budgets": [{"nodes": "100%"}]})", big, other,
+                         R"("policy": {"name": "spread"}, "horizon_s": 3000,)");
+  // The second pool as a p3.8xlarge.
+  const std::string small_pool = R"("small": {"type": "p3.2xlarge")";
+  REQUIRE(text.find(small_pool) != std::string::npos);
+  text.replace(text.find(small_pool), small_pool.size(), R"("small": {"type": "p3.8xlarge")");
+  const Run run = RunText(text);
+  CHECK(Big(run).nodes_terminated == 2);
+  CHECK(Small(run).nodes_launched == 1);
+  for (const Pod& pod : run.engine->pods()) {
+    if (pod.phase == PodPhase::kRunning) CHECK(pod.node.value() == 2);  // small-0
+  }
 }
 
 TEST_CASE("disruption budgets cap consolidation, by reason when they name one",
