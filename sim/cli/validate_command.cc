@@ -8,6 +8,7 @@
 #include "sim/cli/failure.h"
 #include "sim/cli/unschedulable_warnings.h"
 #include "sim/cluster/device_plugin.h"
+#include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
 
 namespace migsim {
@@ -45,12 +46,11 @@ void PrintSharedClaims(const Scenario& s) {
       requests += (requests.empty() ? "" : ", ") + r.name;
     }
     const dra::DeviceSharing& sharing = c.sharing;
-    const std::string how = sharing.strategy == dra::SharingStrategy::kMps
-                                ? "MPS, " + std::to_string(sharing.active_thread_percentage) +
-                                      " % of the SMs per pod"
-                                : std::string("time-sliced");
-    std::printf("    %s: request(s) %s; %s\n", c.claim.name.c_str(), requests.c_str(),
-                how.c_str());
+    const std::string how =
+        sharing.strategy == dra::SharingStrategy::kMps
+            ? "MPS, " + std::to_string(sharing.active_thread_percentage) + " % of the SMs per pod"
+            : std::string("time-sliced");
+    std::printf("    %s: request(s) %s; %s\n", c.claim.name.c_str(), requests.c_str(), how.c_str());
   }
 }
 
@@ -76,6 +76,10 @@ void PrintKarpenter(const KarpenterSpec& k) {
     if (!budgets.empty()) budgets += ", ";
     budgets += std::to_string(b.nodes) + (b.percent ? "%" : " nodes");
     if (b.reasons_mask != 0) budgets += " (some reasons)";
+    if (b.schedule) {
+      budgets +=
+          " from '" + b.schedule->text() + "' for " + io::FormatNumber(b.duration.seconds()) + " s";
+    }
   }
   std::printf("    batch %g s idle / %g s max, %s after %g s, budgets: %s\n",
               k.batch_idle.seconds(), k.batch_max.seconds(),
@@ -92,17 +96,17 @@ void PrintNodeGroups(const Scenario& s) {
   const bool karpenter = s.cluster.provisioner == Provisioner::kKarpenter;
   std::printf("  node groups (%s):\n", karpenter ? "Karpenter" : "Cluster Autoscaler");
   for (const NodeGroupSpec& g : s.cluster.node_groups) {
-    std::printf("    %s: %u to %u nodes, %u at the start; %s at $%.4f/h; Ready %.0f s after launch\n",
-                s.cluster.pools[g.pool].name.c_str(), g.min, g.max, g.initial,
-                std::string(CapacityTypeName(g.capacity)).c_str(), g.price_per_hour,
-                g.provisioning.seconds());
+    std::printf(
+        "    %s: %u to %u nodes, %u at the start; %s at $%.4f/h; Ready %.0f s after launch\n",
+        s.cluster.pools[g.pool].name.c_str(), g.min, g.max, g.initial,
+        std::string(CapacityTypeName(g.capacity)).c_str(), g.price_per_hour,
+        g.provisioning.seconds());
   }
   if (karpenter) return PrintKarpenter(s.cluster.karpenter);
   const ClusterAutoscalerSpec& ca = s.cluster.autoscaler;
   std::printf("    scan every %g s, expander %s, scale-down %s (under %g utilization for %g s)\n",
               ca.scan_interval.seconds(), std::string(ExpanderName(ca.expander)).c_str(),
-              ca.scale_down ? "on" : "off", ca.utilization_threshold,
-              ca.unneeded_time.seconds());
+              ca.scale_down ? "on" : "off", ca.utilization_threshold, ca.unneeded_time.seconds());
 }
 
 struct Describe {

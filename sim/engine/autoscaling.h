@@ -9,10 +9,12 @@
 // group's provisioning delay; a scale-down drains a node and terminates it (absent again).
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "sim/core/sim_time.h"
+#include "sim/core/cron_schedule.h"
 
 namespace migsim {
 
@@ -74,6 +76,11 @@ struct DisruptionBudgetSpec {
   uint32_t nodes = 10;
   bool percent = true;
   uint8_t reasons_mask = 0;
+  // When set, the budget applies only for `duration` from each firing of the schedule
+  // (Karpenter's `schedule` and `duration`, which come together); otherwise always.
+  std::optional<CronSchedule> schedule{};
+  SimTime duration{};
+  bool ActiveAt(SimTime t) const { return !schedule || schedule->Within(t, duration); }
 };
 
 // Karpenter as the provisioner (README "Autoscaling", Karpenter): every node group is one

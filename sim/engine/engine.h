@@ -570,7 +570,9 @@ class Engine final : private ControllerContext {
   std::vector<Offering> Offerings(bool registering_only, bool* backed_off) const;
   std::vector<NodeClaimPlan> PlanClaims(std::span<const PendingPods> kinds,
                                         bool registering_only, bool* backed_off);
-  uint32_t DisruptionsAllowed(DisruptionReason reason) const;
+  // How many more nodes the budgets let be disrupted for `reason` now; `any_time`: at the
+  // best time (scheduled budgets off).
+  uint32_t DisruptionsAllowed(DisruptionReason reason, bool any_time = false) const;
   bool ConsolidationCandidate(uint32_t node, bool any_time) const;
   // By node, 1 where a waiting gang's pods fit; empty when no gang waits.
   std::vector<uint8_t> NeededByWaitingGangs() const;

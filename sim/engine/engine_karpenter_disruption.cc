@@ -18,12 +18,14 @@
 
 namespace migsim {
 
-uint32_t Engine::DisruptionsAllowed(DisruptionReason reason) const {
+uint32_t Engine::DisruptionsAllowed(DisruptionReason reason, bool any_time) const {
   uint32_t nodes = 0;
   for (const GroupScale& g : group_scale_) nodes += g.launched;
   int64_t allowed = INT64_MAX;
   for (const DisruptionBudgetSpec& b : cluster_->karpenter.budgets) {
     if (b.reasons_mask != 0 && (b.reasons_mask & static_cast<uint8_t>(reason)) == 0) continue;
+    // A scheduled budget only ever lowers the allowance: at some time it is off.
+    if (any_time ? b.schedule.has_value() : !b.ActiveAt(now_)) continue;
     // A percentage of the NodePool's nodes, rounded up (as Karpenter scales it).
     const int64_t cap = b.percent ? (static_cast<int64_t>(nodes) * b.nodes + 99) / 100
                                   : static_cast<int64_t>(b.nodes);
@@ -76,10 +78,10 @@ std::optional<Engine::Consolidation> Engine::FindConsolidation(bool any_time) {
     if (!needed.empty() && needed[node] != 0) continue;
     (node_info_[node].pods.empty() ? empty : busy).push_back(node);
   }
-  if (!empty.empty() && DisruptionsAllowed(DisruptionReason::kEmpty) > 0) {
+  if (!empty.empty() && DisruptionsAllowed(DisruptionReason::kEmpty, any_time) > 0) {
     return Consolidation{.empty = std::move(empty)};
   }
-  const uint32_t budget = DisruptionsAllowed(DisruptionReason::kUnderutilized);
+  const uint32_t budget = DisruptionsAllowed(DisruptionReason::kUnderutilized, any_time);
   if (cluster_->karpenter.consolidation_policy != ConsolidationPolicy::kWhenEmptyOrUnderutilized ||
       busy.empty() || budget == 0 || draining_ + awaiting_replacement_ > 0) {
     return std::nullopt;

@@ -167,15 +167,42 @@ uint8_t ReadBudgetReasons(LoadContext* ctx, const JsonRef& ref) {
   return mask;
 }
 
+// `schedule` and `duration_s` come together, as Karpenter requires.
+void ReadBudgetSchedule(LoadContext* ctx, ObjectReader& r, DisruptionBudgetSpec* budget) {
+  if (r.Has("schedule") != r.Has("duration_s")) {
+    const bool has_schedule = r.Has("schedule");
+    ctx->Fail(r.Field(has_schedule ? "schedule" : "duration_s").pointer(),
+              has_schedule ? "a schedule needs duration_s (how long the budget applies)"
+                           : "duration_s needs a schedule (when the budget starts to apply)");
+    return;
+  }
+  if (!r.Has("schedule")) return;
+  const std::string text = r.NonEmptyString("schedule");
+  if (!ctx->ok()) return;
+  Result<CronSchedule> schedule = CronSchedule::Parse(text);
+  if (!schedule.ok()) {
+    ctx->Fail(r.Field("schedule").pointer(),
+              "'" + text + "' is not a cron schedule: " + schedule.status().message());
+    return;
+  }
+  budget->duration = r.Seconds("duration_s", SimTime::Zero());
+  if (ctx->ok() && budget->duration <= SimTime::Zero()) {
+    ctx->Fail(r.Field("duration_s").pointer(), "must be greater than 0");
+    return;
+  }
+  budget->schedule = std::move(schedule).value();
+}
+
 std::vector<DisruptionBudgetSpec> ReadBudgets(LoadContext* ctx, const JsonRef& ref) {
   std::vector<DisruptionBudgetSpec> budgets;
   if (!ExpectArray(ctx, ref)) return budgets;
   for (size_t i = 0; i < ref.value().size() && ctx->ok(); ++i) {
-    ObjectReader r(ctx, ref.Element(i), {"nodes", "reasons"});
+    ObjectReader r(ctx, ref.Element(i), {"nodes", "reasons", "schedule", "duration_s"});
     if (!r.valid()) break;
     DisruptionBudgetSpec budget;
     if (r.Require("nodes")) ReadBudgetNodes(ctx, r.Field("nodes"), &budget);
     if (r.Has("reasons") && ctx->ok()) budget.reasons_mask = ReadBudgetReasons(ctx, r.Field("reasons"));
+    if (ctx->ok()) ReadBudgetSchedule(ctx, r, &budget);
     budgets.push_back(budget);
   }
   return budgets;

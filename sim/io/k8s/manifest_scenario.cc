@@ -10,7 +10,7 @@
 
 #include "sim/io/input_limits.h"
 #include "sim/io/k8s/argo_workflow.h"
-#include "sim/io/k8s/cron_schedule.h"
+#include "sim/core/cron_schedule.h"
 #include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/k8s/manifest_dra.h"
 #include "sim/io/k8s/manifest_overlay.h"
@@ -127,7 +127,7 @@ std::optional<std::vector<SimTime>> ScheduledRuns(const ManifestContext& c, cons
            "a " + o.kind + " runs on its schedule until the horizon: the scenario needs horizon_s");
     return std::nullopt;
   }
-  Result<k8s::CronSchedule> parsed = k8s::CronSchedule::Parse(schedule);
+  Result<CronSchedule> parsed = CronSchedule::Parse(schedule);
   if (!parsed.ok()) {
     FailAt(c.ctx, place, parsed.status().message());
     return std::nullopt;
@@ -153,7 +153,7 @@ void AddCronJob(const ManifestContext& c, const ManifestObject& o, const k8s::Cr
       ScheduledRuns(c, o, cron.schedule, cron.schedule_place, at);
   for (const SimTime t : times.value_or(std::vector<SimTime>{})) {
     // Kubernetes names each Job after its scheduled time in minutes since the Unix epoch.
-    const int64_t minute = (k8s::kCronEpoch + t.micros() / 1'000'000) / 60;
+    const int64_t minute = (kCronEpoch + t.micros() / 1'000'000) / 60;
     c.scenario->workloads.emplace_back(
         MakeJob(c, o, cron.job, o.name + "-" + std::to_string(minute), t));
     if (!c.ctx->ok()) return;
@@ -210,7 +210,7 @@ void AddWorkflow(const ManifestContext& c, const ManifestObject& o, const Object
       ScheduledRuns(c, o, w.schedule, w.schedule_place, at);
   for (const SimTime t : times.value_or(std::vector<SimTime>{})) {
     // Argo names each run after its scheduled time in seconds since the Unix epoch.
-    const int64_t second = k8s::kCronEpoch + t.micros() / 1'000'000;
+    const int64_t second = kCronEpoch + t.micros() / 1'000'000;
     c.scenario->workloads.emplace_back(
         MakeWorkflow(c, o, flat.value(), o.name + "-" + std::to_string(second), t, delay));
     if (!c.ctx->ok()) return;

@@ -188,6 +188,20 @@ TEST_CASE("disruption budgets cap consolidation, by reason when they name one",
   CHECK(other.engine->node_group_counters()[0].nodes_terminated == 1);  // Empty is not capped
 }
 
+TEST_CASE("a scheduled budget applies from each firing of its schedule for its duration",
+          "[engine][karpenter]") {
+  // No disruption from 00:00 to 01:00 each day: the node empty from 162 s is deleted only
+  // after the window closes, at the 3601 s poll, carried out 15 s later; without a horizon
+  // the run does not end while the window holds the node.
+  const std::string job = "{" + GpuJob("j", 1, "run") + "}";
+  const Run run = RunText(Doc(
+      job, R"({"budgets": [{"nodes": 0, "schedule": "0 0 * * *", "duration_s": 3600}]})",
+      R"({"max": 1})", ""));
+  REQUIRE(run.engine->node_group_counters().size() == 1);  // p3.8xlarge only
+  CHECK(Big(run).nodes_terminated == 1);
+  CHECK(run.engine->BilledNodeHours(NodeId(0)) == Approx((3616.0 - 2) / 3600));
+}
+
 TEST_CASE("a spot node is deleted but not replaced by consolidation", "[engine][karpenter]") {
   const std::string jobs = "{" + GpuJob("a", 1, "long") + ", " + GpuJob("s", 3, "run") + "}";
   const Run run = RunText(

@@ -1,6 +1,7 @@
 // Loading node autoscaling: a pool's `autoscaling` and the cluster's `autoscaler`.
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/support/scenario_text.h"
 
@@ -126,6 +127,36 @@ TEST_CASE("bad Karpenter input is refused at its element", "[io][karpenter]") {
         "(valid: WhenEmpty, WhenEmptyOrUnderutilized)");
   CHECK(test::LoadError(Doc(pool, R"("karpenter": {"batch_idle_s": 5, "batch_max_s": 2}, )")) ==
         "t.json:/cluster/karpenter/batch_max_s: must be at least batch_idle_s (5)");
+}
+
+TEST_CASE("a budget's schedule and duration are read together and checked",
+          "[io][karpenter]") {
+  const std::string pool = R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})";
+  const Scenario s = test::LoadFirstVariant(Doc(pool, R"("karpenter": {"budgets": [
+      {"nodes": 0, "schedule": "0 9 * * mon-fri", "duration_s": 28800}, {"nodes": 1}]}, )"));
+  const std::vector<DisruptionBudgetSpec>& b = s.cluster.karpenter.budgets;
+  REQUIRE(b.size() == 2);
+  REQUIRE(b[0].schedule.has_value());
+  CHECK(b[0].schedule->text() == "0 9 * * mon-fri");
+  CHECK(b[0].duration.seconds() == 28800);
+  CHECK(b[0].ActiveAt(SimTime::Seconds(10 * 3600)));  // Monday 10:00
+  CHECK_FALSE(b[0].ActiveAt(SimTime::Seconds(18 * 3600)));
+  CHECK_FALSE(b[1].schedule.has_value());
+  CHECK(b[1].ActiveAt(SimTime::Seconds(18 * 3600)));
+  const auto error = [&](const std::string& budget) {
+    return test::LoadError(Doc(pool, R"("karpenter": {"budgets": [)" + budget + "]}, "));
+  };
+  CHECK(error(R"({"nodes": 0, "schedule": "@daily"})") ==
+        "t.json:/cluster/karpenter/budgets/0/schedule: a schedule needs duration_s (how long "
+        "the budget applies)");
+  CHECK(error(R"({"nodes": 0, "duration_s": 60})") ==
+        "t.json:/cluster/karpenter/budgets/0/duration_s: duration_s needs a schedule (when the "
+        "budget starts to apply)");
+  CHECK(error(R"({"nodes": 0, "schedule": "0 25 * * *", "duration_s": 60})") ==
+        "t.json:/cluster/karpenter/budgets/0/schedule: '0 25 * * *' is not a cron schedule: "
+        "hour '25' is out of range 0-23");
+  CHECK(error(R"({"nodes": 0, "schedule": "@daily", "duration_s": 0})") ==
+        "t.json:/cluster/karpenter/budgets/0/duration_s: must be greater than 0");
 }
 
 }  // namespace migsim

@@ -1,5 +1,6 @@
 #pragma once
-// A CronJob's `schedule`: the standard five cron fields (minute, hour, day of month, month,
+// A cron schedule — a CronJob's `schedule`, a Karpenter disruption budget's `schedule` —:
+// the standard five cron fields (minute, hour, day of month, month,
 // day of week), as Kubernetes' CronJob controller reads them: lists, ranges and steps
 // ("0,30", "9-17", "*/15", "1-31/2"), month and weekday names (JAN, MON), 7 as Sunday, "?"
 // as "*", and the macros @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly.
@@ -10,13 +11,15 @@
 
 #include <bitset>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/core/sim_time.h"
 #include "sim/core/status.h"
 
-namespace migsim::k8s {
+namespace migsim {
 
 // Unix seconds of simulated time 0.
 inline constexpr int64_t kCronEpoch = 1704067200;
@@ -29,10 +32,20 @@ class CronSchedule {
   // The times in [from, to) the schedule fires, in order; at most `limit` of them (the
   // caller reports more as an error).
   std::vector<SimTime> Times(SimTime from, SimTime to, size_t limit) const;
+  // The latest firing at or before `t` and at or after t - `lookback` (and 0), or nullopt.
+  // O(days in the lookback + 24 x 60).
+  std::optional<SimTime> LastFiring(SimTime t, SimTime lookback) const;
+  // True while a window of `duration` opened by a firing holds `t`.
+  bool Within(SimTime t, SimTime duration) const;
+  // The text it was parsed from.
+  const std::string& text() const { return text_; }
 
  private:
   bool DayMatches(int day_of_month, int month, int weekday) const;
+  // Whether simulated day `day` (0: 1 January 2024) is one the schedule fires on.
+  bool FiresOnDay(int64_t day) const;
 
+  std::string text_;
   std::bitset<60> minutes_;
   std::bitset<24> hours_;
   std::bitset<32> days_;     // 1..31
@@ -41,4 +54,4 @@ class CronSchedule {
   bool any_day_ = false, any_weekday_ = false;
 };
 
-}  // namespace migsim::k8s
+}  // namespace migsim

@@ -1,4 +1,4 @@
-#include "sim/io/k8s/cron_schedule.h"
+#include "sim/core/cron_schedule.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace migsim::k8s {
+namespace migsim {
 namespace {
 
 struct Field {
@@ -106,8 +106,8 @@ std::pair<int, int> MonthDay(int64_t days) {
 
 }  // namespace
 
-Result<CronSchedule> CronSchedule::Parse(std::string_view text) {
-  text = Macro(text);
+Result<CronSchedule> CronSchedule::Parse(std::string_view source) {
+  const std::string_view text = Macro(source);
   std::vector<std::string_view> fields;
   for (size_t i = 0; i < text.size();) {
     const size_t end = std::min(text.find(' ', i), text.size());
@@ -126,6 +126,7 @@ Result<CronSchedule> CronSchedule::Parse(std::string_view text) {
     if (Status s = ParseField(fields[i], *kinds[i], sets[i]); !s.ok()) return s;
   }
   CronSchedule out;
+  out.text_ = std::string(source);
   for (size_t v = 0; v < sets[0].size(); ++v) out.minutes_[v] = sets[0][v];
   for (size_t v = 0; v < sets[1].size(); ++v) out.hours_[v] = sets[1][v];
   for (size_t v = 0; v < sets[2].size(); ++v) out.days_[v] = sets[2][v];
@@ -145,21 +146,34 @@ bool CronSchedule::DayMatches(int day_of_month, int month, int weekday) const {
   return dom || dow;
 }
 
+namespace {
+
+constexpr int64_t kSecondsPerDay = 86400;
+
+SimTime MinuteOf(int64_t day, size_t hour, size_t minute) {
+  return SimTime::Seconds(
+      static_cast<double>(day * kSecondsPerDay + static_cast<int64_t>(hour * 3600 + minute * 60)));
+}
+
+}  // namespace
+
+bool CronSchedule::FiresOnDay(int64_t day) const {
+  const int64_t unix_day = kCronEpoch / kSecondsPerDay + day;
+  const auto [month, dom] = MonthDay(unix_day);
+  const int weekday = static_cast<int>((unix_day + 4) % 7);  // 1970-01-01 was a Thursday
+  return DayMatches(dom, month, weekday);
+}
+
 std::vector<SimTime> CronSchedule::Times(SimTime from, SimTime to, size_t limit) const {
   std::vector<SimTime> out;
-  constexpr int64_t kSecondsPerDay = 86400;
   const int64_t first_day = from.micros() / 1'000'000 / kSecondsPerDay;
   for (int64_t day = first_day; out.size() <= limit; ++day) {
     if (SimTime::Seconds(static_cast<double>(day * kSecondsPerDay)) >= to) break;
-    const int64_t unix_day = kCronEpoch / kSecondsPerDay + day;
-    const auto [month, dom] = MonthDay(unix_day);
-    const int weekday = static_cast<int>((unix_day + 4) % 7);  // 1970-01-01 was a Thursday
-    if (!DayMatches(dom, month, weekday)) continue;
+    if (!FiresOnDay(day)) continue;
     for (size_t h = 0; h < 24; ++h) {
       for (size_t m = 0; h < 24 && hours_[h] && m < 60; ++m) {
         if (!minutes_[m]) continue;
-        const SimTime t = SimTime::Seconds(
-            static_cast<double>(day * kSecondsPerDay + static_cast<int64_t>(h * 3600 + m * 60)));
+        const SimTime t = MinuteOf(day, h, m);
         if (t >= from && t < to && out.size() <= limit) out.push_back(t);
       }
     }
@@ -168,4 +182,30 @@ std::vector<SimTime> CronSchedule::Times(SimTime from, SimTime to, size_t limit)
   return out;
 }
 
-}  // namespace migsim::k8s
+// Backwards a day at a time from t's day; on a day the schedule fires, its latest minute
+// not after t.
+std::optional<SimTime> CronSchedule::LastFiring(SimTime t, SimTime lookback) const {
+  const SimTime earliest = std::max(SimTime::Zero(), t - lookback);
+  const int64_t first_day = earliest.micros() / 1'000'000 / kSecondsPerDay;
+  for (int64_t day = t.micros() / 1'000'000 / kSecondsPerDay; day >= first_day; --day) {
+    if (!FiresOnDay(day)) continue;
+    for (size_t h = 24; h-- > 0;) {
+      if (!hours_[h]) continue;
+      for (size_t m = 60; m-- > 0;) {
+        if (!minutes_[m]) continue;
+        const SimTime at = MinuteOf(day, h, m);
+        if (at > t) continue;
+        if (at < earliest) return std::nullopt;
+        return at;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool CronSchedule::Within(SimTime t, SimTime duration) const {
+  const std::optional<SimTime> opened = LastFiring(t, duration);
+  return opened && t < *opened + duration;
+}
+
+}  // namespace migsim
