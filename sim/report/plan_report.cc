@@ -13,6 +13,17 @@
 namespace migsim {
 namespace {
 
+// A month of a node's price: 730 hours (365 x 24 / 12), the month AWS's price lists use.
+constexpr double kHoursPerMonth = 730;
+
+// Whole dollars with thousands separators: 3,732.
+std::string Dollars(double v) {
+  std::string digits = FormatFixed(v, 0);
+  const size_t first = digits.front() == '-' ? 1 : 0;
+  for (size_t i = digits.size(); i > first + 3; i -= 3) digits.insert(i - 3, ",");
+  return digits;
+}
+
 std::string Short(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", v);
@@ -66,12 +77,14 @@ std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnsw
     const int seconds = csv ? 6 : 1;
     cells.insert(
         cells.end(),
-        {FormatFixed(e.cost_per_hour, csv ? 4 : 2), FormatFixed(m.queueing.p95_s, seconds),
+        {FormatFixed(e.cost_per_hour, csv ? 4 : 2),
+         FormatFixed(e.cost_per_hour * kHoursPerMonth, csv ? 2 : 0),
+         FormatFixed(m.queueing.p95_s, seconds),
          m.makespan_s ? FormatFixed(*m.makespan_s, seconds) : none,
          csv ? Decimal(m.gpu_allocation_ratio) : FormatFixed(m.gpu_allocation_ratio, 3),
          csv ? Decimal(m.gpu_compute_utilization) : FormatFixed(m.gpu_compute_utilization, 3)});
   } else {
-    cells.insert(cells.end(), 5, none);
+    cells.insert(cells.end(), 6, none);
   }
   cells.push_back(std::to_string(a.evidence.size()));
   return cells;
@@ -119,7 +132,8 @@ std::string Recommendation(const PlanResult& result, const std::vector<size_t>& 
   }
   return "recommendation: " + best.configuration->name + " with " +
          std::to_string(*best.answer.nodes) + " × " + best.configuration->node_type + " at $" +
-         FormatFixed(best.answer.chosen().cost_per_hour, 2) + "/h\n";
+         FormatFixed(best.answer.chosen().cost_per_hour, 2) + "/h ($" +
+         Dollars(best.answer.chosen().cost_per_hour * kHoursPerMonth) + " a month)\n";
 }
 
 std::string MetricsCsv(const RunMetrics& m) {
@@ -162,7 +176,8 @@ std::string FormatPlanTable(const PlanResult& result) {
                     (plan.seeds.size() > 1 ? ", on seeds " : ", on seed ") + Seeds(plan.seeds) +
                     "\n\n";
   std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type",
-                                                 "cost ($/h)", "p95 latency (s)", "makespan (s)",
+                                                 "cost ($/h)", "cost ($/month)",
+                                                 "p95 latency (s)", "makespan (s)",
                                                  "allocation", "utilization", "evaluations"}};
   const std::vector<size_t> ranked = RankConfigurations(result);
   for (size_t i : ranked) rows.push_back(Cells(result, result.configurations[i], false));
@@ -174,8 +189,8 @@ std::string FormatPlanTable(const PlanResult& result) {
 
 std::string FormatPlanCsv(const PlanResult& result) {
   std::string out =
-      "configuration,nodes,node_type,cost_per_hour,p95_queueing_latency_s,makespan_s,"
-      "gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n";
+      "configuration,nodes,node_type,cost_per_hour,cost_per_month,p95_queueing_latency_s,"
+      "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n";
   for (size_t i : RankConfigurations(result)) {
     const ConfigurationAnswer& c = result.configurations[i];
     std::vector<std::string> cells = Cells(result, c, true);

@@ -47,21 +47,21 @@ TEST_CASE("ten one-GPU pods at once need ten g4dn.xlarge, or five time-sliced tw
     CHECK(FormatPlanTable(result) ==
           "plan p: the fewest 'gpu' nodes (at most 16) meeting pending pods <= 0, on seeds 1, 2\n"
           "\n"
-          "configuration  nodes  node type    cost ($/h)  p95 latency (s)  makespan (s)  "
-          "allocation  utilization  evaluations\n"
-          "ts2                5  g4dn.xlarge        2.63              0.0             -       "
-          "1.000        1.000            6\n"
-          "whole             10  g4dn.xlarge        5.26              0.0             -       "
-          "1.000        1.000            9\n"
+          "configuration  nodes  node type    cost ($/h)  cost ($/month)  p95 latency (s)  "
+          "makespan (s)  allocation  utilization  evaluations\n"
+          "ts2                5  g4dn.xlarge        2.63            1920              0.0       "
+          "      -       1.000        1.000            6\n"
+          "whole             10  g4dn.xlarge        5.26            3840              0.0       "
+          "      -       1.000        1.000            9\n"
           "\n"
-          "recommendation: ts2 with 5 × g4dn.xlarge at $2.63/h\n");
+          "recommendation: ts2 with 5 × g4dn.xlarge at $2.63/h ($1,920 a month)\n");
   }
   SECTION("plan.csv has the table's rows, evidence.csv a row per simulation") {
     CHECK(FormatPlanCsv(result) ==
-          "configuration,nodes,node_type,cost_per_hour,p95_queueing_latency_s,makespan_s,"
-          "gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n"
-          "ts2,5,g4dn.xlarge,2.6300,0.000000,,1,1,6,\n"
-          "whole,10,g4dn.xlarge,5.2600,0.000000,,1,1,9,\n");
+          "configuration,nodes,node_type,cost_per_hour,cost_per_month,p95_queueing_latency_s,"
+          "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n"
+          "ts2,5,g4dn.xlarge,2.6300,1919.90,0.000000,,1,1,6,\n"
+          "whole,10,g4dn.xlarge,5.2600,3839.80,0.000000,,1,1,9,\n");
     const std::string evidence = FormatEvidenceCsv(result);
     CHECK_THAT(evidence, Catch::StartsWith(
                              "configuration,nodes,seed,meets,why_not,cost_per_hour,makespan_s,"
@@ -104,7 +104,8 @@ TEST_CASE("the capacity-inference-mix plan recommends four time-sliced p4d nodes
                        {"p4d-whole", 12}, {"p4d-balanced", 5}, {"p4d-split-1g-7g", 6},
                        {"p4d-timeslice4", 4}});
   CHECK_THAT(FormatPlanTable(result),
-             Catch::EndsWith("recommendation: p4d-timeslice4 with 4 × p4d.24xlarge at $87.83/h\n"));
+             Catch::EndsWith("recommendation: p4d-timeslice4 with 4 × p4d.24xlarge at $87.83/h "
+                             "($64,116 a month)\n"));
 }
 
 // README "Autoscaled configurations": the plan searches a node group's max and costs what
