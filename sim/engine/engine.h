@@ -494,6 +494,7 @@ class Engine final : private ControllerContext {
   bool RestoreMig(const FaultStep& e);
   void Repair(const FaultStep& e);
   void DrawNextFailure(uint32_t process, uint32_t node, int gpu);
+  void DrawSpotInterruptions(uint32_t node);
   // Ends every pod on `node` (those holding a device of `gpu`, unless -1) that is not
   // terminating yet with `reason` at `end`; terminating ones too when `all`, with their own
   // reason, at once.
@@ -539,8 +540,10 @@ class Engine final : private ControllerContext {
   bool PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const;
   bool PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const;
   // The pods of the `leaving` nodes that would find no room on the other nodes, all moved
-  // at once.
-  std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving) const;
+  // at once; nodes marked in `held` (by node; empty: none) are kept for pending pods and
+  // take none.
+  std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving,
+                                              std::span<const uint8_t> held = {}) const;
   void StartScaleDownDrain(uint32_t node);
   void ScaleDownDrainTick(const ScaleStep& e);
   void AbortScaleDownDrain(uint32_t node);
@@ -580,10 +583,13 @@ class Engine final : private ControllerContext {
   std::optional<Consolidation> FindConsolidation(bool any_time);
   // Deleting or replacing `nodes` together, when their pods fit the other nodes, or those
   // and one new node cheaper than `nodes` together; nullopt otherwise.
-  std::optional<Consolidation> ConsolidationOf(std::span<const uint32_t> nodes);
+  // `held`: the nodes waiting gangs need (NeededByWaitingGangs), which take no moved pod.
+  std::optional<Consolidation> ConsolidationOf(std::span<const uint32_t> nodes,
+                                               std::span<const uint8_t> held);
   // The longest valid prefix (2 or more) of `busy` within `budget` nodes.
   std::optional<Consolidation> MultiNodeConsolidation(std::span<const uint32_t> busy,
-                                                      uint32_t budget);
+                                                      uint32_t budget,
+                                                      std::span<const uint8_t> held);
   // The nodes waiting for replacement `fresh`.
   std::vector<uint32_t> ReplacedBy(uint32_t fresh) const;
   void ReplacementReady(uint32_t replacement);

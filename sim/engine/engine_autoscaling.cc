@@ -50,6 +50,7 @@ void Engine::StartAutoscaling() {
       if (i < group.initial) {
         scale.state = NodeScale::State::kReady;
         ++group_scale_[g].launched;
+        DrawSpotInterruptions(node);
         continue;
       }
       scale.state = NodeScale::State::kAbsent;
@@ -264,6 +265,7 @@ void Engine::NodeReady(uint32_t node) {
   NotifyScale(node, NodeScaleChange::kReady);
   ReportAvailability(node);
   scale.last_change = now_;
+  DrawSpotInterruptions(node);
   if (scale.replaces >= 0) ReplacementReady(node);
 }
 
@@ -349,7 +351,8 @@ PodRequests Sum(const PodRequests& a, const PodRequests& b) {
 // time), as the autoscalers simulate a node's removal. A gang's pods keep their pod
 // (anti-)affinity: one per node away from the gang's other pods, in the gang's topology
 // domain (the stranded ones carry that domain, for a replacement node).
-std::vector<PendingPods> Engine::PodsThatCannotMove(std::span<const uint32_t> leaving) const {
+std::vector<PendingPods> Engine::PodsThatCannotMove(std::span<const uint32_t> leaving,
+                                                    std::span<const uint8_t> held) const {
   const ClusterView cluster(node_info_, resources_, now_);
   std::vector<std::pair<uint32_t, PodRequests>> sent;
   std::vector<std::pair<GangId, GangConstraint>> gangs;  // as the moves so far leave them
@@ -375,7 +378,9 @@ std::vector<PendingPods> Engine::PodsThatCannotMove(std::span<const uint32_t> le
       }
       bool placed = false;
       for (uint32_t i = 0; i < node_info_.size() && !placed; ++i) {
-        if (left(i) || !cluster.Fits(view, node_info_[i])) continue;
+        if (left(i) || (!held.empty() && held[i] != 0) || !cluster.Fits(view, node_info_[i])) {
+          continue;
+        }
         auto it =
             std::find_if(sent.begin(), sent.end(), [&](const auto& s) { return s.first == i; });
         if (it == sent.end()) {

@@ -14,13 +14,14 @@ void Engine::StartDrain(uint32_t node, const FaultStep& origin) {
   ++node_faults_[node].cordons;
   UpdateSchedulable(node);
   ReleaseReservationsOn(NodeId(node));
-  const Fault& fault = cluster_->faults[origin.source];
   FaultStep tick = origin;
   tick.node = node;
   if (!node_scale_.empty()) tick.launch = node_scale_[node].launch;
-  if (fault.kind == FaultKind::kSpotInterruption) {
+  if (KindOf(origin) == FaultKind::kSpotInterruption) {
+    // A spot-interruption process gives AWS's two-minute notice.
     tick.step = FaultStepKind::kRemove;
-    events_.Push(now_ + fault.notice, tick);
+    events_.Push(now_ + (origin.process ? kSpotNotice : cluster_->faults[origin.source].notice),
+                 tick);
   }
   tick.step = FaultStepKind::kDrainTick;
   DrainTick(tick);
@@ -68,12 +69,11 @@ bool Engine::EvictAllowed(uint32_t node, SimTime max_grace, LossBook book) {
 
 void Engine::DrainTick(const FaultStep& e) {
   if (node_faults_[e.node].removed || OtherInstance(e)) return;
-  const Fault& fault = cluster_->faults[e.source];
   EvictAllowed(e.node, SimTime::Max(), LossBook::kFaults);
   FaultStep next = e;
-  if (fault.kind == FaultKind::kDrain && node_info_[e.node].pods.empty()) {
-    next.step = FaultStepKind::kUncordon;
-    events_.Push(now_ + fault.maintenance, next);
+  if (KindOf(e) == FaultKind::kDrain && node_info_[e.node].pods.empty()) {
+    next.step = FaultStepKind::kUncordon;  // drains are scripted: the fault's maintenance
+    events_.Push(now_ + cluster_->faults[e.source].maintenance, next);
     return;
   }
   events_.Push(now_ + kEvictionRetry, next);

@@ -39,6 +39,8 @@ void Engine::StartFaults() {
   for (size_t p = 0; p < cluster_->fault_processes.size(); ++p) {
     const FaultProcess& process = cluster_->fault_processes[p];
     process_rngs_.push_back(FaultProcessRng(config_.seed, process.name));
+    // A spot instance's time to its notice is drawn when it is Ready (DrawSpotInterruptions).
+    if (process.kind == FaultKind::kSpotInterruption) continue;
     for (uint32_t node : process.nodes) {
       const int gpus = static_cast<int>(runtimes_[node].gpus().size());
       if (process.kind != FaultKind::kGpuUnhealthy) {
@@ -62,8 +64,22 @@ void Engine::DrawNextFailure(uint32_t process, uint32_t node, int gpu) {
                              .process = true,
                              .gpu = static_cast<int16_t>(gpu),
                              .node = node,
-                             .source = process});
+                             .source = process,
+                             .launch = node_scale_.empty() ? 0 : node_scale_[node].launch});
   if (config_.horizon == SimTime::Max()) ++pending_draws_;
+}
+
+// Each spot-interruption process on the node draws the new instance's time to its notice;
+// a draw that outlives its instance does nothing (OtherInstance).
+void Engine::DrawSpotInterruptions(uint32_t node) {
+  for (size_t p = 0; p < cluster_->fault_processes.size(); ++p) {
+    const FaultProcess& process = cluster_->fault_processes[p];
+    if (process.kind != FaultKind::kSpotInterruption ||
+        !std::binary_search(process.nodes.begin(), process.nodes.end(), node)) {
+      continue;
+    }
+    DrawNextFailure(static_cast<uint32_t>(p), node, -1);
+  }
 }
 
 std::vector<std::pair<uint32_t, int>> Engine::FaultTargets(const Fault& fault) {
@@ -111,6 +127,7 @@ void Engine::Handle(const FaultStep& e) {
       return;
     case FaultStepKind::kDraw:
       if (config_.horizon == SimTime::Max()) --pending_draws_;
+      if (OtherInstance(e)) return;  // a spot draw for an instance gone since
       [[fallthrough]];
     case FaultStepKind::kApply:
       FaultHit(KindOf(e), e.node, e.gpu, e);

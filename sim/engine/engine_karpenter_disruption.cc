@@ -51,7 +51,8 @@ std::vector<uint8_t> Engine::NeededByWaitingGangs() const {
     if (gang.live <= gang.bound || !gang.failed_at) continue;
     const PodId pending = FirstUnplaced(gang);
     if (!pending.valid()) continue;
-    const GangConstraint constraint = ConstraintOf(gang);
+    GangConstraint constraint = ConstraintOf(gang);
+    if (constraint.topology_value.empty()) constraint.topology_key.clear();  // any domain
     PodView view = ViewOf(pods_[pending.value()]);
     view.gang = &constraint;
     needed.resize(node_info_.size(), 0);
@@ -97,9 +98,11 @@ std::optional<Engine::Consolidation> Engine::FindConsolidation(bool any_time) {
     if (pa != pb) return pa < pb;
     return price(a) != price(b) ? price(a) > price(b) : a < b;
   });
-  if (std::optional<Consolidation> multi = MultiNodeConsolidation(busy, budget)) return multi;
+  if (std::optional<Consolidation> multi = MultiNodeConsolidation(busy, budget, needed)) {
+    return multi;
+  }
   for (const uint32_t& node : busy) {
-    if (std::optional<Consolidation> single = ConsolidationOf({&node, 1})) return single;
+    if (std::optional<Consolidation> single = ConsolidationOf({&node, 1}, needed)) return single;
   }
   return std::nullopt;
 }
@@ -108,13 +111,14 @@ std::optional<Engine::Consolidation> Engine::FindConsolidation(bool any_time) {
 // candidates that makes a valid consolidation (assuming, as Karpenter does, that a prefix
 // of a valid one is valid).
 std::optional<Engine::Consolidation> Engine::MultiNodeConsolidation(std::span<const uint32_t> busy,
-                                                                    uint32_t budget) {
+                                                                    uint32_t budget,
+                                                                    std::span<const uint8_t> held) {
   size_t low = 2;
   size_t high = std::min({busy.size(), size_t{budget}, kMaxMultiNodeCandidates});
   std::optional<Consolidation> longest;
   while (low <= high) {
     const size_t mid = (low + high) / 2;
-    if (std::optional<Consolidation> c = ConsolidationOf(busy.first(mid))) {
+    if (std::optional<Consolidation> c = ConsolidationOf(busy.first(mid), held)) {
       longest = std::move(c);
       low = mid + 1;
     } else {
@@ -124,8 +128,9 @@ std::optional<Engine::Consolidation> Engine::MultiNodeConsolidation(std::span<co
   return longest;
 }
 
-std::optional<Engine::Consolidation> Engine::ConsolidationOf(std::span<const uint32_t> nodes) {
-  const std::vector<PendingPods> stranded = PodsThatCannotMove(nodes);
+std::optional<Engine::Consolidation> Engine::ConsolidationOf(std::span<const uint32_t> nodes,
+                                                             std::span<const uint8_t> held) {
+  const std::vector<PendingPods> stranded = PodsThatCannotMove(nodes, held);
   Consolidation c{.nodes = {nodes.begin(), nodes.end()}};
   if (stranded.empty()) return c;
   double price = 0, dearest = 0;
@@ -183,7 +188,7 @@ void Engine::KarpenterDisrupt() {
       return;
     }
   }
-  const std::optional<Consolidation> now = ConsolidationOf(planned.nodes);
+  const std::optional<Consolidation> now = ConsolidationOf(planned.nodes, needed);
   if (now && (now->replacement < 0) == (planned.replacement < 0)) Consolidate(*now);
 }
 

@@ -232,12 +232,12 @@ void LoadKarpenter(LoadContext* ctx, const JsonRef& ref, KarpenterSpec* out) {
   k.unavailable_offering_ttl = r.Seconds("unavailable_offering_ttl_s", k.unavailable_offering_ttl);
 }
 
-// Of the faults, only spot interruptions are modelled on a node group's nodes (the
-// instance is reclaimed and its slot may launch again); a node lost, a GPU failure, a
+// Of the faults, only spot interruptions (scripted, or a spot-interruption process, which
+// runs only there) are modelled on a node group's nodes (the instance is reclaimed and its
+// slot may launch again); a node lost, a GPU failure, a
 // drain or a failed MIG apply there would have to survive the node's terminations and
 // relaunches, which is not modelled yet.
 void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster) {
-  if (cluster.node_groups.empty()) return;
   std::vector<uint8_t> grouped(cluster.nodes.size(), 0);
   for (const NodeGroupSpec& g : cluster.node_groups) {
     const NodePoolRange& pool = cluster.pools[g.pool];
@@ -255,9 +255,16 @@ void CheckFaultsOffNodeGroups(LoadContext* ctx, const ClusterSpec& cluster) {
     }
   }
   for (size_t i = 0; i < cluster.fault_processes.size(); ++i) {
-    if (hits(cluster.fault_processes[i].nodes)) {
-      return ctx->Fail("/fault_processes/" + std::to_string(i), why);
+    const FaultProcess& p = cluster.fault_processes[i];
+    const bool spot = p.kind == FaultKind::kSpotInterruption;
+    const bool all_grouped = std::all_of(p.nodes.begin(), p.nodes.end(),
+                                         [&](uint32_t n) { return grouped[n] != 0; });
+    if (spot && !all_grouped) {
+      return ctx->Fail("/fault_processes/" + std::to_string(i),
+                       "a spot-interruption process runs on an autoscaled pool's instances "
+                       "(README \"Autoscaling\"); give 'pool' an autoscaled pool");
     }
+    if (!spot && hits(p.nodes)) return ctx->Fail("/fault_processes/" + std::to_string(i), why);
   }
 }
 

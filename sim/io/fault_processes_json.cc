@@ -28,8 +28,9 @@ std::optional<FaultKind> ReadProcessKind(LoadContext* ctx, const JsonRef& ref) {
   if (!name) return std::nullopt;
   if (*name == "gpu-unhealthy") return FaultKind::kGpuUnhealthy;
   if (*name == "node-lost") return FaultKind::kNodeLost;
-  ctx->Fail(ref.pointer(),
-            UnknownNameMessage("failure process kind", *name, {"gpu-unhealthy", "node-lost"}));
+  if (*name == "spot-interruption") return FaultKind::kSpotInterruption;
+  ctx->Fail(ref.pointer(), UnknownNameMessage("failure process kind", *name,
+                                              {"gpu-unhealthy", "node-lost", "spot-interruption"}));
   return std::nullopt;
 }
 
@@ -83,6 +84,24 @@ void ReadDistribution(LoadContext* ctx, ObjectReader& r, double mtbf_h, FaultPro
   p->scale = SimTime::Seconds(scale_h * 3600);
 }
 
+// A spot-interruption process: each instance's time from Ready to its interruption notice,
+// with mean `mtbf_h`; no calibration (the Llama 3 rates are hardware failures) and no
+// repair (the instance is reclaimed; its node group may launch another).
+void LoadSpotProcess(LoadContext* ctx, ObjectReader& r, FaultProcess* p) {
+  for (std::string_view key : {"calibration", "repair_s", "repair_distribution"}) {
+    if (r.Has(key)) {
+      ctx->Fail(r.Field(key).pointer(),
+                "a spot-interruption process has no " + std::string(key) +
+                    ": give mtbf_h, the mean hours from an instance's Ready to its notice (it is "
+                    "reclaimed, not repaired)");
+      return;
+    }
+  }
+  r.Require("mtbf_h");
+  const double mtbf_h = ReadMtbfHours(ctx, r, p->kind);
+  if (ctx->ok()) ReadDistribution(ctx, r, mtbf_h, p);
+}
+
 void LoadProcess(LoadContext* ctx, const JsonRef& ref, size_t index, const ClusterSpec& cluster,
                  std::vector<FaultProcess>* out) {
   ObjectReader r(ctx, ref, kFields);
@@ -106,6 +125,11 @@ void LoadProcess(LoadContext* ctx, const JsonRef& ref, size_t index, const Clust
     p.nodes = FindPoolNodes(ctx, r.Field("pool"), cluster);
   } else {
     for (uint32_t n = 0; n < cluster.nodes.size(); ++n) p.nodes.push_back(n);
+  }
+  if (p.kind == FaultKind::kSpotInterruption) {
+    LoadSpotProcess(ctx, r, &p);
+    if (ctx->ok()) out->push_back(std::move(p));
+    return;
   }
   const double mtbf_h = ReadMtbfHours(ctx, r, p.kind);
   if (!ctx->ok()) return;

@@ -239,4 +239,27 @@ TEST_CASE(
   CHECK(running == 1);
 }
 
+TEST_CASE(
+    "a spot-interruption process interrupts each spot instance after its own draw from Ready, "
+    "and the node group launches another for the evicted pod",
+    "[engine][karpenter][faults]") {
+  // One long pod on spot p3.2xlarge nodes whose instances are interrupted after 1 h on
+  // average: over 20,000 s several are reclaimed, each replaced by a new launch; draws for
+  // instances already gone do nothing, so no more are reclaimed than were launched.
+  const std::string text =
+      Doc("{" + GpuJob("a", 1, "long") + "}", "{}", R"({"max": 1, "provisioning_s": 60})",
+          R"({"max": 2, "provisioning_s": 60, "capacity_type": "spot", "price_per_hour": 1})",
+          R"("horizon_s": 20000, "fault_processes": [{"kind": "spot-interruption",
+              "pool": "small", "mtbf_h": 1}],)");
+  const Run run = RunText(text);
+  const uint32_t reclaims = Small(run).spot_reclaims;
+  CHECK(reclaims >= 2);
+  CHECK(Small(run).nodes_launched == reclaims + 1);
+  CHECK(Big(run).nodes_launched == 0);  // the spot offering stays the cheaper
+  CHECK(RunText(text).engine->node_group_counters()[1].spot_reclaims == reclaims);  // seeded
+  int running = 0;
+  for (const Pod& pod : run.engine->pods()) running += pod.phase == PodPhase::kRunning ? 1 : 0;
+  CHECK(running == 1);
+}
+
 }  // namespace migsim

@@ -126,7 +126,7 @@ TEST_CASE("bad failure processes are reported at their pointer", "[io][faults]")
         "t.json:/fault_processes/0/calibration: unknown calibration 'gpt4' (valid: llama3)");
   CHECK(LoadError(Processes(R"({"kind": "drain", "mtbf_h": 5, "repair_s": 60})")) ==
         "t.json:/fault_processes/0/kind: unknown failure process kind 'drain' (valid: "
-        "gpu-unhealthy, node-lost)");
+        "gpu-unhealthy, node-lost, spot-interruption)");
   CHECK(LoadError(Processes(R"({"kind": "node-lost", "mtbf_h": 5, "shape": 2,
         "repair_s": 60})")) ==
         "t.json:/fault_processes/0/shape: applies only to \"distribution\": \"weibull\"");
@@ -134,6 +134,21 @@ TEST_CASE("bad failure processes are reported at their pointer", "[io][faults]")
         "t.json:/fault_processes/0/mtbf_h: must be > 0");
   CHECK(LoadError(Processes(R"({"kind": "node-lost", "mtbf_h": 5})")) ==
         "t.json:/fault_processes/0: missing required field 'repair_s'");
+}
+
+TEST_CASE("a spot-interruption process runs only on autoscaled pools, without a repair",
+          "[io][faults]") {
+  CHECK(LoadError(Processes(R"({"kind": "spot-interruption", "mtbf_h": 5})")) ==
+        "t.json:/fault_processes/0: a spot-interruption process runs on an autoscaled pool's "
+        "instances (README \"Autoscaling\"); give 'pool' an autoscaled pool");
+  CHECK(LoadError(Processes(R"({"kind": "spot-interruption", "mtbf_h": 5, "repair_s": 60})")) ==
+        "t.json:/fault_processes/0/repair_s: a spot-interruption process has no repair_s: give "
+        "mtbf_h, the mean hours from an instance's Ready to its notice (it is reclaimed, not "
+        "repaired)");
+  CHECK(LoadError(Processes(R"({"kind": "spot-interruption", "calibration": "llama3"})")) ==
+        "t.json:/fault_processes/0/calibration: a spot-interruption process has no calibration: "
+        "give mtbf_h, the mean hours from an instance's Ready to its notice (it is reclaimed, "
+        "not repaired)");
 }
 
 }  // namespace migsim
