@@ -306,13 +306,16 @@ bool Engine::PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) con
   return PodsEvictable(node, allowed) && PodsThatCannotMove({&node, 1}).empty();
 }
 
-// Not a bare pod or a gang's reservation, and its budgets allow its eviction.
+// Not a bare pod or a gang's reservation, not annotated against the provisioner's
+// disruption, and its budgets allow its eviction.
 bool Engine::PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const {
   for (const BoundPod& bound : node_info_[node].pods) {
     const Pod& pod = pods_[bound.id.value()];
     if (!pod.on_node()) return false;  // a gang's reservation
     if (pod.terminating) continue;     // leaving anyway
     if (!owner_recreates_[pod.owner.value()]) return false;
+    const PodTemplate& t = templates_[pod.tmpl.value()];
+    if (Karpenter() ? t.do_not_disrupt : !t.safe_to_evict) return false;
     if (pod.ready) {
       for (uint32_t b : budgets_.Of(pod.tmpl)) {
         if (allowed[b] <= 0) return false;

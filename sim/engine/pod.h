@@ -39,6 +39,11 @@ struct PodTemplate {
   SimTime termination_grace = SimTime::Micros(30'000'000);
   // The pod's labels (sorted by key): what PodDisruptionBudgets select.
   Labels labels{};
+  // The node autoscalers' pod annotations: karpenter.sh/do-not-disrupt "true" keeps
+  // Karpenter from consolidating the pod's node; cluster-autoscaler.kubernetes.io/
+  // safe-to-evict "false" keeps the Cluster Autoscaler from scaling it down.
+  bool do_not_disrupt = false;
+  bool safe_to_evict = true;
   // The namespace of the workload the template belongs to, an index into
   // Scenario::namespaces (0: "default"). Tenants for fair sharing and quotas.
   int32_t namespace_index = 0;

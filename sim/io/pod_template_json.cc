@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/engine/autoscaler_annotations.h"
 #include "sim/io/quantity.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -121,8 +122,8 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
                            Scenario* scenario) {
   ObjectReader r(ctx, tmpl,
                  {"job_class", "resources", "node_selector", "labels", "priorityClassName",
-                  "terminationGracePeriodSeconds", "tolerations", "nodeName",
-                  "resource_claims"});
+                  "terminationGracePeriodSeconds", "tolerations", "nodeName", "resource_claims",
+                  "annotations"});
   if (!r.valid()) return TemplateId::Invalid();
   PodTemplate pod;
   pod.runs_forever = run == TemplateRun::kForever;
@@ -135,6 +136,14 @@ TemplateId LoadPodTemplate(LoadContext* ctx, const JsonRef& tmpl, TemplateRun ru
   }
   if (r.Has("node_selector")) pod.node_selector = ReadLabels(ctx, r.Field("node_selector"));
   if (r.Has("labels")) pod.labels = ReadLabels(ctx, r.Field("labels"));
+  if (r.Has("annotations") && ctx->ok()) {
+    const Labels annotations = ReadLabels(ctx, r.Field("annotations"));
+    if (ctx->ok()) {
+      if (const std::optional<std::string> bad = ApplyAutoscalerAnnotations(annotations, &pod)) {
+        ctx->Fail(r.Field("annotations").pointer(), *bad);
+      }
+    }
+  }
   if (r.Has("tolerations")) pod.tolerations = ReadTolerations(ctx, r.Field("tolerations"));
   if (r.Has("nodeName")) {
     pod.node_name = ReadNodeName(ctx, r.Field("nodeName"), scenario->cluster);

@@ -235,6 +235,7 @@ void ReadPod(const ManifestNode& tmpl, const ManifestNode& main, const PodTempla
   out->kind = ArgoTemplateKind::kPod;
   out->pod.place = tmpl.place();
   out->pod.labels = MergeLabels(tmpl["metadata"]["labels"].StringMap(log), defaults.labels);
+  out->pod.annotations = tmpl["metadata"]["annotations"].StringMap(log);
   std::vector<ManifestNode> containers = {main};
   for (const ManifestNode& s : tmpl["sidecars"].Elements(log)) containers.push_back(s);
   PodSpecModel& spec = out->pod.spec;

@@ -77,7 +77,8 @@ struct PodSpecModel {
 };
 
 struct PodTemplateModel {
-  Labels labels{};  // metadata.labels
+  Labels labels{};       // metadata.labels
+  Labels annotations{};  // metadata.annotations
   PodSpecModel spec{};
   ManifestPlace place{};  // of the template's (or the Pod's) root
 };

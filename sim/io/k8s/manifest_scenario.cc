@@ -8,9 +8,10 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/core/cron_schedule.h"
+#include "sim/engine/autoscaler_annotations.h"
 #include "sim/io/input_limits.h"
 #include "sim/io/k8s/argo_workflow.h"
-#include "sim/core/cron_schedule.h"
 #include "sim/io/k8s/device_plugin_config_map.h"
 #include "sim/io/k8s/manifest_dra.h"
 #include "sim/io/k8s/manifest_overlay.h"
@@ -97,6 +98,9 @@ TemplateId AddTemplate(const ManifestContext& c, const ManifestObject& o, const 
     pod.shared_claims = std::move(claims.shared);
   }
   pod.labels = m.labels;
+  if (const std::optional<std::string> bad = ApplyAutoscalerAnnotations(m.annotations, &pod)) {
+    FailAt(c.ctx, m.place, *bad);
+  }
   if (m.spec.termination_grace) pod.termination_grace = *m.spec.termination_grace;
   pod.namespace_index = InternNamespace(o.ns, c.scenario);
   if (pod.namespace_index < 0) FailAt(c.ctx, o.place, NamespaceMessage(o.ns));

@@ -143,6 +143,7 @@ PodTemplateModel ReadPodTemplate(const ManifestNode& root, ManifestLog* log) {
   }
   if (!root.ExpectMap(log)) return model;
   model.labels = root["metadata"]["labels"].StringMap(log);
+  model.annotations = root["metadata"]["annotations"].StringMap(log);
   if (log->ok()) model.spec = ReadPodSpec(root["spec"], log);
   return model;
 }

@@ -181,6 +181,31 @@ TEST_CASE("a PodDisruptionBudget that allows no eviction keeps its pod's node up
   CHECK(Hours(run, 1) == Approx((3000.0 - 10) / 3600));
 }
 
+TEST_CASE(
+    "a pod annotated safe-to-evict false keeps its node from scale-down, and Karpenter's "
+    "do-not-disrupt keeps it from consolidation",
+    "[engine][autoscaling]") {
+  const auto annotated = [](const std::string& annotations, bool karpenter) {
+    std::string text = Spill();
+    const std::string labels = R"("labels": {"app": "web"})";
+    text.replace(text.find(labels), labels.size(),
+                 labels + R"(, "annotations": )" + annotations);
+    const std::string cluster = R"("cluster": {)";
+    if (karpenter) text.replace(text.find(cluster), cluster.size(), cluster + R"("karpenter": {}, )");
+    return text;
+  };
+  const std::string safe = R"({"cluster-autoscaler.kubernetes.io/safe-to-evict": "false"})";
+  const std::string keep = R"({"karpenter.sh/do-not-disrupt": "true"})";
+  const Run ca = RunText(annotated(safe, false));
+  CHECK(ca.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(Hours(ca, 1) == Approx((3000.0 - 10) / 3600));
+  // The other provisioner's annotation does nothing.
+  CHECK(RunText(annotated(keep, false)).engine->node_group_counters()[0].nodes_terminated == 1);
+  const Run karpenter = RunText(annotated(keep, true));
+  CHECK(karpenter.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(RunText(annotated(safe, true)).engine->node_group_counters()[0].nodes_terminated == 1);
+}
+
 TEST_CASE("nodes of a pool without autoscaling are billed for the whole run",
           "[engine][autoscaling]") {
   Scenario s;

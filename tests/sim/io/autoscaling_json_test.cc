@@ -159,4 +159,24 @@ TEST_CASE("a budget's schedule and duration are read together and checked",
         "t.json:/cluster/karpenter/budgets/0/duration_s: must be greater than 0");
 }
 
+TEST_CASE("the autoscalers' pod annotations take true or false", "[io][autoscaling]") {
+  const std::string pool = R"({"type": "p3.2xlarge", "autoscaling": {"max": 2}})";
+  const auto doc = [&](const std::string& annotations) {
+    std::string text = Doc(pool, R"("karpenter": {}, )");
+    const std::string run = R"("job_class": "run")";
+    REQUIRE(text.find(run) != std::string::npos);
+    text.replace(text.find(run), run.size(), run + R"(, "annotations": )" + annotations);
+    return text;
+  };
+  const Scenario s = test::LoadFirstVariant(
+      doc(R"({"karpenter.sh/do-not-disrupt": "true", "example.com/owner": "ml",
+              "cluster-autoscaler.kubernetes.io/safe-to-evict": "false"})"));
+  REQUIRE_FALSE(s.templates.empty());
+  CHECK(s.templates.back().do_not_disrupt);
+  CHECK_FALSE(s.templates.back().safe_to_evict);
+  CHECK_THAT(test::LoadError(doc(R"({"karpenter.sh/do-not-disrupt": "yes"})")),
+             Catch::EndsWith("/annotations: annotation 'karpenter.sh/do-not-disrupt' is "
+                             "\"yes\": give \"true\" or \"false\""));
+}
+
 }  // namespace migsim

@@ -75,6 +75,27 @@ TEST_CASE("a Job manifest becomes a JobSpec whose template has its requests and 
   CHECK(s.resources.name(t.requests.extended[0].resource) == "nvidia.com/gpu");
 }
 
+TEST_CASE("a pod template's autoscaler annotations reach the scenario's template",
+          "[k8s][io]") {
+  test::ScratchDir dir("manifests");
+  std::string job = kJob;
+  const std::string meta = "metadata: {labels: {tier: batch}}";
+  job.replace(job.find(meta), meta.size(),
+              "metadata: {labels: {tier: batch}, annotations: {karpenter.sh/do-not-disrupt: "
+              "'true', cluster-autoscaler.kubernetes.io/safe-to-evict: 'false', a.b/c: x}}");
+  dir.Write("job.yaml", job + "---\n" + kBatchClass);
+  const auto loaded = Load(WriteScenario(
+      dir, R"(["job.yaml"])", R"({"job_classes": [{"name": "*", "job_class": "train"}]})"));
+  const Scenario& s = First(loaded);
+  const PodTemplate& t = s.templates.at(std::get<JobSpec>(s.workloads.at(0)).tmpl.value());
+  CHECK(t.do_not_disrupt);
+  CHECK_FALSE(t.safe_to_evict);
+  dir.Write("job.yaml", kJob + "---\n" + kBatchClass);
+  const auto unannotated = Load(WriteScenario(
+      dir, R"(["job.yaml"])", R"({"job_classes": [{"name": "*", "job_class": "train"}]})"));
+  CHECK_FALSE(First(unannotated).templates.at(0).do_not_disrupt);
+}
+
 TEST_CASE("overlay rules are tried in order and the first match wins", "[k8s][io]") {
   test::ScratchDir dir("manifests");
   dir.Write("job.yaml", kJob + "---\n" + kBatchClass);
