@@ -576,7 +576,8 @@ class Engine final : private ControllerContext {
   // How many more nodes the budgets let be disrupted for `reason` now; `any_time`: at the
   // best time (scheduled budgets off).
   uint32_t DisruptionsAllowed(DisruptionReason reason, bool any_time = false) const;
-  bool ConsolidationCandidate(uint32_t node, bool any_time) const;
+  // `needed`: NeededByWaitingGangs, whose nodes are no candidates.
+  bool ConsolidationCandidate(uint32_t node, bool any_time, std::span<const uint8_t> needed) const;
   // By node, 1 where a waiting gang's pods fit; empty when no gang waits.
   std::vector<uint8_t> NeededByWaitingGangs() const;
   // The next consolidation; `any_time`: as if consolidateAfter had passed everywhere.

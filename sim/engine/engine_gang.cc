@@ -33,11 +33,12 @@ int64_t FreeRoom(const PodRequests& req, const NodeInfo& node, int64_t cap) {
   return most;
 }
 
-// The gang's pods waiting for a node: pending and not reserved.
+// A gang's pod waiting for a node: pending and not reserved.
+bool WaitsForNode(const Pod& pod) { return pod.phase == PodPhase::kPending && !pod.reserved; }
+
 int64_t Unplaced(const Gang& gang, std::span<const Pod> pods) {
-  return std::count_if(gang.members.begin(), gang.members.end(), [&](PodId id) {
-    return pods[id.value()].phase == PodPhase::kPending && !pods[id.value()].reserved;
-  });
+  return std::count_if(gang.members.begin(), gang.members.end(),
+                       [&](PodId id) { return WaitsForNode(pods[id.value()]); });
 }
 
 }  // namespace
@@ -134,8 +135,7 @@ bool Engine::Hopeless(const Gang& gang, const std::map<std::string, int64_t>& ro
 
 PodId Engine::FirstUnplaced(const Gang& gang) const {
   for (PodId id : gang.members) {
-    const Pod& pod = pods_[id.value()];
-    if (pod.phase == PodPhase::kPending && !pod.reserved) return id;
+    if (WaitsForNode(pods_[id.value()])) return id;
   }
   return PodId();
 }

@@ -35,8 +35,10 @@ uint32_t Engine::DisruptionsAllowed(DisruptionReason reason, bool any_time) cons
   return static_cast<uint32_t>(std::clamp<int64_t>(allowed - disrupting, 0, UINT32_MAX));
 }
 
-bool Engine::ConsolidationCandidate(uint32_t node, bool any_time) const {
+bool Engine::ConsolidationCandidate(uint32_t node, bool any_time,
+                                    std::span<const uint8_t> needed) const {
   const NodeScale& scale = node_scale_[node];
+  if (!needed.empty() && needed[node] != 0) return false;  // a waiting gang needs it
   return scale.group >= 0 && scale.state == NodeScale::State::kReady &&
          node_info_[node].schedulable && scale.replaces < 0 && AboveMin(scale.group) &&
          (any_time || now_ - scale.last_change >= cluster_->karpenter.consolidate_after);
@@ -75,8 +77,7 @@ std::optional<Engine::Consolidation> Engine::FindConsolidation(bool any_time) {
   std::vector<uint32_t> empty, busy;
   const std::vector<uint8_t> needed = NeededByWaitingGangs();
   for (uint32_t node = 0; node < node_scale_.size(); ++node) {
-    if (!ConsolidationCandidate(node, any_time)) continue;
-    if (!needed.empty() && needed[node] != 0) continue;
+    if (!ConsolidationCandidate(node, any_time, needed)) continue;
     (node_info_[node].pods.empty() ? empty : busy).push_back(node);
   }
   if (!empty.empty() && DisruptionsAllowed(DisruptionReason::kEmpty, any_time) > 0) {
@@ -183,8 +184,8 @@ void Engine::KarpenterDisrupt() {
   const std::vector<uint8_t> needed = NeededByWaitingGangs();
   const std::vector<int32_t> allowed = budgets_.Allowed();
   for (uint32_t node : planned.nodes) {
-    if (!ConsolidationCandidate(node, false) || (!needed.empty() && needed[node] != 0) ||
-        node_info_[node].pods.empty() || !PodsEvictable(node, allowed)) {
+    if (!ConsolidationCandidate(node, false, needed) || node_info_[node].pods.empty() ||
+        !PodsEvictable(node, allowed)) {
       return;
     }
   }
