@@ -1,5 +1,7 @@
 #include "policies/registry.h"
 
+#include <algorithm>
+
 #include "policies/best_fit.h"
 #include "policies/first_fit.h"
 #include "policies/gpu_share_adapter.h"
@@ -67,7 +69,7 @@ std::vector<PolicyInfo> BuildCatalog() {
                {{.name = "seed",
                  .kind = ParamKind::kInteger,
                  .default_value = int64_t{1},
-                 .doc = "seed of the policy's own random stream",
+                 .doc = "seed of the policy's own random stream (default: the run's seed)",
                  .min = 0,
                  .max = 9007199254740992.0}},
                false,
@@ -124,6 +126,19 @@ PolicySpec WithDefaults(PolicySpec spec) {
   const PolicyInfo* info = FindPolicy(spec.name);
   for (const ParamSpec& p : info->params) spec.params.try_emplace(p.name, p.default_value);
   return spec;
+}
+
+bool PolicyDrawsAtRandom(const PolicySpec& spec) {
+  const PolicyInfo* info = spec.library.empty() ? FindPolicy(spec.name) : nullptr;
+  if (info == nullptr) return false;
+  return std::any_of(info->params.begin(), info->params.end(),
+                     [](const ParamSpec& p) { return p.name == kPolicySeedParam; });
+}
+
+void SeedPolicyStream(PolicySpec* spec, uint64_t run_seed) {
+  if (PolicyDrawsAtRandom(*spec)) {
+    spec->params[std::string(kPolicySeedParam)] = static_cast<int64_t>(run_seed);
+  }
 }
 
 std::unique_ptr<Policy> MakePolicy(const PolicySpec& spec) {

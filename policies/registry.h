@@ -39,4 +39,16 @@ std::unique_ptr<Policy> MakePolicy(std::string_view name);
 // `spec` with every parameter it leaves out set to its default. REQUIRES: known name.
 PolicySpec WithDefaults(PolicySpec spec);
 
+// The parameter that seeds a policy's own random stream (`random`'s node choice). A run
+// whose scenario does not give it seeds the stream from the run's seed, so that the
+// run's seed decides every draw (SeedPolicyStream).
+inline constexpr std::string_view kPolicySeedParam = "seed";
+
+// Whether the policy `spec` names draws at random (declares kPolicySeedParam).
+bool PolicyDrawsAtRandom(const PolicySpec& spec);
+
+// Sets kPolicySeedParam of `spec` to `run_seed` when its policy declares it (the bits of
+// the seed as they are: the stream takes all 64). REQUIRES: known name or a library.
+void SeedPolicyStream(PolicySpec* spec, uint64_t run_seed);
+
 }  // namespace migsim

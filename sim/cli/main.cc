@@ -30,6 +30,7 @@ struct Cli {
   migsim::ImportOptions import;
   std::string csv, model, scenario;
   bool all_profiles = false;
+  uint64_t run_seed = 0;  // run's --seed, when given
   int code = 0;
   std::vector<std::string> manifests;  // validate's Kubernetes manifests
 };
@@ -55,6 +56,9 @@ void AddRun(CLI::App& app, Cli& cli) {
       ->check(NonEmptyPath());
   cmd->add_option("--variant", run.variants, "Run only this variant (repeatable)");
   cmd->add_flag("-q,--quiet", run.quiet, "No progress on stderr");
+  CLI::Option* seed = cmd->add_option(
+      "--seed", cli.run_seed,
+      "Replace the seed of the scenario and of every variant: every draw comes from it");
   cmd->add_option("--report", run.report,
                   "Also write a self-contained HTML report (charts, Gantt of GPU slices)")
       ->check(NonEmptyPath());
@@ -66,8 +70,12 @@ void AddRun(CLI::App& app, Cli& cli) {
       "  migsim run scenarios/56-superres.json\n"
       "  migsim run scenarios/mig-strategies.json --json\n"
       "  migsim run scenarios/timeslice-cifar10.json --out out/ --variant time-slicing\n"
-      "  migsim run scenarios/manifests-seed-001.json extra-deployment.yaml");
-  cmd->callback([&cli] { cli.code = migsim::RunCommand(cli.run); });
+      "  migsim run scenarios/manifests-seed-001.json extra-deployment.yaml\n"
+      "  migsim run scenarios/arrivals-example.json --seed 7");
+  cmd->callback([&cli, seed] {
+    if (seed->count() > 0) cli.run.seed = cli.run_seed;
+    cli.code = migsim::RunCommand(cli.run);
+  });
 }
 
 void AddCalibrate(CLI::App& app, Cli& cli) {

@@ -14,6 +14,7 @@
 #include "sim/io/scenario_json.h"
 #include "sim/report/output_dir.h"
 #include "sim/report/run_report.h"
+#include "sim/study/random_draws.h"
 
 namespace migsim {
 namespace {
@@ -86,7 +87,8 @@ std::vector<std::pair<std::string, std::string>> OutputFiles(const RunReport& re
 }  // namespace
 
 int RunCommand(const RunCommandOptions& options) {
-  Result<ScenarioFile> loaded = LoadScenarioFile(options.scenario_path, options.manifests);
+  Result<ScenarioFile> loaded = LoadScenarioFile(
+      options.scenario_path, {.extra_manifests = options.manifests, .seed = options.seed});
   if (!loaded.ok()) {
     return Fail(loaded.status(), kBadInput);
   }
@@ -96,6 +98,11 @@ int RunCommand(const RunCommandOptions& options) {
   }
   if (Status s = CheckVariantNames(file, options.variants); !s.ok()) {
     return Fail(s, kBadInput);
+  }
+  if (options.seed) {
+    const std::string nothing =
+        SeedChangesNothing(file, "seed " + std::to_string(*options.seed), options.variants);
+    if (!nothing.empty()) std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
   }
   for (const auto& [flag, path, dir] :
        {std::tuple{"--out", &options.out_dir, true}, std::tuple{"--report", &options.report, false},

@@ -1,6 +1,8 @@
 #pragma once
 // `migsim run`: load a scenario, run its variants, print and write the results.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,8 @@ struct RunCommandOptions {
   std::string trace;                  // also write Chrome trace-event JSON (Perfetto) here
   // Kubernetes manifest files or directories added to the scenario's `manifests`.
   std::vector<std::string> manifests;
+  // Replaces the seed of the scenario and of every variant (ScenarioLoadOptions::seed).
+  std::optional<uint64_t> seed;
 };
 
 // Exit code: 0 success, 2 bad input (message on stderr, nothing written).

@@ -147,7 +147,7 @@ struct Describe {
 }  // namespace
 
 int ValidateCommand(const std::string& path, const std::vector<std::string>& manifests) {
-  Result<ScenarioFile> loaded = LoadScenarioFile(path, manifests);
+  Result<ScenarioFile> loaded = LoadScenarioFile(path, {.extra_manifests = manifests});
   if (!loaded.ok()) {
     return Fail(loaded.status(), kBadInput);
   }

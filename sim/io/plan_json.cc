@@ -22,9 +22,10 @@ using io::JsonRef;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 9> kPlanFields = {
-    "name", "description", "scenario", "pool", "configurations", "workload_patches",
-    "slo",  "max_nodes",   "seeds"};
+constexpr std::array<std::string_view, 10> kPlanFields = {
+    "name",           "description",      "scenario",         "pool",
+    "configurations", "workload_patches", "scenario_patches", "slo",
+    "max_nodes",      "seeds"};
 constexpr std::array<std::string_view, 4> kSloFields = {"p95_queueing_latency_s", "max_pending",
                                                         "makespan_s", "min_completed_fraction"};
 // A node pool holds at most this many nodes (cluster_json.cc).
@@ -36,6 +37,7 @@ struct PlanText {
   std::string scenario;  // as written
   std::vector<std::pair<std::string, Json>> configurations;
   std::vector<std::pair<std::string, Json>> workload_patches;
+  std::vector<std::pair<std::string, Json>> scenario_patches;
   bool seeds_given = false;
 };
 
@@ -57,7 +59,9 @@ std::vector<std::pair<std::string, Json>> ReadConfigurations(LoadContext* ctx, c
   return out;
 }
 
-std::vector<std::pair<std::string, Json>> ReadWorkloadPatches(
+// Patches by configuration name (workload_patches, scenario_patches): each names a
+// configuration and is an object.
+std::vector<std::pair<std::string, Json>> ReadPatches(
     LoadContext* ctx, const JsonRef& ref,
     const std::vector<std::pair<std::string, Json>>& configurations) {
   std::vector<std::pair<std::string, Json>> out;
@@ -75,6 +79,53 @@ std::vector<std::pair<std::string, Json>> ReadWorkloadPatches(
     out.emplace_back(name, patch);
   }
   return out;
+}
+
+// What a scenario patch may not touch: what the plan sets (the pool's size, the seeds, the
+// scenario without variants) and the pool itself, which the configurations patch.
+void CheckScenarioPatch(LoadContext* ctx, const JsonRef& ref, const std::string& pool) {
+  const Json& patch = ref.value();
+  if (patch.contains("variants")) {
+    return ctx->Fail(ref.PointerTo("variants"), "a plan runs its scenario without variants");
+  }
+  if (patch.contains("seed")) {
+    return ctx->Fail(ref.PointerTo("seed"), "the plan's seeds set the seed: give 'seeds'");
+  }
+  const JsonRef cluster = ref.Member("cluster");
+  if (!patch.contains("cluster") || !cluster.value().is_object() ||
+      !cluster.value().contains("nodes") || !cluster.value()["nodes"].is_object() ||
+      !cluster.value()["nodes"].contains(pool)) {
+    return;
+  }
+  const JsonRef p = cluster.Member("nodes").Member(pool);
+  if (!p.value().is_object()) {
+    return ctx->Fail(p.pointer(), "the plan's pool cannot be replaced or removed: patch it in "
+                                  "/configurations");
+  }
+  if (p.value().contains("count")) {
+    return ctx->Fail(p.PointerTo("count"), "the plan sets the pool's count: remove it");
+  }
+  if (p.value().contains("autoscaling")) {
+    const JsonRef group = p.Member("autoscaling");
+    if (!group.value().is_object()) {
+      return ctx->Fail(group.pointer(), "the pool's autoscaling is the configuration's: set it "
+                                        "in /configurations");
+    }
+    if (group.value().contains("max")) {
+      return ctx->Fail(group.PointerTo("max"), "the plan sets the node group's max: remove it");
+    }
+  }
+}
+
+std::vector<std::pair<std::string, Json>> ReadScenarioPatches(
+    LoadContext* ctx, const JsonRef& ref,
+    const std::vector<std::pair<std::string, Json>>& configurations, const std::string& pool) {
+  std::vector<std::pair<std::string, Json>> patches = ReadPatches(ctx, ref, configurations);
+  for (const auto& [name, patch] : patches) {
+    if (ctx->ok()) CheckScenarioPatch(ctx, ref.Member(name), pool);
+  }
+  if (!ctx->ok()) return {};
+  return patches;
 }
 
 PlanSlo ReadSlo(LoadContext* ctx, const JsonRef& ref) {
@@ -131,8 +182,11 @@ Result<PlanText> ReadPlanText(const std::string& label, const Json& doc) {
   out.plan.pool = r.String("pool");
   if (ctx.ok()) out.configurations = ReadConfigurations(&ctx, r.Field("configurations"));
   if (ctx.ok() && r.Has("workload_patches")) {
-    out.workload_patches =
-        ReadWorkloadPatches(&ctx, r.Field("workload_patches"), out.configurations);
+    out.workload_patches = ReadPatches(&ctx, r.Field("workload_patches"), out.configurations);
+  }
+  if (ctx.ok() && r.Has("scenario_patches")) {
+    out.scenario_patches = ReadScenarioPatches(&ctx, r.Field("scenario_patches"),
+                                               out.configurations, out.plan.pool);
   }
   if (ctx.ok()) out.plan.slo = ReadSlo(&ctx, r.Field("slo"));
   out.plan.max_nodes = static_cast<int>(r.Int("max_nodes", 1, 1, kMaxPlanNodes));
@@ -153,8 +207,8 @@ Status AtScenario(const std::string& label, const Status& error) {
 
 // Loads `doc` (a scenario document without variants) with `nodes` nodes in `pool`: its
 // count, or when the configuration autoscales the pool, its node group's max (min and
-// initial brought down to it).
-Result<Scenario> LoadWithNodes(Json doc, const PlanFile& plan, int nodes) {
+// initial brought down to it); every draw from `seed`.
+Result<Scenario> LoadWithNodes(Json doc, const PlanFile& plan, int nodes, uint64_t seed) {
   Json& pool = doc["cluster"]["nodes"][plan.pool];
   if (pool.is_object() && pool.contains("autoscaling") && pool["autoscaling"].is_object()) {
     Json& group = pool["autoscaling"];
@@ -169,7 +223,8 @@ Result<Scenario> LoadWithNodes(Json doc, const PlanFile& plan, int nodes) {
   } else {
     pool["count"] = nodes;
   }
-  Result<ScenarioFile> file = ParseScenarioText(doc.dump(), plan.scenario_path, plan.named_files);
+  Result<ScenarioFile> file =
+      ParseScenarioText(doc.dump(), plan.scenario_path, plan.named_files, {.seed = seed});
   if (!file.ok()) return file.status();
   return std::move(file).value().variants.front().second;
 }
@@ -178,12 +233,13 @@ std::string NodesText(int nodes) {
   return std::to_string(nodes) + (nodes == 1 ? " node" : " nodes");
 }
 
-// The first of 1 and max_nodes at which `doc` does not load, as an error at `pointer`
-// of the plan; the scenario at 1 node when both load.
+// The first of 1 and max_nodes at which `doc` does not load (with the plan's first seed),
+// as an error at `pointer` of the plan; the scenario at 1 node when both load.
 Result<Scenario> CheckLoads(const PlanFile& plan, const Json& doc, const std::string& pointer) {
-  Result<Scenario> first = LoadWithNodes(doc, plan, 1);
+  const uint64_t seed = plan.seeds.front();
+  Result<Scenario> first = LoadWithNodes(doc, plan, 1, seed);
   for (int nodes : {1, plan.max_nodes}) {
-    Result<Scenario> loaded = nodes == 1 ? first : LoadWithNodes(doc, plan, nodes);
+    Result<Scenario> loaded = nodes == 1 ? first : LoadWithNodes(doc, plan, nodes, seed);
     if (loaded.ok()) continue;
     const Status& s = loaded.status();
     std::string where = s.location().json_pointer;
@@ -203,7 +259,8 @@ const Json* FindPatch(const std::vector<std::pair<std::string, Json>>& patches,
   return nullptr;
 }
 
-// One configuration: the pool patched, then the workloads; each step must load.
+// One configuration: the pool patched, then the workloads, then the rest of the scenario
+// (merged as a variant's patch is); each step must load.
 Result<PlanConfiguration> BuildConfiguration(const PlanText& text, const Json& base,
                                              const std::string& name, const Json& patch) {
   const PlanFile& plan = text.plan;
@@ -215,6 +272,11 @@ Result<PlanConfiguration> BuildConfiguration(const PlanText& text, const Json& b
   if (const Json* workload_patch = FindPatch(text.workload_patches, name)) {
     doc["workloads"].merge_patch(*workload_patch);
     loaded = CheckLoads(plan, doc, "/workload_patches" + pointer);
+    if (!loaded.ok()) return loaded.status();
+  }
+  if (const Json* scenario_patch = FindPatch(text.scenario_patches, name)) {
+    doc.merge_patch(*scenario_patch);
+    loaded = CheckLoads(plan, doc, "/scenario_patches" + pointer);
     if (!loaded.ok()) return loaded.status();
   }
   PlanConfiguration c{.name = name, .node_type = "", .price_per_hour = 0, .document = doc.dump()};
@@ -287,9 +349,10 @@ Result<PlanFile> LoadPlanFile(const std::string& path) {
 }
 
 Result<Scenario> PlanScenario(const PlanFile& plan, const PlanConfiguration& configuration,
-                              int nodes) {
-  return io::CatchJsonErrors(
-      plan.path, [&] { return LoadWithNodes(Json::parse(configuration.document), plan, nodes); });
+                              int nodes, uint64_t seed) {
+  return io::CatchJsonErrors(plan.path, [&] {
+    return LoadWithNodes(Json::parse(configuration.document), plan, nodes, seed);
+  });
 }
 
 }  // namespace migsim

@@ -1,7 +1,8 @@
 #pragma once
 // Plan files: a capacity question over a scenario. The scenario gives the workload; the
 // plan names one of its node pools and candidate configurations of that pool (node type,
-// MIG layout, device plugin), objectives (SLOs) and the seeds to check them on.
+// MIG layout, device plugin; optionally with patches of the workloads and of the whole
+// scenario, e.g. its Karpenter settings), objectives (SLOs) and the seeds to check them on.
 // `migsim plan` finds, per configuration, the fewest nodes that meet the objectives.
 // The format is specified in scenarios/README.md ("Plan files").
 
@@ -22,8 +23,9 @@ struct PlanConfiguration {
   std::string name;
   std::string node_type;      // of the pool's nodes under this configuration
   double price_per_hour = 0;  // of one such node, USD
-  // The scenario document with the pool and workload patches applied and without
-  // "variants" (JSON text); the pool's count is set per evaluation.
+  // The scenario document with the pool, workload and scenario patches applied and
+  // without "variants" (JSON text); the pool's count (or max) and the seed are set per
+  // evaluation.
   std::string document;
 };
 
@@ -45,7 +47,8 @@ struct PlanFile {
 using ReadTextFile = std::function<Result<std::string>(const std::string& path)>;
 
 // Reads a plan file and its scenario and checks both: every configuration (and its
-// workload patch) must load as a scenario with 1 and with max_nodes nodes.
+// workload and scenario patches) must load as a scenario with 1 and with max_nodes nodes
+// (with the first seed).
 //
 // Errors name the plan file and the JSON pointer of the offending element:
 //  - the plan's own problems, as for scenario files (unknown field, wrong type, ...);
@@ -53,7 +56,10 @@ using ReadTextFile = std::function<Result<std::string>(const std::string& path)>
 //  - "/pool": "unknown pool 'x' (valid: gpu, cpu)";
 //  - "/configurations/<c>": "does not load as a scenario: <pointer>: <message>", the
 //    pointer being into the scenario document with the pool patched;
-//  - "/workload_patches/<c>": the same when only the workload patch breaks it.
+//  - "/workload_patches/<c>", "/scenario_patches/<c>": the same when that patch breaks it;
+//    a patch for no configuration: "unknown configuration 'x' (valid: ...)";
+//  - "/scenario_patches/<c>/cluster/nodes/<pool>/count" (or .../autoscaling/max, /seed,
+//    /variants): what the plan sets, e.g. "the plan sets the pool's count: remove it".
 Result<PlanFile> LoadPlanFile(const std::string& path);
 
 // Same, from text; the scenario path is resolved against the directory of `file_label`
@@ -63,10 +69,11 @@ Result<PlanFile> ParsePlanText(std::string_view text, const std::string& file_la
                                const ReadTextFile& read,
                                NamedFiles named_files = NamedFiles::kRead);
 
-// The scenario `configuration` runs with `nodes` nodes in the plan's pool (seed: the
-// scenario's). REQUIRES: `configuration` is one of plan.configurations; nodes >= 1.
-// Fails only when the document does not load at that size.
+// The scenario `configuration` runs with `nodes` nodes in the plan's pool, loaded with
+// `seed` (ScenarioLoadOptions::seed: its arrivals are drawn from it too). REQUIRES:
+// `configuration` is one of plan.configurations; nodes >= 1. Fails only when the document
+// does not load at that size and seed.
 Result<Scenario> PlanScenario(const PlanFile& plan, const PlanConfiguration& configuration,
-                              int nodes);
+                              int nodes, uint64_t seed);
 
 }  // namespace migsim

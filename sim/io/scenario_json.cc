@@ -57,9 +57,18 @@ struct Header {
   Json base;                                           // the document without "variants"
 };
 
-PolicySpec LoadPolicy(LoadContext* ctx, const ObjectReader& root) {
+// A policy that draws at random and is not given its own seed draws from the run's
+// (registry.h, kPolicySeedParam), so that the scenario's seed decides its choices too.
+PolicySpec LoadPolicy(LoadContext* ctx, const ObjectReader& root, uint64_t run_seed) {
   if (!root.Has("policy")) return WithDefaults(PolicySpec{});
-  return io::LoadPolicySpec(ctx, root.Field("policy"));
+  const JsonRef ref = root.Field("policy");
+  PolicySpec spec = io::LoadPolicySpec(ctx, ref);
+  const Json& json = ref.value();
+  const bool seed_given = json.is_object() && json.contains("params") &&
+                          json["params"].is_object() &&
+                          json["params"].contains(std::string(kPolicySeedParam));
+  if (ctx->ok() && !seed_given) SeedPolicyStream(&spec, run_seed);
+  return spec;
 }
 
 // Deployment pods never end on their own, and one whose pods keep failing keeps
@@ -159,7 +168,7 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
   Scenario scenario;
   if (r.Has("seed")) scenario.seed = io::ReadUint64(&ctx, r.Field("seed")).value_or(1);
   scenario.horizon = r.Seconds("horizon_s", SimTime::Max());
-  scenario.policy = LoadPolicy(&ctx, r);
+  scenario.policy = LoadPolicy(&ctx, r, scenario.seed);
   if (r.Require("cluster") && ctx.ok()) {
     io::LoadCluster(&ctx, r.Field("cluster"), &scenario.cluster);
   }
@@ -267,6 +276,14 @@ Status VariantError(const std::string& file, const Json& base, const std::string
   return error.Prefixed("variant '" + variant + "': ");
 }
 
+// A seed given with the load replaces the document's and every variant's: a variant that
+// kept its own would silently run a seed it was not asked for.
+void OverrideSeed(std::optional<uint64_t> seed, Header* header) {
+  if (!seed) return;
+  header->base["seed"] = *seed;
+  for (auto& [name, patch] : header->variants) patch.erase("seed");
+}
+
 Status LoadVariants(const std::string& file, const Header& header, const LoadExtras& extras,
                     ScenarioFile* out) {
   if (header.variants.empty()) {
@@ -296,17 +313,17 @@ Status LoadVariants(const std::string& file, const Header& header, const LoadExt
 }
 
 Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
-                           NamedFiles named_files,
-                           const std::vector<std::string>& extra_manifests) {
+                           NamedFiles named_files, const ScenarioLoadOptions& options) {
   Result<Json> doc = io::ParseJson(text, file_label);
   if (!doc.ok()) return doc.status();
   Result<Header> header = ReadHeader(file_label, std::move(doc).value());
   if (!header.ok()) return header.status();
+  OverrideSeed(options.seed, &header.value());
   ScenarioFile file{.path = file_label,
                     .name = header.value().name,
                     .description = header.value().description,
                     .variants = {}};
-  const LoadExtras extras{extra_manifests, &file.warnings, named_files};
+  const LoadExtras extras{options.extra_manifests, &file.warnings, named_files};
   if (Status s = LoadVariants(file_label, header.value(), extras, &file); !s.ok()) return s;
   return file;
 }
@@ -315,17 +332,16 @@ Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
 
 Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
                                        NamedFiles named_files,
-                                       const std::vector<std::string>& extra_manifests) {
+                                       const ScenarioLoadOptions& options) {
   return io::CatchJsonErrors(file_label,
-                             [&] { return Parse(text, file_label, named_files, extra_manifests); });
+                             [&] { return Parse(text, file_label, named_files, options); });
 }
 
 Result<ScenarioFile> LoadScenarioFile(const std::string& path,
-                                      const std::vector<std::string>& extra_manifests) {
+                                      const ScenarioLoadOptions& options) {
   Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
-  Result<ScenarioFile> file =
-      ParseScenarioText(text.value(), path, NamedFiles::kRead, extra_manifests);
+  Result<ScenarioFile> file = ParseScenarioText(text.value(), path, NamedFiles::kRead, options);
   // A manifest given where the scenario goes: say where manifests belong.
   if (!file.ok() && file.status().code() == StatusCode::kParseError &&
       (path.ends_with(".yaml") || path.ends_with(".yml"))) {

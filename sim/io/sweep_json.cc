@@ -210,14 +210,18 @@ std::vector<std::string> Columns(const Spec& spec) {
 // comes back as its text, to be put after the point's label.
 Result<ScenarioFile> BuildScenario(const Spec& spec, const Assignments& assignments) {
   Json doc = spec.scenario;
+  ScenarioLoadOptions options;
   for (const auto& [pointer, value] : assignments) {
     if (Status s = io::SetAtPointer(&doc, pointer, value); !s.ok()) return s;
+    // The seed as `migsim run --seed` gives it: every variant's too (a value that is no
+    // seed is left to the loader's message at /seed).
+    if (pointer == "/seed" && value.is_number_unsigned()) options.seed = value.get<uint64_t>();
   }
   if (Status s = SelectVariants(spec.variants, spec.scenario_label, &doc); !s.ok()) {
     return Status::InvalidArgument(s.message());
   }
   Result<ScenarioFile> loaded =
-      ParseScenarioText(doc.dump(), spec.scenario_label, spec.named_files);
+      ParseScenarioText(doc.dump(), spec.scenario_label, spec.named_files, options);
   if (loaded.ok() || !spec.inline_scenario) return loaded;
   const Status& error = loaded.status();
   return Status::InvalidArgument(

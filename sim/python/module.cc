@@ -14,32 +14,50 @@
 #include "sim/python/python_policy.h"
 #include "sim/python/python_view.h"
 #include "sim/python/results.h"
+#include "sim/study/random_draws.h"
 #include "sim/study/run.h"
 
 namespace migsim::python {
 namespace py = pybind11;
 namespace {
 
-// A path given as a str or an os.PathLike (pathlib.Path), as Python's open() takes it.
-ScenarioFile Load(const py::object& path) {
-  if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__")) {
-    throw py::type_error("a scenario path must be a str or an os.PathLike");
-  }
-  const auto text = py::module_::import("os").attr("fspath")(path).cast<std::string>();
-  Result<ScenarioFile> loaded = LoadScenarioFile(text);
+ScenarioFile LoadPath(const std::string& path, std::optional<uint64_t> seed) {
+  Result<ScenarioFile> loaded = LoadScenarioFile(path, {.seed = seed});
   if (!loaded.ok()) throw py::value_error(loaded.status().ToString());
   return std::move(loaded).value();
 }
 
-// `scenario` as a loaded file: the Scenario object itself (kept alive by the caller's
-// reference), or read from a path into `storage`.
-const ScenarioFile& File(const py::object& scenario, std::optional<ScenarioFile>& storage) {
-  if (py::isinstance<ScenarioFile>(scenario)) return scenario.cast<const ScenarioFile&>();
-  return storage.emplace(Load(scenario));
+// A path given as a str or an os.PathLike (pathlib.Path), as Python's open() takes it.
+std::string PathOf(const py::object& path) {
+  if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__")) {
+    throw py::type_error("a scenario path must be a str or an os.PathLike");
+  }
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
 }
 
-// A built-in policy by name, with its default parameters.
-std::unique_ptr<Policy> BuiltIn(const std::string& name) {
+ScenarioFile Load(const py::object& path) { return LoadPath(PathOf(path), std::nullopt); }
+
+// `scenario` as a loaded file: the Scenario object itself (kept alive by the caller's
+// reference), or read from a path into `storage`. With a seed the file is read (again)
+// with it, as `migsim run --seed` reads it: what the scenario draws while loading (an
+// Arrivals workload's arrivals) must come from that seed too.
+const ScenarioFile& File(const py::object& scenario, std::optional<uint64_t> seed,
+                         std::optional<ScenarioFile>& storage) {
+  if (py::isinstance<ScenarioFile>(scenario)) {
+    const auto& loaded = scenario.cast<const ScenarioFile&>();
+    return seed ? storage.emplace(LoadPath(loaded.path, seed)) : loaded;
+  }
+  return storage.emplace(LoadPath(PathOf(scenario), seed));
+}
+
+// Python's warnings module (shown on stderr once by default; an error under -W error).
+void Warn(const std::string& message) {
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
+}
+
+// A built-in policy by name, with its default parameters; one that draws at random draws
+// from the run's seed, as in a scenario that does not give it one.
+std::unique_ptr<Policy> BuiltIn(const std::string& name, uint64_t run_seed) {
   const PolicyInfo* info = FindPolicy(name);
   if (info == nullptr) {
     std::string known;
@@ -52,7 +70,9 @@ std::unique_ptr<Policy> BuiltIn(const std::string& name) {
                             "': name it in a scenario file");
     }
   }
-  return MakePolicy(name);
+  PolicySpec spec = WithDefaults(PolicySpec{.name = name});
+  SeedPolicyStream(&spec, run_seed);
+  return MakePolicy(spec);
 }
 
 // Runs one variant under `policy`: None (the scenario's), a built-in's name, or a Python
@@ -64,7 +84,7 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
     return RunVariant(name, scenario, options);
   }
   if (py::isinstance<py::str>(policy)) {
-    std::unique_ptr<Policy> built_in = BuiltIn(policy.cast<std::string>());
+    std::unique_ptr<Policy> built_in = BuiltIn(policy.cast<std::string>(), scenario.seed);
     py::gil_scoped_release release;
     return RunVariant(name, scenario, *built_in, options);
   }
@@ -74,18 +94,24 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
   return result;
 }
 
-// One dict for a named variant, else a list of them, one per variant in file order.
+// One dict for a named variant, else a list of them, one per variant in file order. A seed
+// that changes nothing (the scenario draws nothing at random, and the policy is not a
+// Python object, which may) is said once, as a warning.
 py::object Run(const py::object& scenario, const std::optional<std::string>& variant,
                const py::object& policy, std::optional<uint64_t> seed) {
   std::optional<ScenarioFile> storage;
-  const ScenarioFile& file = File(scenario, storage);
+  const ScenarioFile& file = File(scenario, seed, storage);
+  if (seed && (policy.is_none() || py::isinstance<py::str>(policy))) {
+    const std::vector<std::string> names =
+        variant ? std::vector<std::string>{*variant} : std::vector<std::string>{};
+    const std::string nothing =
+        SeedChangesNothing(file, "seed " + std::to_string(*seed), names);
+    if (!nothing.empty()) Warn("migsim: " + nothing);
+  }
   py::list results;
   for (const auto& [name, s] : file.variants) {
     if (variant && *variant != name) continue;
-    std::optional<Scenario> reseeded;
-    if (seed) reseeded.emplace(s).seed = *seed;
-    const Scenario& run = reseeded ? *reseeded : s;
-    results.append(ResultDict(RunOne(name, run, policy), run.seed));
+    results.append(ResultDict(RunOne(name, s, policy), s.seed));
   }
   if (!variant) return results;
   if (results.empty()) throw py::value_error("no variant '" + *variant + "' in " + file.path);
@@ -112,7 +138,8 @@ PYBIND11_MODULE(migsim, m) {
   m.def("run", &Run, py::arg("scenario"), py::arg("variant") = py::none(),
         py::arg("policy") = py::none(), py::arg("seed") = py::none(),
         "Runs a scenario (a path or a loaded Scenario) under its own policy, a built-in one "
-        "(its name) or `policy`, a Python object; `seed` replaces the scenario's. Returns "
+        "(its name) or `policy`, a Python object; `seed` replaces the seed of the scenario and "
+        "of every variant before it is read, as `migsim run --seed` does. Returns "
         "a dict for the named `variant`, else a list of dicts, one per variant.");
 }
 

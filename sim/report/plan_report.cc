@@ -124,16 +124,47 @@ std::string Notes(const PlanResult& result) {
   return out;
 }
 
+// "5 × p4d.24xlarge in `infer` (varied)", or for a node group "up to 16 × g4dn.xlarge in
+// `a10g` (varied, autoscaled: billed $5.11/h, at most 14 at once)"; with more than one
+// pool a fixed pool's cost is shown too, so the parts add up to the total.
+std::string PoolText(const PoolCost& p, bool several) {
+  std::string text = (p.autoscaled ? "up to " : "") + std::to_string(p.nodes) + " × " +
+                     p.node_type + " in `" + p.pool + "` (" + (p.varied ? "varied" : "fixed");
+  if (p.autoscaled) {
+    text += ", autoscaled: billed $" + FormatFixed(p.cost_per_hour, 2) + "/h, at most " +
+            std::to_string(p.peak_nodes) + " at once";
+  } else if (several) {
+    text += ", $" + FormatFixed(p.cost_per_hour, 2) + "/h";
+  }
+  return text + ")";
+}
+
 std::string Recommendation(const PlanResult& result, const std::vector<size_t>& ranked) {
   const ConfigurationAnswer& best = result.configurations[ranked.front()];
   if (!best.answer.nodes) {
     return "recommendation: none: no configuration meets the objectives with at most " +
            std::to_string(result.plan->max_nodes) + " nodes\n";
   }
-  return "recommendation: " + best.configuration->name + " with " +
-         std::to_string(*best.answer.nodes) + " × " + best.configuration->node_type + " at $" +
-         FormatFixed(best.answer.chosen().cost_per_hour, 2) + "/h ($" +
-         Dollars(best.answer.chosen().cost_per_hour * kHoursPerMonth) + " a month)\n";
+  const PlanEvaluation& chosen = best.answer.chosen();
+  std::vector<std::string> pools;
+  for (const PoolCost& p : chosen.pools) pools.push_back(PoolText(p, chosen.pools.size() > 1));
+  return "recommendation: " + best.configuration->name + " with " + Join(pools, " + ") +
+         " at $" + FormatFixed(chosen.cost_per_hour, 2) + "/h ($" +
+         Dollars(chosen.cost_per_hour * kHoursPerMonth) + " a month)\n";
+}
+
+// plan.csv's `pools`: pool:nodes:node_type:role:cost_per_hour:peak_nodes, ';' between
+// pools; role is varied or fixed, with "-autoscaled" for a node group (then nodes is its
+// max and peak_nodes the most billed at once; empty for a fixed pool).
+std::string PoolsCsv(const PlanEvaluation& e) {
+  std::vector<std::string> parts;
+  for (const PoolCost& p : e.pools) {
+    parts.push_back(p.pool + ":" + std::to_string(p.nodes) + ":" + p.node_type + ":" +
+                    (p.varied ? "varied" : "fixed") + (p.autoscaled ? "-autoscaled" : "") + ":" +
+                    FormatFixed(p.cost_per_hour, 4) + ":" +
+                    (p.autoscaled ? std::to_string(p.peak_nodes) : ""));
+  }
+  return Join(parts, ";");
 }
 
 std::string MetricsCsv(const RunMetrics& m) {
@@ -190,11 +221,12 @@ std::string FormatPlanTable(const PlanResult& result) {
 std::string FormatPlanCsv(const PlanResult& result) {
   std::string out =
       "configuration,nodes,node_type,cost_per_hour,cost_per_month,p95_queueing_latency_s,"
-      "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n";
+      "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note,pools\n";
   for (size_t i : RankConfigurations(result)) {
     const ConfigurationAnswer& c = result.configurations[i];
     std::vector<std::string> cells = Cells(result, c, true);
     cells.push_back(c.answer.nodes ? c.answer.warning : c.answer.chosen().why_not);
+    cells.push_back(c.answer.nodes ? PoolsCsv(c.answer.chosen()) : "");
     for (std::string& cell : cells) cell = CsvField(cell);
     out += Join(cells, ",") + "\n";
   }

@@ -16,10 +16,12 @@ namespace migsim {
 std::vector<size_t> RankConfigurations(const PlanResult& result);
 
 // The table, one row per configuration as ranked, notes for configurations that found no
-// size or were not monotone, and "recommendation: <config> with N × <type> at $X/h".
+// size or were not monotone, and "recommendation: <config> with N × <type> in `<pool>`
+// (varied) + M × <type> in `<other pool>` (fixed, $Y/h) at $X/h ($Z a month)": every pool
+// whose cost the total includes.
 std::string FormatPlanTable(const PlanResult& result);
 
-// plan.csv: the table's rows.
+// plan.csv: the table's rows, a note, and the pools the cost includes.
 std::string FormatPlanCsv(const PlanResult& result);
 
 // evidence.csv: one row per simulation (configuration, nodes, seed), in evaluation order.

@@ -1,6 +1,8 @@
 """The migsim Python module (sim/python): loading, running, results, Python policies."""
 import json
+import math
 import os
+import subprocess
 import tempfile
 import unittest
 
@@ -11,6 +13,10 @@ SCENARIOS = os.path.join(SOURCE, "scenarios")
 SUPERRES = os.path.join(SCENARIOS, "56-superres.json")
 # Eight nodes where best-fit, spread (its policy) and first-fit place pods differently.
 CAPACITY = os.path.join(SCENARIOS, "capacity-inference-mix.json")
+# Pods arriving at random, drawn from the seed when the scenario is loaded.
+ARRIVALS = os.path.join(SCENARIOS, "arrivals-example.json")
+# The migsim executable (tests/CMakeLists.txt sets it).
+MIGSIM = os.environ.get("MIGSIM_BINARY", "")
 
 
 class FirstFit:
@@ -85,7 +91,8 @@ class TestRun(unittest.TestCase):
                          migsim.run(SUPERRES, policy=BestFit()))
 
     def test_a_seed_replaces_the_scenarios(self):
-        self.assertEqual([r["seed"] for r in migsim.run(SUPERRES, seed=7)], [7, 7])
+        with self.assertWarns(UserWarning):
+            self.assertEqual([r["seed"] for r in migsim.run(SUPERRES, seed=7)], [7, 7])
 
     def test_a_built_in_policy_is_named_and_an_unknown_one_is_a_value_error(self):
         self.assertIn("best-fit", migsim.policies())
@@ -93,6 +100,52 @@ class TestRun(unittest.TestCase):
         with self.assertRaises(ValueError) as caught:
             migsim.run(CAPACITY, policy="nope")
         self.assertIn("unknown policy 'nope' (known: first-fit, ", str(caught.exception))
+
+
+def same_figures(ours, theirs, where="metrics"):
+    """The figures both carry, equal up to the JSON output's rounding (6 digits); the count
+    of figures compared."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return sum(same_figures(ours[k], theirs[k], where + "." + k) for k in set(ours) & set(theirs))
+    if isinstance(ours, (int, float)) and isinstance(theirs, (int, float)):
+        if not math.isclose(ours, theirs, rel_tol=1e-5, abs_tol=1e-6):
+            raise AssertionError("%s: %r != %r" % (where, ours, theirs))
+        return 1
+    if ours != theirs:
+        raise AssertionError("%s: %r != %r" % (where, ours, theirs))
+    return 1
+
+
+class TestSeed(unittest.TestCase):
+    def test_two_seeds_draw_two_different_runs_of_a_scenario_with_random_arrivals(self):
+        one = migsim.run(ARRIVALS, variant="base", seed=1)
+        seven = migsim.run(ARRIVALS, variant="base", seed=7)
+        self.assertEqual((one["seed"], seven["seed"]), (1, 7))
+        self.assertNotEqual(one["metrics"]["makespan_s"], seven["metrics"]["makespan_s"])
+        self.assertNotEqual(one["metrics"], seven["metrics"])
+        # The file's seed is 1.
+        self.assertEqual(one["metrics"], migsim.run(ARRIVALS, variant="base")["metrics"])
+
+    def test_a_loaded_scenario_is_read_again_with_the_seed(self):
+        scenario = migsim.load(ARRIVALS)
+        self.assertEqual(migsim.run(scenario, variant="busier", seed=7)["metrics"],
+                         migsim.run(ARRIVALS, variant="busier", seed=7)["metrics"])
+
+    def test_each_seed_gives_the_metrics_of_migsim_run_with_that_seed(self):
+        self.assertTrue(os.path.exists(MIGSIM), "MIGSIM_BINARY names no file: " + MIGSIM)
+        for seed in (1, 7):
+            out = subprocess.run([MIGSIM, "run", ARRIVALS, "--seed", str(seed), "--json", "-q"],
+                                 check=True, capture_output=True, text=True).stdout
+            cli = {v["name"]: v for v in json.loads(out)["variants"]}
+            for result in migsim.run(ARRIVALS, seed=seed):
+                self.assertGreaterEqual(
+                    same_figures(result["metrics"], cli[result["name"]]["metrics"]), 20)
+                self.assertEqual(cli[result["name"]]["seed"], seed)
+
+    def test_a_seed_that_changes_nothing_is_said_once(self):
+        with self.assertWarnsRegex(UserWarning, "seed 7 changes nothing: scenario '56-superres' "
+                                                "draws nothing at random"):
+            migsim.run(SUPERRES, variant="whole-gpu", seed=7)
 
 
 class TestPodsTable(unittest.TestCase):

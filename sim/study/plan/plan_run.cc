@@ -22,35 +22,85 @@ const RunMetrics& Speaker(const std::vector<SeedRun>& runs) {
   return worst->metrics;
 }
 
+// Adds one run's pools to `pools` (empty before the first run): a fixed pool's nodes at
+// their prices; a node group's bill per hour of run (summed over the runs: the caller
+// divides by their number) and the most nodes it billed at once.
+void AddPoolCosts(const std::string& varied, const ClusterSpec& cluster,
+                  const std::optional<AutoscalingMetrics>& billed, std::vector<PoolCost>* pools) {
+  const std::vector<NodePoolRange> ranges =
+      cluster.pools.empty() ? std::vector<NodePoolRange>{{"cluster", 0,
+                                                          static_cast<uint32_t>(cluster.nodes.size())}}
+                            : cluster.pools;
+  const bool first_run = pools->empty();
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const NodePoolRange& range = ranges[i];
+    if (first_run) {
+      PoolCost& p = pools->emplace_back();
+      p.pool = range.name;
+      p.node_type = range.count > 0 ? cluster.nodes[range.first].type->name : "";
+      p.nodes = range.count;
+      p.varied = range.name == varied;
+    }
+    PoolCost& p = (*pools)[i];
+    const NodeGroupMetrics* group = nullptr;
+    if (billed) {
+      for (const NodeGroupMetrics& g : billed->groups) {
+        if (g.pool == range.name) group = &g;
+      }
+    }
+    if (group == nullptr) {
+      double cost = 0;
+      for (uint32_t n = range.first; n < range.first + range.count; ++n) {
+        cost += cluster.nodes[n].type->price_per_hour;
+      }
+      p.cost_per_hour = cost;
+      continue;
+    }
+    p.autoscaled = true;
+    p.peak_nodes = std::max(p.peak_nodes, group->peak_nodes);
+    if (billed->run_hours > 0) p.cost_per_hour += group->cost / billed->run_hours;
+  }
+}
+
 }  // namespace
 
 PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& configuration,
                             int nodes) {
   MIGSIM_CHECK(!plan.seeds.empty(), "a plan without seeds");
   PlanEvaluation e;
-  Result<Scenario> loaded = PlanScenario(plan, configuration, nodes);
-  if (!loaded.ok()) {
-    e.why_not = "does not load: " + loaded.status().ToString();
-    return e;
-  }
-  Scenario scenario = std::move(loaded).value();
-  // A fixed pool costs its nodes' prices; an autoscaled one what its runs billed, per hour
-  // of run, averaged over the seeds run.
-  const bool autoscaled = !scenario.cluster.node_groups.empty();
-  e.cost_per_hour = autoscaled ? 0 : ClusterCostPerHour(scenario.cluster);
+  bool autoscaled = false;
+  // Loaded once per seed: what the scenario draws while loading (arrivals) is the seed's.
   for (uint64_t seed : plan.seeds) {
-    scenario.seed = seed;
+    Result<Scenario> loaded = PlanScenario(plan, configuration, nodes, seed);
+    if (!loaded.ok()) {
+      e.why_not = "does not load: " + loaded.status().ToString();
+      e.runs.clear();
+      e.pools.clear();
+      e.cost_per_hour = 0;
+      return e;
+    }
+    const Scenario& scenario = loaded.value();
+    // A fixed pool costs its nodes' prices; an autoscaled one what its runs billed, per
+    // hour of run, averaged over the seeds run.
+    autoscaled = !scenario.cluster.node_groups.empty();
     VariantResult result = RunVariant(configuration.name, scenario);
-    if (autoscaled && result.autoscaling && result.autoscaling->run_hours > 0) {
+    if (!autoscaled) {
+      e.cost_per_hour = ClusterCostPerHour(scenario.cluster);
+    } else if (result.autoscaling && result.autoscaling->run_hours > 0) {
       e.cost_per_hour += result.autoscaling->cost / result.autoscaling->run_hours;
     }
+    AddPoolCosts(plan.pool, scenario.cluster, result.autoscaling, &e.pools);
     SeedRun run{.seed = seed, .meets = false, .why_not = "", .metrics = std::move(result.metrics)};
     run.why_not = SloMisses(plan.slo, run.metrics);
     run.meets = run.why_not.empty();
     e.runs.push_back(std::move(run));
     if (!e.runs.back().meets) break;
   }
-  if (autoscaled) e.cost_per_hour /= static_cast<double>(e.runs.size());
+  const double runs = static_cast<double>(e.runs.size());
+  if (autoscaled) e.cost_per_hour /= runs;
+  for (PoolCost& pool : e.pools) {
+    if (pool.autoscaled) pool.cost_per_hour /= runs;
+  }
   e.meets = e.runs.back().meets;
   e.metrics = Speaker(e.runs);
   if (!e.meets) {

@@ -23,6 +23,17 @@ struct SeedRun {
   RunMetrics metrics;
 };
 
+// One node pool of an evaluated cluster and what it costs.
+struct PoolCost {
+  std::string pool;
+  std::string node_type;
+  int64_t nodes = 0;        // a fixed pool's count; an autoscaled pool's max
+  bool varied = false;      // the plan's pool, whose size the plan searches
+  bool autoscaled = false;  // a node group: it costs what the runs billed
+  int64_t peak_nodes = 0;   // autoscaled: the most nodes billed at once, over the seeds run
+  double cost_per_hour = 0;  // USD; autoscaled: billed per hour of run, mean over the seeds run
+};
+
 // What one cluster size achieves.
 struct PlanEvaluation {
   bool meets = false;
@@ -30,6 +41,7 @@ struct PlanEvaluation {
   // one with the longest p95 queueing latency.
   RunMetrics metrics;
   double cost_per_hour = 0;  // USD, every node of the cluster
+  std::vector<PoolCost> pools;  // what cost_per_hour is made of, in pool order
   std::string why_not;       // empty when `meets`
   std::vector<SeedRun> runs;  // every seed run, in order; may be empty for fakes
 };

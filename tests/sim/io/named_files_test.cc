@@ -110,7 +110,7 @@ TEST_CASE("with named files refused, a plan's configurations cannot name files",
       ParsePlanText(test::PlanText(), "plans/p.json", read, NamedFiles::kRefused);
   REQUIRE(plain.ok());
   CHECK(plain.value().named_files == NamedFiles::kRefused);
-  CHECK(PlanScenario(plain.value(), plain.value().configurations[0], 2).ok());
+  CHECK(PlanScenario(plain.value(), plain.value().configurations[0], 2, 1).ok());
 
   const std::string patched = R"({"name": "p", "description": "d", "scenario": "../s.json",
     "pool": "gpu", "configurations": {"o": {"mig": {"config": "c", "mig_parted": "m.yaml"}}},

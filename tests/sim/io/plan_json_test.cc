@@ -48,17 +48,45 @@ TEST_CASE("a plan's scenario has the pool patched, its count set and no variants
   Result<PlanFile> loaded = LoadPlan(PlanText(R"(, "workload_patches": {"ts2": {"w": {"completions": 4}}})"));
   REQUIRE(loaded.ok());
   const PlanFile& plan = loaded.value();
-  Result<Scenario> whole = PlanScenario(plan, plan.configurations[0], 7);
+  Result<Scenario> whole = PlanScenario(plan, plan.configurations[0], 7, 1);
   REQUIRE(whole.ok());
   REQUIRE(whole.value().cluster.nodes.size() == 7);
   CHECK(whole.value().cluster.nodes[6].name == "gpu-6");
   CHECK(whole.value().cluster.nodes[0].plugin.sharing == SharingMode::kNone);
   CHECK(std::get<JobSpec>(whole.value().workloads[0]).completions == 10);
-  Result<Scenario> ts2 = PlanScenario(plan, plan.configurations[1], 2);
+  Result<Scenario> ts2 = PlanScenario(plan, plan.configurations[1], 2, 1);
   REQUIRE(ts2.ok());
   CHECK(ts2.value().cluster.nodes.size() == 2);
   CHECK(ts2.value().cluster.nodes[0].plugin.sharing == SharingMode::kTimeSlicing);
   CHECK(std::get<JobSpec>(ts2.value().workloads[0]).completions == 4);
+}
+
+TEST_CASE("a configuration's scenario patch changes any part of the scenario", "[plan]") {
+  Result<PlanFile> loaded = LoadPlan(PlanText(R"(, "scenario_patches": {"ts2": {
+      "horizon_s": 70, "cluster": {"nodes": {"gpu": {"labels": {"team": "a"}}}},
+      "fault_processes": [{"name": "xid", "kind": "gpu-unhealthy", "pool": "gpu",
+                           "mtbf_h": 1000, "repair_s": 60}]}})"));
+  REQUIRE(loaded.ok());
+  const PlanFile& plan = loaded.value();
+  Result<Scenario> whole = PlanScenario(plan, plan.configurations[0], 2, 1);
+  Result<Scenario> ts2 = PlanScenario(plan, plan.configurations[1], 3, 1);
+  REQUIRE((whole.ok() && ts2.ok()));
+  CHECK(whole.value().horizon == SimTime::Seconds(50));
+  CHECK(whole.value().cluster.fault_processes.empty());
+  CHECK(ts2.value().horizon == SimTime::Seconds(70));
+  CHECK(ts2.value().cluster.nodes.size() == 3);
+  CHECK(ts2.value().cluster.nodes[2].extra_labels.size() == 1);
+  REQUIRE(ts2.value().cluster.fault_processes.size() == 1);
+  CHECK(ts2.value().cluster.fault_processes[0].nodes.size() == 3);
+}
+
+TEST_CASE("a plan's seed is the scenario's seed for every draw, a variant's included",
+          "[plan][seed]") {
+  Result<PlanFile> loaded = LoadPlan(PlanText(R"(, "seeds": [4, 8])"));
+  REQUIRE(loaded.ok());
+  Result<Scenario> s = PlanScenario(loaded.value(), loaded.value().configurations[0], 1, 8);
+  REQUIRE(s.ok());
+  CHECK(s.value().seed == 8);
 }
 
 TEST_CASE("plan file errors name the plan file and the JSON pointer", "[plan]") {
@@ -70,7 +98,8 @@ TEST_CASE("plan file errors name the plan file and the JSON pointer", "[plan]") 
   SECTION("an unknown field") {
     CHECK(ErrorOf(PlanText(R"(, "maxnodes": 3)")) ==
           "plans/p.json:/maxnodes: unknown field 'maxnodes' (expected one of: name, description, "
-          "scenario, pool, configurations, workload_patches, slo, max_nodes, seeds)");
+          "scenario, pool, configurations, workload_patches, scenario_patches, slo, max_nodes, "
+          "seeds)");
   }
   SECTION("a missing pool") {
     CHECK(ErrorOf(R"({"name": "p", "description": "d", "scenario": "../s.json",
@@ -111,6 +140,34 @@ TEST_CASE("plan configuration errors point at the configuration or its patch", "
         "Trace, Arrivals, DistributedJob)");
   CHECK(ErrorOf(with(R"({"a": {}})", R"(, "workload_patches": {"b": {}})")) ==
         "plans/p.json:/workload_patches/b: unknown configuration 'b' (valid: a)");
+}
+
+TEST_CASE("a scenario patch may not name another configuration or touch what the plan sets",
+          "[plan]") {
+  auto with = [](const std::string& patches) {
+    return R"({"name": "p", "description": "d", "scenario": "../s.json", "pool": "gpu",
+      "configurations": {"a": {}, "auto": {"autoscaling": {"min": 0}}},
+      "slo": {"max_pending": 0}, "max_nodes": 4, "scenario_patches": )" + patches + "}";
+  };
+  CHECK(ErrorOf(with(R"({"b": {}})")) ==
+        "plans/p.json:/scenario_patches/b: unknown configuration 'b' (valid: a, auto)");
+  CHECK(ErrorOf(with(R"({"a": 3})")) == "plans/p.json:/scenario_patches/a: expected an object, got a number");
+  CHECK(ErrorOf(with(R"({"a": {"cluster": {"nodes": {"gpu": {"count": 2}}}}})")) ==
+        "plans/p.json:/scenario_patches/a/cluster/nodes/gpu/count: the plan sets the pool's "
+        "count: remove it");
+  CHECK(ErrorOf(with(R"({"auto": {"cluster": {"nodes": {"gpu": {"autoscaling": {"max": 2}}}}}})")) ==
+        "plans/p.json:/scenario_patches/auto/cluster/nodes/gpu/autoscaling/max: the plan sets "
+        "the node group's max: remove it");
+  CHECK(ErrorOf(with(R"({"a": {"cluster": {"nodes": {"gpu": null}}}})")) ==
+        "plans/p.json:/scenario_patches/a/cluster/nodes/gpu: the plan's pool cannot be replaced "
+        "or removed: patch it in /configurations");
+  CHECK(ErrorOf(with(R"({"a": {"seed": 3}})")) ==
+        "plans/p.json:/scenario_patches/a/seed: the plan's seeds set the seed: give 'seeds'");
+  CHECK(ErrorOf(with(R"({"a": {"variants": {}}})")) ==
+        "plans/p.json:/scenario_patches/a/variants: a plan runs its scenario without variants");
+  CHECK(ErrorOf(with(R"({"a": {"cluster": {"karpenter": {}}}})")) ==
+        "plans/p.json:/scenario_patches/a: does not load as a scenario with 1 node: "
+        "/cluster/karpenter: no node pool is autoscaled (give a pool 'autoscaling')");
 }
 
 TEST_CASE("plan objectives, sizes and seeds are checked", "[plan]") {

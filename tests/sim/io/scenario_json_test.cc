@@ -339,3 +339,70 @@ TEST_CASE("a missing file is an I/O error naming the path", "[io]") {
 }
 
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+std::vector<SimTime> ArrivalTimes(const Scenario& scenario) {
+  std::vector<SimTime> times;
+  for (const TraceEntry& e : std::get<TraceSpec>(scenario.workloads.front()).entries) {
+    times.push_back(e.at);
+  }
+  return times;
+}
+
+const Scenario& Variant(const ScenarioFile& file, const std::string& name) {
+  for (const auto& [n, scenario] : file.variants) {
+    if (n == name) return scenario;
+  }
+  FAIL("no variant " + name);
+  return file.variants.front().second;
+}
+
+}  // namespace
+
+TEST_CASE("a seed given with the load draws an Arrivals workload's arrivals from it", "[io][seed]") {
+  const std::string path = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/arrivals-example.json";
+  Result<ScenarioFile> own = LoadScenarioFile(path);
+  Result<ScenarioFile> one = LoadScenarioFile(path, {.seed = 1});
+  Result<ScenarioFile> seven = LoadScenarioFile(path, {.seed = 7});
+  REQUIRE((own.ok() && one.ok() && seven.ok()));
+  for (const std::string variant : {"base", "busier"}) {
+    CHECK(Variant(seven.value(), variant).seed == 7);
+    // The file's seed is 1: the same arrivals; seed 7 draws others.
+    CHECK(ArrivalTimes(Variant(one.value(), variant)) ==
+          ArrivalTimes(Variant(own.value(), variant)));
+    CHECK(ArrivalTimes(Variant(seven.value(), variant)) !=
+          ArrivalTimes(Variant(one.value(), variant)));
+  }
+}
+
+TEST_CASE("a seed given with the load replaces a variant's own seed too", "[io][seed]") {
+  const std::string text = R"({"name": "s", "description": "d", "seed": 3,
+    "cluster": {"nodes": {"a": {"type": "g4dn.xlarge"}}}, "workloads": {},
+    "variants": {"own": {"seed": 5}, "inherits": {}}})";
+  Result<ScenarioFile> as_written = ParseScenarioText(text, "s.json");
+  Result<ScenarioFile> seeded = ParseScenarioText(text, "s.json", NamedFiles::kRead, {.seed = 9});
+  REQUIRE((as_written.ok() && seeded.ok()));
+  CHECK(Variant(as_written.value(), "own").seed == 5);
+  CHECK(Variant(as_written.value(), "inherits").seed == 3);
+  CHECK(Variant(seeded.value(), "own").seed == 9);
+  CHECK(Variant(seeded.value(), "inherits").seed == 9);
+}
+
+TEST_CASE("the random policy draws from the run's seed unless the scenario gives it one",
+          "[io][seed]") {
+  auto policy_seed = [](const std::string& policy, std::optional<uint64_t> seed) {
+    Result<ScenarioFile> file = ParseScenarioText(
+        R"({"name": "s", "description": "d", "seed": 4, "policy": )" + policy +
+            R"(, "cluster": {"nodes": {"a": {"type": "g4dn.xlarge"}}}, "workloads": {}})",
+        "s.json", NamedFiles::kRead, {.seed = seed});
+    REQUIRE(file.ok());
+    return file.value().variants.front().second.policy.Integer("seed");
+  };
+  CHECK(policy_seed(R"({"name": "random"})", std::nullopt) == 4);
+  CHECK(policy_seed(R"({"name": "random"})", 11) == 11);
+  CHECK(policy_seed(R"({"name": "random", "params": {"seed": 2}})", 11) == 2);
+}
+
+}  // namespace migsim

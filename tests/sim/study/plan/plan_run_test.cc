@@ -54,14 +54,16 @@ TEST_CASE("ten one-GPU pods at once need ten g4dn.xlarge, or five time-sliced tw
           "whole             10  g4dn.xlarge        5.26            3840              0.0       "
           "      -       1.000        1.000            9\n"
           "\n"
-          "recommendation: ts2 with 5 × g4dn.xlarge at $2.63/h ($1,920 a month)\n");
+          "recommendation: ts2 with 5 × g4dn.xlarge in `gpu` (varied) at $2.63/h ($1,920 a "
+          "month)\n");
   }
   SECTION("plan.csv has the table's rows, evidence.csv a row per simulation") {
     CHECK(FormatPlanCsv(result) ==
           "configuration,nodes,node_type,cost_per_hour,cost_per_month,p95_queueing_latency_s,"
-          "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note\n"
-          "ts2,5,g4dn.xlarge,2.6300,1919.90,0.000000,,1,1,6,\n"
-          "whole,10,g4dn.xlarge,5.2600,3839.80,0.000000,,1,1,9,\n");
+          "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note,pools\n"
+          "ts2,5,g4dn.xlarge,2.6300,1919.90,0.000000,,1,1,6,,gpu:5:g4dn.xlarge:varied:2.6300:\n"
+          "whole,10,g4dn.xlarge,5.2600,3839.80,0.000000,,1,1,9,,gpu:10:g4dn.xlarge:varied:5.2600:"
+          "\n");
     const std::string evidence = FormatEvidenceCsv(result);
     CHECK_THAT(evidence, Catch::StartsWith(
                              "configuration,nodes,seed,meets,why_not,cost_per_hour,makespan_s,"
@@ -104,8 +106,8 @@ TEST_CASE("the capacity-inference-mix plan recommends four time-sliced p4d nodes
                        {"p4d-whole", 12}, {"p4d-balanced", 5}, {"p4d-split-1g-7g", 6},
                        {"p4d-timeslice4", 4}});
   CHECK_THAT(FormatPlanTable(result),
-             Catch::EndsWith("recommendation: p4d-timeslice4 with 4 × p4d.24xlarge at $87.83/h "
-                             "($64,116 a month)\n"));
+             Catch::EndsWith("recommendation: p4d-timeslice4 with 4 × p4d.24xlarge in `gpu` "
+                             "(varied) at $87.83/h ($64,116 a month)\n"));
 }
 
 // README "Autoscaled configurations": the plan searches a node group's max and costs what
@@ -118,7 +120,7 @@ TEST_CASE("an autoscaled configuration is sized by its group's max and costs wha
   REQUIRE(loaded.ok());
   const PlanFile& plan = loaded.value();
   REQUIRE(plan.configurations.size() == 3);
-  Result<Scenario> five = PlanScenario(plan, plan.configurations[1], 5);  // g5-autoscaled
+  Result<Scenario> five = PlanScenario(plan, plan.configurations[1], 5, 1);  // g5-autoscaled
   REQUIRE(five.ok());
   REQUIRE(five.value().cluster.node_groups.size() == 1);
   CHECK(five.value().cluster.node_groups[0].max == 5);
@@ -133,6 +135,98 @@ TEST_CASE("an autoscaled configuration is sized by its group's max and costs wha
   CHECK(g5.cost_per_hour == Approx(9.78).margin(0.005));
   CHECK(g4dn.cost_per_hour == Approx(5.11).margin(0.005));
   CHECK(RankConfigurations(result).front() == 2);
+  CHECK_THAT(FormatPlanTable(result),
+             Catch::EndsWith("recommendation: g4dn-autoscaled with up to 16 × g4dn.xlarge in "
+                             "`a10g` (varied, autoscaled: billed $5.11/h, at most 16 at once) at "
+                             "$5.11/h ($3,732 a month)\n"));
+  REQUIRE(g4dn.pools.size() == 1);
+  CHECK(g4dn.pools[0].cost_per_hour == Approx(g4dn.cost_per_hour));
+}
+
+// A scenario whose pods arrive at random: each seed of a plan must see its own arrivals,
+// drawn when the scenario is loaded with that seed.
+TEST_CASE("each seed of a plan draws an Arrivals scenario's arrivals from that seed",
+          "[plan][seed]") {
+  const std::string scenario = R"({"name": "arrivals", "description": "d", "horizon_s": 3000,
+    "cluster": {"nodes": {"gpu": {"type": "g4dn.xlarge", "count": 1}}},
+    "workloads": {"w": {"kind": "Arrivals", "until_s": 2000, "rate_per_s": 0.02,
+      "run_time": {"distribution": "exponential", "mean_s": 60},
+      "template": {"resources": {"nvidia.com/gpu": 1}}}}})";
+  Result<PlanFile> loaded = LoadPlan(
+      R"({"name": "p", "description": "d", "scenario": "../s.json", "pool": "gpu",
+          "configurations": {"whole": {}}, "slo": {"max_pending": 1000}, "max_nodes": 2,
+          "seeds": [1, 2]})",
+      scenario);
+  REQUIRE(loaded.ok());
+  const PlanEvaluation e = EvaluatePlan(loaded.value(), loaded.value().configurations[0], 1);
+  REQUIRE(e.runs.size() == 2);
+  const RunMetrics& one = e.runs[0].metrics;
+  const RunMetrics& two = e.runs[1].metrics;
+  CHECK(one.pods.submitted != two.pods.submitted);
+  CHECK(one.queueing.mean_s != two.queueing.mean_s);
+}
+
+// The recommendation names every pool whose cost it includes.
+TEST_CASE("a plan's recommendation names the varied pool and the fixed ones it pays for",
+          "[plan]") {
+  const std::string scenario = R"({"name": "two", "description": "d", "horizon_s": 50,
+    "cluster": {"nodes": {"infer": {"type": "g4dn.xlarge", "count": 1},
+                          "train": {"type": "p3.8xlarge", "count": 1}}},
+    "job_classes": {"infer": {"run_s": 100}},
+    "workloads": {"w": {"kind": "Job", "completions": 3, "parallelism": 3,
+      "template": {"job_class": "infer", "resources": {"nvidia.com/gpu": 1},
+                   "node_selector": {"node.kubernetes.io/instance-type": "g4dn.xlarge"}}}}})";
+  Result<PlanFile> loaded = LoadPlan(
+      R"({"name": "p", "description": "d", "scenario": "../s.json", "pool": "infer",
+          "configurations": {"t4": {}}, "slo": {"max_pending": 0}, "max_nodes": 8})",
+      scenario);
+  REQUIRE(loaded.ok());
+  const PlanResult result = RunPlan(loaded.value());
+  REQUIRE(result.configurations[0].answer.nodes == 3);
+  CHECK_THAT(FormatPlanTable(result),
+             Catch::EndsWith("recommendation: t4 with 3 × g4dn.xlarge in `infer` (varied, "
+                             "$1.58/h) + 1 × p3.8xlarge in `train` (fixed, $12.24/h) at "
+                             "$13.82/h ($10,087 a month)\n"));
+  CHECK_THAT(FormatPlanCsv(result),
+             Catch::Contains(",infer:3:g4dn.xlarge:varied:1.5780:;train:1:p3.8xlarge:fixed:"
+                             "12.2400:\n"));
+}
+
+}  // namespace migsim
+
+namespace migsim {
+
+// scenarios/plans/autoscaling-superres.plan.json: scenario patches choose Karpenter and its
+// disruption per configuration; the recommendation names the fixed pool it includes.
+TEST_CASE("configurations that patch the scenario's Karpenter settings are costed apart",
+          "[plan][autoscaling]") {
+  Result<PlanFile> loaded = LoadPlanFile(std::string(MIGSIM_SOURCE_DIR) +
+                                         "/scenarios/plans/autoscaling-superres.plan.json");
+  REQUIRE(loaded.ok());
+  const PlanFile& plan = loaded.value();
+  Result<Scenario> karpenter = PlanScenario(plan, plan.configurations[2], 7, 1);
+  Result<Scenario> after = PlanScenario(plan, plan.configurations[3], 7, 1);
+  REQUIRE((karpenter.ok() && after.ok()));
+  CHECK(karpenter.value().cluster.provisioner == Provisioner::kKarpenter);
+  CHECK(karpenter.value().cluster.karpenter.consolidate_after == SimTime::Zero());
+  CHECK(after.value().cluster.karpenter.consolidation_policy == ConsolidationPolicy::kWhenEmpty);
+  CHECK(after.value().cluster.karpenter.consolidate_after == SimTime::Seconds(1800));
+  const PlanResult result = RunPlan(plan);
+  std::vector<std::pair<std::string, double>> costs;
+  for (size_t i : RankConfigurations(result)) {
+    const ConfigurationAnswer& c = result.configurations[i];
+    costs.emplace_back(c.configuration->name, c.answer.chosen().cost_per_hour);
+  }
+  REQUIRE(costs.size() == 4);
+  CHECK(costs[0].first == "karpenter");
+  CHECK(costs[0].second == Approx(3.04).margin(0.005));
+  CHECK(costs[1].first == "cluster-autoscaler");
+  CHECK(costs[2].first == "karpenter-after-30m");  // empty nodes kept 30 min cost more
+  CHECK(costs[2].second > costs[1].second);
+  CHECK_THAT(FormatPlanTable(result),
+             Catch::EndsWith("recommendation: karpenter with 1 × system in `system` (fixed, "
+                             "$0.00/h) + up to 7 × p4d.24xlarge in `p4d` (varied, autoscaled: "
+                             "billed $3.04/h, at most 7 at once) at $3.04/h ($2,223 a month)\n"));
 }
 
 }  // namespace migsim
