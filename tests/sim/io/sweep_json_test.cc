@@ -171,3 +171,25 @@ TEST_CASE("a sweep reads its scenario file relative to itself", "[sweep]") {
 }
 
 }  // namespace migsim
+
+namespace migsim {
+
+TEST_CASE("a sweep's /seed replaces every variant's own seed, as migsim run --seed does",
+          "[sweep][seed]") {
+  Result<SweepFile> sweep = ParseSweepText(
+      R"({"name": "s", "scenario": {"name": "x", "description": "d", "seed": 3,
+          "cluster": {"nodes": {"a": {"type": "g4dn.xlarge"}}}, "workloads": {},
+          "variants": {"own": {"seed": 5}, "inherits": {}}},
+          "axes": {"/seed": [1, 2]}})",
+      "s.json");
+  REQUIRE(sweep.ok());
+  REQUIRE(sweep.value().points.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    for (const auto& [name, scenario] : sweep.value().points[i].scenario.variants) {
+      INFO(name);
+      CHECK(scenario.seed == i + 1);
+    }
+  }
+}
+
+}  // namespace migsim
