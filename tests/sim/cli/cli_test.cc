@@ -45,6 +45,22 @@ TEST_CASE("migsim run --out writes summary.json and one pods CSV per variant", "
   fs::remove_all(dir);
 }
 
+TEST_CASE("migsim run --seed draws from that seed, and says when it changes nothing",
+          "[cli][seed]") {
+  Outcome seven = RunMigsim("run " + Scenario("arrivals-example") + " --seed 7 --json -q");
+  Outcome own = RunMigsim("run " + Scenario("arrivals-example") + " --json -q");
+  CHECK(seven.exit_code == 0);
+  CHECK_THAT(seven.output, Catch::Contains("\"seed\": 7"));
+  CHECK_THAT(own.output, Catch::Contains("\"seed\": 1"));
+  CHECK(seven.output.substr(seven.output.find("\"metrics\"")) !=
+        own.output.substr(own.output.find("\"metrics\"")));
+  CHECK_THAT(seven.output, !Catch::Contains("changes nothing"));
+  Outcome fixed = RunMigsim("run " + Scenario("56-superres") + " --seed 7 -q");
+  CHECK(fixed.exit_code == 0);
+  CHECK_THAT(fixed.output, Catch::Contains("migsim: seed 7 changes nothing: scenario "
+                                           "'56-superres' draws nothing at random"));
+}
+
 TEST_CASE("a missing scenario file exits 2 naming the file", "[cli]") {
   Outcome r = RunMigsim("run /nonexistent/scenario.json");
   CHECK(r.exit_code == 2);
