@@ -6,15 +6,16 @@
 namespace migsim {
 
 struct ImportOptions {
-  std::string nodes_path;  // kubectl get nodes -o json
-  std::string pods_path;   // kubectl get pods -A -o json
+  std::string nodes_path;  // kubectl get nodes -o json; "-": standard input
+  std::string pods_path;   // kubectl get pods -A -o json; "-": standard input (one of the two)
   std::string out = "-";   // the scenario file; "-": standard output
   std::string name = "snapshot";
   double run_s = 3600;       // the job classes' placeholder run time
   double horizon_s = 86400;  // the scenario's horizon_s
 };
 
-// Exit code: 0 success (warnings and notices on stderr), 2 bad input (one message on
+// Standard input is named "stdin" in messages, and read within the files' limits
+// (ReadStandardInput). Exit code: 0 success (warnings and notices on stderr), 2 bad input (one message on
 // stderr naming the file, the document and the path; nothing written), 1 when the output
 // cannot be written.
 int ImportCommand(const ImportOptions& options);

@@ -217,10 +217,10 @@ void AddImport(CLI::App& app, Cli& cli) {
   migsim::ImportOptions& o = cli.import;
   CLI::App* cmd = app.add_subcommand(
       "import", "Turn a cluster snapshot (kubectl get nodes / pods -A -o json) into a scenario");
-  cmd->add_option("--nodes", o.nodes_path, "kubectl get nodes -o json")
+  cmd->add_option("--nodes", o.nodes_path, "kubectl get nodes -o json ('-': standard input)")
       ->required()
       ->check(NonEmptyPath());
-  cmd->add_option("--pods", o.pods_path, "kubectl get pods -A -o json")
+  cmd->add_option("--pods", o.pods_path, "kubectl get pods -A -o json ('-': standard input)")
       ->required()
       ->check(NonEmptyPath());
   cmd->add_option("--out", o.out, "Write the scenario here ('-': standard output)")
@@ -239,6 +239,7 @@ void AddImport(CLI::App& app, Cli& cli) {
       "  kubectl get nodes -o json > nodes.json; kubectl get pods -A -o json > pods.json\n"
       "  migsim import --nodes nodes.json --pods pods.json --out scenario.json\n"
       "  migsim run scenario.json\n"
+      "  kubectl get pods -A -o json | migsim import --pods - --nodes nodes.json --out s.json\n"
       "Bound pods start on their nodes (nodeName), pending pods queue at time 0; warnings and\n"
       "notices go to stderr. README.md, 'migsim import', has the mapping.");
   cmd->callback([&cli] { cli.code = migsim::ImportCommand(cli.import); });

@@ -117,4 +117,15 @@ Result<std::string> ReadInputFile(const std::string& path, InputLimits limits) {
   return text;
 }
 
+Result<std::string> ReadStandardInput(const std::string& label, InputLimits limits) {
+  if (::isatty(STDIN_FILENO) == 1) {
+    return Status::IoError("is a terminal; pipe the input in (kubectl get pods -A -o json | ...)",
+                           {label, ""});
+  }
+  Result<std::string> text = ReadBounded(STDIN_FILENO, label, limits.max_bytes, 0);
+  if (!text.ok()) return text;
+  if (Status s = CheckUtf8(label, text.value()); !s.ok()) return s;
+  return text;
+}
+
 }  // namespace migsim

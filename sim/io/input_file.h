@@ -36,4 +36,12 @@ struct InputLimits {
 //    offset (both of the whole file, the line counted from 1) of the first bad sequence.
 Result<std::string> ReadInputFile(const std::string& path, InputLimits limits = {});
 
+// The whole of standard input (`migsim import --pods -`), with the same bound and UTF-8
+// check, named `label` in messages ("stdin"). A terminal is refused rather than waited on:
+// the input is meant to be piped or redirected.
+//  - IoError "stdin: is a terminal; pipe the input in (kubectl get pods -A -o json | ...)";
+//  - IoError "stdin: larger than the input limit of 1 GiB (more than ... bytes when read)";
+//  - ParseError "stdin:line 3: not valid UTF-8 (...)".
+Result<std::string> ReadStandardInput(const std::string& label, InputLimits limits = {});
+
 }  // namespace migsim

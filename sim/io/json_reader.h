@@ -69,6 +69,7 @@ class LoadContext {
   bool ok() const { return error_.ok(); }
   const Status& status() const { return error_; }
   NamedFiles named_files() const { return named_files_; }
+  const std::string& file() const { return file_; }  // the document's, as errors name it
   // Whether the loader may read the file named at `pointer`: true under NamedFiles::kRead;
   // under kRefused, false after recording "named files are not read here" at `pointer`.
   // A loader asks before ResolvePath.

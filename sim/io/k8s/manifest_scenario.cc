@@ -6,6 +6,7 @@
 #include "sim/io/k8s/manifest_scenario.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "sim/core/cron_schedule.h"
@@ -278,6 +279,18 @@ bool IsWorkload(const ManifestObject& o) {
          !std::holds_alternative<k8s::SharedClaimObject>(o.body) && PodGroupOf(o).empty();
 }
 
+bool Agrees(const PriorityClass& a, const PriorityClass& b) {
+  return a.value == b.value && a.preemption == b.preemption;
+}
+
+// "value 1000, preemptionPolicy Never, globalDefault".
+std::string Describe(const PriorityClass& c) {
+  std::string out = "value " + std::to_string(c.value);
+  if (c.preemption == PreemptionPolicy::kNever) out += ", preemptionPolicy Never";
+  if (c.global_default) out += ", globalDefault";
+  return out;
+}
+
 std::set<std::string> WorkloadNames(const Scenario& s) {
   std::set<std::string> names;
   for (const WorkloadSpec& w : s.workloads) {
@@ -295,19 +308,40 @@ TemplateId AddManifestTemplate(const ManifestContext& c, const ManifestObject& o
 
 void AddManifestPriorityClasses(LoadContext* ctx, const k8s::ManifestSet& set, Scenario* scenario) {
   std::vector<PriorityClass>& classes = scenario->priority_classes;
+  // Where each class of the manifests was defined; the others are the scenario's.
+  std::map<std::string, k8s::ManifestPlace> manifest_places;
   for (const ManifestObject& o : set.objects) {
     const auto* pc = std::get_if<PriorityClass>(&o.body);
     if (pc == nullptr) continue;
-    const bool taken = std::any_of(classes.begin(), classes.end(),
+    const auto same = std::find_if(classes.begin(), classes.end(),
                                    [&](const PriorityClass& c) { return c.name == pc->name; });
     const bool second_default =
-        pc->global_default && std::any_of(classes.begin(), classes.end(),
-                                          [](const PriorityClass& c) { return c.global_default; });
-    if (taken) return FailAt(ctx, o.place, "priority class '" + pc->name + "' is defined twice");
+        pc->global_default && std::any_of(classes.begin(), classes.end(), [&](const PriorityClass& c) {
+          return c.global_default && c.name != pc->name;
+        });
     if (second_default) {
       return FailAt(ctx, o.place, "a second globalDefault class (at most one is allowed)");
     }
+    // A class two manifests define alike is one class, as `kubectl apply` of one object
+    // twice leaves one. So is a class the scenario (say, written by migsim import, which
+    // sees the value and preemption policy pods carry but not globalDefault) and a manifest
+    // define with the same value and policy; the manifest's globalDefault holds.
+    const auto m = manifest_places.find(pc->name);
+    if (same != classes.end() && Agrees(*same, *pc) &&
+        (m == manifest_places.end() || same->global_default == pc->global_default)) {
+      same->global_default = same->global_default || pc->global_default;
+      continue;
+    }
+    if (same != classes.end()) {
+      const std::string other = m != manifest_places.end()
+                                    ? m->second.ToString()
+                                    : ctx->file() + " at /priority_classes/" + pc->name;
+      return FailAt(ctx, o.place,
+                    "priority class '" + pc->name + "' is defined twice, differently: here (" +
+                        Describe(*pc) + ") and in " + other + " (" + Describe(*same) + ")");
+    }
     classes.push_back(*pc);
+    manifest_places.emplace(pc->name, o.place);
   }
 }
 

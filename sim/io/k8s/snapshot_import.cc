@@ -3,6 +3,7 @@
 
 #include "sim/io/k8s/snapshot_import.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "sim/cluster/node_type.h"
@@ -55,12 +56,14 @@ OrderedJson AddTwoP4d(const SnapshotCluster& cluster) {
   return {{"cluster", {{"nodes", {{"p4d-added", {{"type", "p4d.24xlarge"}, {"count", 2}}}}}}}};
 }
 
-// "What if I switch to all-balanced": every pool of MIG-capable GPUs relabelled.
+// "What if I switch to all-balanced": every pool of MIG-capable GPUs relabelled, but those
+// healthy under the single strategy: their pods ask for nvidia.com/gpu, one MIG device,
+// which the mixed strategy's all-balanced does not advertise.
 OrderedJson AllBalanced(const SnapshotCluster& cluster) {
   OrderedJson nodes = OrderedJson::object();
   for (const auto& [name, pool] : cluster.pools.items()) {
     const GpuModel* gpu = PoolGpu(pool, cluster.node_types);
-    if (gpu == nullptr || !gpu->mig_capable()) continue;
+    if (gpu == nullptr || !gpu->mig_capable() || cluster.single_profile.contains(name)) continue;
     nodes[name] = {{"mig", {{"config", "all-balanced"}, {"layouts", nullptr}}},
                    {"device_plugin", {{"mig_strategy", "mixed"}}}};
   }
@@ -98,6 +101,21 @@ struct Steps {
   SnapshotSources sources;
 };
 
+// Kueue's objects are not in a pods snapshot, nor is which workload Kueue admitted where.
+std::string QueueNotice(const SnapshotWorkloads& w) {
+  std::string queues;
+  for (const std::string& q : w.queues) queues += (queues.empty() ? "" : ", ") + q;
+  return std::to_string(w.queued) +
+         " workloads carry Kueue's kueue.x-k8s.io/queue-name and wait in its LocalQueues (" +
+         queues +
+         "). A snapshot cannot show Kueue's admission state (which workloads it admitted, in "
+         "which flavor, against which quota): bound pods ask for admission again at time 0, as "
+         "pending ones do, within the quotas you give. Add Kueue's ResourceFlavor, "
+         "ClusterQueue and LocalQueue manifests (kubectl get resourceflavors,clusterqueues,"
+         "localqueues -A -o yaml) and run them beside the scenario: migsim run <scenario> "
+         "kueue.yaml (without them the scenario does not load)";
+}
+
 std::vector<std::string> Notices(const Steps& s, const SnapshotOptions& options) {
   std::vector<std::string> out;
   out.push_back(std::to_string(s.cluster.nodes) +
@@ -110,6 +128,7 @@ std::vector<std::string> Notices(const Steps& s, const SnapshotOptions& options)
                 " on nodes left out, " + std::to_string(s.pods.finished) + " finished, " +
                 std::to_string(s.pods.daemonset_skipped) + " of DaemonSets without GPUs, " +
                 std::to_string(s.pods.other_scheduler) + " for other schedulers");
+  if (s.workloads.queued > 0) out.push_back(QueueNotice(s.workloads));
   if (!s.workloads.job_classes.empty()) {
     std::ostringstream run;
     run << options.run_s;
@@ -172,6 +191,13 @@ Status LoadErrorAtSource(const Status& error, const SnapshotSources& sources,
   return Status::InvalidArgument(what, {from_nodes ? nodes_label : pods_label, ""});
 }
 
+// The scenario's text without its workloads' queue_name members.
+std::string WithoutQueues(const std::string& json) {
+  OrderedJson doc = OrderedJson::parse(json);
+  for (auto& [name, w] : doc["workloads"].items()) w.erase("queue_name");
+  return doc.dump();
+}
+
 // The three steps and the scenario's text. Errors are returned, or recorded in `log`.
 Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nodes_label,
                 const std::vector<YAML::Node>& pod_docs, const std::string& pods_label,
@@ -179,7 +205,7 @@ Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nod
   const std::vector<ManifestNode> pods = Items(pod_docs, pods_label, "Pod", log);
   if (log->ok()) s->pods = ReadSnapshotPods(pods, log, &s->sources);
   const std::vector<ManifestNode> nodes = Items(node_docs, nodes_label, "Node", log);
-  if (log->ok()) s->cluster = ReadSnapshotNodes(nodes, s->pods.selected_keys, log, &s->sources);
+  if (log->ok()) s->cluster = ReadSnapshotNodes(nodes, log, &s->sources);
   if (log->ok() && s->cluster.node_names.empty()) {
     return Status::InvalidArgument("no node to import (a scenario needs one)", {nodes_label, ""});
   }
@@ -189,8 +215,11 @@ Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nod
   if (!log->ok()) return Status::Ok();
   *json = ScenarioJson(*s, options, Description(*s, nodes_label, pods_label)).dump(2) + "\n";
   // What the snapshot says may still be no scenario (a label or name migsim refuses):
-  // checked here, so that nothing is written that `migsim run` would refuse.
-  Result<ScenarioFile> loads = ParseScenarioText(*json, "scenario", NamedFiles::kRefused);
+  // checked here, so that nothing is written that `migsim run` would refuse. Queue names
+  // need Kueue's objects, which the user adds (QueueNotice): checked without them.
+  Result<ScenarioFile> loads =
+      ParseScenarioText(s->workloads.queued > 0 ? WithoutQueues(*json) : *json, "scenario",
+                        NamedFiles::kRefused);
   if (loads.ok()) return Status::Ok();
   AddVariantSources(s->cluster, &s->sources);
   return LoadErrorAtSource(loads.status(), s->sources, nodes_label, pods_label);
@@ -223,7 +252,9 @@ Result<SnapshotScenario> ImportSnapshot(std::string_view nodes_text, const std::
   }
   if (!log.ok()) return log.status();
   for (const std::string& w : log.warnings()) {
-    if (!ReadHere(w)) out.warnings.push_back(w);
+    const bool gate = std::any_of(s.pods.kueue_gates.begin(), s.pods.kueue_gates.end(),
+                                  [&w](const std::string& p) { return w.starts_with(p + ": "); });
+    if (!ReadHere(w) && !gate) out.warnings.push_back(w);
   }
   out.notices = Notices(s, options);
   return out;

@@ -15,26 +15,17 @@
 namespace migsim::k8s {
 namespace {
 
-constexpr std::string_view kMigPrefix = "nvidia.com/mig-";
-
 // What a node of the snapshot is, read from its labels and status.
 struct NodeFacts {
   std::string name;
   Labels labels;
   int64_t cpu_milli = 0, memory_mib = 0;
-  int gpus = 0;
-  std::vector<std::pair<std::string, int>> mig_resources;  // resource suffix -> count
+  SnapshotGpus gpus;
 };
 
-std::string Label(const Labels& labels, const std::string& key) {
-  const auto it = std::find_if(labels.begin(), labels.end(),
-                               [&key](const auto& label) { return label.first == key; });
-  return it == labels.end() ? "" : it->second;
-}
-
 std::string InstanceType(const Labels& labels) {
-  std::string type = Label(labels, "node.kubernetes.io/instance-type");
-  return type.empty() ? Label(labels, "beta.kubernetes.io/instance-type") : type;
+  std::string type = LabelValue(labels, "node.kubernetes.io/instance-type");
+  return type.empty() ? LabelValue(labels, "beta.kubernetes.io/instance-type") : type;
 }
 
 int64_t Quantity(const ManifestNode& node, Result<int64_t> (*parse)(std::string_view),
@@ -44,19 +35,6 @@ int64_t Quantity(const ManifestNode& node, Result<int64_t> (*parse)(std::string_
   if (!log->ok()) return 0;
   if (!parsed.ok()) node.Fail(log, parsed.status().message());
   return parsed.ok() ? parsed.value() : 0;
-}
-
-// A device count: kubectl writes capacities as strings ("8").
-int Count(const ManifestNode& node, ManifestLog* log) {
-  if (!node.present()) return 0;
-  const std::string text = node.String(log);
-  if (!log->ok()) return 0;
-  if (text.empty() || text.size() > 6 ||
-      text.find_first_not_of("0123456789") != std::string::npos) {
-    node.Fail(log, "expected a device count, got '" + text + "'");
-    return 0;
-  }
-  return std::stoi(text);
 }
 
 // Cordoned and NotReady nodes are left out, with the pods bound to them: the scheduler
@@ -83,77 +61,22 @@ NodeFacts ReadFacts(const ManifestNode& item, ManifestLog* log) {
   const ManifestNode allocatable = item["status"]["allocatable"];
   f.cpu_milli = Quantity(allocatable["cpu"], &io::ParseCpuMilli, log);
   f.memory_mib = Quantity(allocatable["memory"], &io::ParseMemoryMib, log);
-  const ManifestNode capacity = item["status"]["capacity"];
-  const std::string count = Label(f.labels, "nvidia.com/gpu.count");
-  f.gpus = !count.empty() && count.find_first_not_of("0123456789") == std::string::npos &&
-                   count.size() < 3
-               ? std::stoi(count)
-               : Count(capacity["nvidia.com/gpu"], log);
-  for (const std::string& key : capacity.Keys(log)) {
-    if (!key.starts_with(kMigPrefix)) continue;
-    const int n = Count(capacity[key], log);
-    if (n > 0) f.mig_resources.emplace_back(key.substr(kMigPrefix.size()), n);
-  }
   return f;
-}
-
-// The same MIG layout on every GPU, from the advertised nvidia.com/mig-<profile> counts
-// (mixed strategy); empty when they do not divide evenly.
-OrderedJson LayoutFromResources(const NodeFacts& f, const GpuModel& model) {
-  OrderedJson layout = OrderedJson::array();
-  for (const auto& [suffix, count] : f.mig_resources) {
-    const auto p =
-        std::find_if(model.profiles.begin(), model.profiles.end(),
-                     [&s = suffix](const MigProfile& m) { return m.ResourceSuffix() == s; });
-    if (p == model.profiles.end() || f.gpus == 0 || count % f.gpus != 0) return {};
-    for (int i = 0; i < count / f.gpus; ++i) layout.push_back(p->name);
-  }
-  return OrderedJson::array({layout});
-}
-
-// The pool's `mig` object (null: the default, MIG off) and `device_plugin` for a MIG GPU.
-bool MigFields(const ManifestNode& item, const NodeFacts& f, const GpuModel& model,
-               OrderedJson* pool, ManifestLog* log) {
-  const std::string config = Label(f.labels, "nvidia.com/mig.config");
-  const bool configured = !config.empty() && config != "all-disabled";
-  if (!configured && f.mig_resources.empty()) return true;
-  if (configured && ResolveMigConfig(model, config).ok()) {
-    (*pool)["mig"] = {{"config", config}};
-  } else if (OrderedJson layouts = LayoutFromResources(f, model); !layouts.empty()) {
-    if (configured) {
-      item["metadata"]["labels"].Warn(
-          log, "MIG config '" + config +
-                   "' is not one migsim knows"
-                   " for the " +
-                   model.name + ": the layout advertised in status.capacity is used");
-    }
-    (*pool)["mig"] = {{"layouts", std::move(layouts)}};
-  } else {
-    item["status"]["capacity"].Warn(log, "node '" + f.name + "': MIG config '" + config +
-                                             "' and the advertised MIG devices give no layout "
-                                             "migsim can rebuild: left out");
-    return false;
-  }
-  std::string strategy = Label(f.labels, "nvidia.com/mig.strategy");
-  if (strategy != "single" && strategy != "mixed") {
-    strategy = f.mig_resources.empty() ? "single" : "mixed";
-  }
-  (*pool)["device_plugin"] = {{"mig_strategy", strategy}};
-  return true;
 }
 
 // A catalog type when the instance type is one and agrees with the node's GPUs; else a
 // custom type from the node's allocatable CPU and memory and its GPUs.
-std::string NodeTypeOf(const NodeFacts& f, const GpuModel* model, SnapshotCluster* out) {
+std::string NodeTypeOf(const NodeFacts& f, SnapshotCluster* out) {
   const std::string instance = InstanceType(f.labels);
+  const int gpus = f.gpus.gpus;
   if (const NodeType* t = FindNodeType(instance);
-      t != nullptr && t->gpu_count == f.gpus && (f.gpus == 0 || t->gpu == model)) {
+      t != nullptr && t->gpu_count == gpus && (gpus == 0 || t->gpu == f.gpus.model)) {
     return instance;
   }
   OrderedJson type = {
       {"vcpu", std::max<int64_t>(1, f.cpu_milli / 1000)},
       {"memory_gib", static_cast<double>(std::max<int64_t>(1, f.memory_mib)) / 1024}};
-  if (f.gpus > 0) type["gpus"] = f.gpus, type["gpu_model"] = model->name;
+  if (gpus > 0) type["gpus"] = gpus, type["gpu_model"] = f.gpus.model->name;
   std::string base = instance.empty() || FindNodeType(instance) != nullptr
                          ? (instance.empty() ? "custom" : instance + "-custom")
                          : instance;
@@ -188,12 +111,36 @@ OrderedJson TaintsJson(const ManifestNode& taints, ManifestLog* log) {
   return out;
 }
 
-// Labels the pods select on, but not those migsim gives every node itself.
-OrderedJson PoolLabels(const NodeFacts& f, const std::set<std::string>& selected) {
+// GPU Feature Discovery's and the GPU operator's labels that describe the GPUs' partitioning
+// and sharing, which migsim's device plugin model sets on every node itself from the pool's
+// `mig` and `device_plugin` (DerivePluginView) and changes when they change (a relabel);
+// and the two that change on their own: GFD's timestamp and the operator's gpu.deploy.*
+// switches, which it pauses during a MIG change (domain.md §4.1).
+bool GpuStateLabel(std::string_view key) {
+  static constexpr std::array<std::string_view, 9> kGpu = {
+      "product", "count",          "memory", "replicas", "sharing-strategy",
+      "multiprocessors", "slices.", "engines.", "deploy."};
+  if (key.starts_with("nvidia.com/mig.") || key.starts_with("nvidia.com/mig-") ||
+      key == "nvidia.com/mps.capable" || key == "nvidia.com/gfd.timestamp") {
+    return true;
+  }
+  if (!key.starts_with("nvidia.com/gpu.")) return false;
+  const std::string_view rest = key.substr(std::string_view("nvidia.com/gpu.").size());
+  return std::any_of(kGpu.begin(), kGpu.end(), [rest](std::string_view k) {
+    return k.ends_with('.') ? rest.starts_with(k) : rest == k;
+  });
+}
+
+// Every label of the node but the few migsim sets itself or that change on their own
+// (README.md, "migsim import"): what selectors, Kueue's ResourceFlavors, topology keys or
+// later manifests name is kept — node group, node pool, zone, topology, user labels. The
+// hostname is migsim's node name ("<pool>-<i>"; pods' selectors on it are rewritten), the
+// instance type the pool's type.
+OrderedJson PoolLabels(const NodeFacts& f) {
   OrderedJson out = OrderedJson::object();
   for (const auto& [key, value] : f.labels) {
-    if (!selected.contains(key) || key == "kubernetes.io/hostname" ||
-        key == "node.kubernetes.io/instance-type" || key.starts_with("nvidia.com/")) {
+    if (key == "kubernetes.io/hostname" || key == "node.kubernetes.io/instance-type" ||
+        GpuStateLabel(key)) {
       continue;
     }
     out[key] = value;
@@ -204,7 +151,7 @@ OrderedJson PoolLabels(const NodeFacts& f, const std::set<std::string>& selected
 std::string PoolBaseName(const NodeFacts& f, const std::string& type) {
   for (const char* key :
        {"eks.amazonaws.com/nodegroup", "alpha.eksctl.io/nodegroup-name", "karpenter.sh/nodepool"}) {
-    if (std::string group = Label(f.labels, key); !group.empty()) return group;
+    if (std::string group = LabelValue(f.labels, key); !group.empty()) return group;
   }
   std::string name = type;
   std::replace(name.begin(), name.end(), '.', '-');
@@ -236,48 +183,39 @@ std::string AddToPool(OrderedJson pool, const std::string& base, const std::stri
   return name;
 }
 
-void ReadNode(const ManifestNode& item, const std::set<std::string>& selected, ManifestLog* log,
+void ReadNode(const ManifestNode& item, ManifestLog* log,
               SnapshotCluster* out, SnapshotSources* sources) {
   if (!item.ExpectMap(log)) return;
-  const NodeFacts f = ReadFacts(item, log);
+  NodeFacts f = ReadFacts(item, log);
   if (!log->ok()) return;
   ++out->nodes;
   if (!Usable(item, f.name, log)) return void(out->left_out.insert(f.name));
-  const std::string product = Label(f.labels, "nvidia.com/gpu.product");
-  const GpuModel* model = f.gpus > 0 ? FindGpuModel(product) : nullptr;
-  if (f.gpus > 0 && model == nullptr) {
-    item["metadata"]["labels"].Warn(log, "node '" + f.name + "': GPU product '" + product +
-                                             "' is not in migsim's catalog: left out");
-    return void(out->left_out.insert(f.name));
-  }
+  f.gpus = ReadSnapshotGpus(item, f.name, f.labels, log);
+  if (!log->ok()) return;
+  if (!f.gpus.usable) return void(out->left_out.insert(f.name));
   OrderedJson pool = OrderedJson::object();
-  const std::string type = NodeTypeOf(f, model, out);
+  const std::string type = NodeTypeOf(f, out);
   pool["type"] = type;
-  if (OrderedJson labels = PoolLabels(f, selected); !labels.empty()) pool["labels"] = labels;
-  if (model != nullptr && model->mig_capable() && !MigFields(item, f, *model, &pool, log)) {
-    return void(out->left_out.insert(f.name));
-  }
-  // GPU Feature Discovery's nvidia.com/gpu.replicas: the plugin's time-slicing of whole GPUs.
-  if (const int replicas = Count(item["metadata"]["labels"]["nvidia.com/gpu.replicas"], log);
-      f.gpus > 0 && replicas > 1 && !pool.contains("mig")) {
-    pool["device_plugin"] = {{"time_slicing", {{"replicas", replicas}}}};
-  }
+  if (OrderedJson labels = PoolLabels(f); !labels.empty()) pool["labels"] = labels;
+  if (!f.gpus.mig.is_null()) pool["mig"] = f.gpus.mig;
+  if (!f.gpus.device_plugin.is_null()) pool["device_plugin"] = f.gpus.device_plugin;
   if (OrderedJson taints = TaintsJson(item["spec"]["taints"], log); !taints.empty()) {
     pool["taints"] = std::move(taints);
   }
   const std::string pool_name = AddToPool(std::move(pool), PoolBaseName(f, type), f.name, out);
   sources->Add({"cluster", "nodes", pool_name}, item.place());
+  if (f.gpus.single_profile) out->single_profile.insert(pool_name);
   if (out->node_types.contains(type)) sources->Add({"cluster", "node_types", type}, item.place());
 }
 
 }  // namespace
 
 SnapshotCluster ReadSnapshotNodes(const std::vector<ManifestNode>& items,
-                                  const std::set<std::string>& selected_keys, ManifestLog* log,
+                                  ManifestLog* log,
                                   SnapshotSources* sources) {
   SnapshotCluster out;
   for (const ManifestNode& item : items) {
-    ReadNode(item, selected_keys, log, &out, sources);
+    ReadNode(item, log, &out, sources);
     if (!log->ok()) break;
   }
   return out;

@@ -25,6 +25,18 @@ constexpr std::array<std::string_view, 9> kGeneratedLabels = {
     "batch.kubernetes.io/job-name",
     "batch.kubernetes.io/job-completion-index"};
 
+constexpr std::string_view kQueueLabel = "kueue.x-k8s.io/queue-name";
+
+// Kueue's pod integration gates a queued pod with kueue.x-k8s.io/admission until it admits
+// it (its pod webhook); the workload's queue_name models that gate.
+void NoteKueueGate(const ManifestNode& gates, ManifestLog* log, SnapshotPods* out) {
+  if (!gates.present()) return;
+  for (const ManifestNode& g : gates.Elements(log)) {
+    if (g["name"].String(log) != "kueue.x-k8s.io/admission") return;
+  }
+  out->kueue_gates.insert(gates.place().ToString());
+}
+
 bool Generated(std::string_view key) {
   return std::find(kGeneratedLabels.begin(), kGeneratedLabels.end(), key) != kGeneratedLabels.end();
 }
@@ -180,13 +192,13 @@ void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out,
   pod.owner = owner.name;
   pod.node = spec["nodeName"].String(log);
   pod.created = metadata["creationTimestamp"].String(log);
+  pod.queue = metadata["labels"][std::string(kQueueLabel)].String(log);
+  if (!pod.queue.empty()) NoteKueueGate(spec["schedulingGates"], log, out);
   const PodTemplateModel model = ReadPodTemplate(item, log);
   if (!log->ok()) return;
   if (owner.kind == "DaemonSet" && !RequestsExtended(model)) return void(++out->daemonset_skipped);
   pod.runs_forever = RunsForever(owner, model.spec);
   pod.tmpl = TemplateJson(model, !pod.node.empty(), log);
-  for (const auto& [key, value] : model.spec.node_selector) out->selected_keys.insert(key);
-  for (const LabelIn& term : model.spec.node_affinity) out->selected_keys.insert(term.key);
   NotePriority(spec, model.spec.priority_class, log, out, sources);
   if (log->ok()) out->pods.push_back(std::move(pod));
 }

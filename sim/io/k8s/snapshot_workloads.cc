@@ -44,6 +44,46 @@ std::map<std::string, std::string> BaseNames(const SnapshotPods& in) {
   return names;
 }
 
+// Kueue's queue-name label: a Job's pods, or a bare pod (Kueue's pod integration: a Job of
+// one pod, never retried, as the manifests' Pod is), wait in that LocalQueue. Pods that run
+// until deleted are not modelled under Kueue: a warning, and no queue.
+void AddQueue(const SnapshotPod& first, OrderedJson* w, ManifestLog* log,
+              SnapshotWorkloads* out) {
+  if (first.queue.empty()) return;
+  if (first.runs_forever) {
+    return log->Warn(first.place, "Kueue's queue-name '" + first.queue + "' on a pod of " +
+                                      first.owner_kind + " '" + first.owner +
+                                      "', which runs until deleted: migsim models Kueue for "
+                                      "Jobs and pods that end; imported outside Kueue's quota");
+  }
+  if ((*w)["kind"] == "Pod") {
+    const OrderedJson n = (*w)["count"];
+    OrderedJson job = {{"kind", "Job"}, {"completions", n}, {"parallelism", n},
+                       {"backoff_limit", 0}};
+    for (const auto& [key, value] : w->items()) {
+      if (key != "kind" && key != "count") job[key] = value;
+    }
+    *w = std::move(job);
+  }
+  OrderedJson queued = OrderedJson::object();
+  for (const auto& [key, value] : w->items()) {
+    if (key == "template") queued["queue_name"] = first.queue;
+    queued[key] = value;
+  }
+  *w = std::move(queued);
+  out->queues.insert(first.ns + "/" + first.queue);
+  ++out->queued;
+}
+
+// A selector on kubernetes.io/hostname names the snapshot's node: migsim's is "<pool>-<i>".
+void RenameHostname(const SnapshotCluster& cluster, OrderedJson* tmpl) {
+  if (!tmpl->contains("node_selector")) return;
+  OrderedJson& selector = (*tmpl)["node_selector"];
+  if (!selector.contains("kubernetes.io/hostname")) return;
+  const auto it = cluster.node_names.find(selector["kubernetes.io/hostname"].get<std::string>());
+  if (it != cluster.node_names.end()) selector["kubernetes.io/hostname"] = it->second;
+}
+
 OrderedJson Workload(const PodGroup& g, const std::string& job_class, const std::string& node) {
   const SnapshotPod& first = *g.pods.front();
   const int n = static_cast<int>(g.pods.size());
@@ -119,7 +159,10 @@ SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotClus
       out.pending += static_cast<int>(g.pods.size());
     }
     sources->Add({"workloads", workload}, first.place);
-    entries.push_back({node.empty(), Earliest(g), workload, Workload(g, name, node)});
+    OrderedJson w = Workload(g, name, node);
+    RenameHostname(cluster, &w["template"]);
+    AddQueue(first, &w, log, &out);
+    entries.push_back({node.empty(), Earliest(g), workload, std::move(w)});
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     if (a.pending != b.pending) return !a.pending;

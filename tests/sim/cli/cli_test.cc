@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <vector>
 #include <sstream>
 #include <string>
 
@@ -448,7 +450,7 @@ TEST_CASE("migsim import writes a scenario, bad input exits 2 and writes nothing
   Outcome ok = RunMigsim("import --nodes " + dir + "nodes.json --pods " + dir + "pods.json --out " +
                          out.string());
   CHECK(ok.exit_code == 0);
-  CHECK_THAT(ok.output, Catch::Contains("import: 9 nodes read: 8 in 5 pools, 1 left out"));
+  CHECK_THAT(ok.output, Catch::Contains("import: 9 nodes read: 8 in 6 pools, 1 left out"));
   CHECK(fs::exists(out));
   fs::remove(out);
   Outcome swapped = RunMigsim("import --nodes " + dir + "pods.json --pods " + dir +
@@ -459,6 +461,87 @@ TEST_CASE("migsim import writes a scenario, bad input exits 2 and writes nothing
                                              "expected a Pod (kubectl get pods -A -o json), got "
                                              "Node"));
   CHECK_FALSE(fs::exists(out));
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("migsim import reads one of its inputs from standard input", "[cli]") {
+  const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/snapshot/";
+  fs::path tmp = TempDir("import-stdin");
+  const fs::path out = tmp / "scenario.json";
+  Outcome piped = RunMigsim("import --pods - --nodes " + dir + "nodes.json --out " +
+                            out.string() + " < " + dir + "pods.json");
+  CHECK(piped.exit_code == 0);
+  CHECK_THAT(piped.output, Catch::Contains("import: 9 nodes read: 8 in 6 pools, 1 left out"));
+  // The same scenario as from the file, but for the name of the pods' source.
+  std::ifstream written(out);
+  const std::string text((std::istreambuf_iterator<char>(written)), {});
+  CHECK(text.find("Imported by migsim import from " + dir + "nodes.json and stdin") !=
+        std::string::npos);
+  fs::remove(out);
+  // Errors name it "stdin"; nothing is written.
+  Outcome bad = RunMigsim("import --nodes - --pods " + dir + "pods.json --out " + out.string() +
+                          " < " + dir + "pods.json");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("stdin: document 1: items[0].kind (line 7): expected a "
+                                         "Node (kubectl get nodes -o json), got Pod"));
+  CHECK_FALSE(fs::exists(out));
+  std::ofstream(tmp / "bad.json") << "{\xff}";
+  Outcome utf8 = RunMigsim("import --nodes - --pods " + dir + "pods.json --out " + out.string() +
+                           " < " + (tmp / "bad.json").string());
+  CHECK(utf8.exit_code == 2);
+  CHECK_THAT(utf8.output, Catch::Contains("migsim: stdin:line 1: not valid UTF-8"));
+  Outcome both = RunMigsim("import --nodes - --pods - --out " + out.string() + " < /dev/null");
+  CHECK(both.exit_code == 2);
+  CHECK_THAT(both.output, Catch::Contains("--nodes and --pods are both '-': only one input can "
+                                          "come from standard input"));
+  CHECK_FALSE(fs::exists(out));
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("an imported snapshot with GFD's suffixes runs with Kueue's objects beside it",
+          "[cli]") {
+  // scenarios/snapshot/gfd: p4d nodes under the single MIG strategy (-MIG-1g.5gb), a
+  // time-sliced g5 (-SHARED), a -MIG-INVALID p4d, and pods queued by Kueue's queue-name
+  // label; kueue.yaml's flavor selects the node group label the import keeps.
+  const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/snapshot/gfd/";
+  fs::path tmp = TempDir("import-gfd");
+  Outcome alone = RunMigsim("run " + dir + "scenario.json -q");
+  CHECK(alone.exit_code == 2);
+  CHECK_THAT(alone.output, Catch::Contains("queue_name 'research-queue': the scenario has no "
+                                           "kueue section"));
+  Outcome r = RunMigsim("run " + dir + "scenario.json " + dir + "kueue.yaml --variant snapshot -q "
+                        "--out " + tmp.string());
+  REQUIRE(r.exit_code == 0);
+  std::ifstream csv(tmp / "pods-snapshot.csv");
+  std::map<std::string, std::string> where;  // pod -> "node state"
+  std::string line;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::stringstream cells(line);
+    for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+    if (f.size() > 8) where[f[0]] = f[2] + " " + f[8];
+  }
+  // The pods bound to the -MIG-1g.5gb, -SHARED and -MIG-INVALID nodes are there, running.
+  CHECK(where["text-embed@gpu-a100-0-11"] == "gpu-a100-0 running");
+  CHECK(where["text-embed@gpu-a100-1-7"] == "gpu-a100-1 running");
+  CHECK(where["chat-small@inference-ts-0-7"] == "inference-ts-0 running");
+  CHECK(where["feature-etl@gpu-a100-exp-0-1"] == "gpu-a100-exp-0 running");
+  // Kueue admitted the queued pods into the flavor on eks.amazonaws.com/nodegroup: gpu-a100.
+  CHECK(where["eval-bert-1@gpu-a100-1-0"] == "gpu-a100-1 completed");
+  CHECK_THAT(where["eval-bert-2-0"], Catch::StartsWith("gpu-a100-"));
+  CHECK_THAT(where["eval-bert-3-0"], Catch::EndsWith(" completed"));
+  CHECK(where.size() == 1 + 35);
+  // A PriorityClass kueue.yaml defines differently from the import is an error naming both.
+  std::ifstream yaml(dir + "kueue.yaml");
+  std::string clash((std::istreambuf_iterator<char>(yaml)), {});
+  clash.replace(clash.find("value: 1000"), 11, "value: 500");
+  std::ofstream(tmp / "kueue.yaml") << clash;
+  Outcome bad = RunMigsim("run " + dir + "scenario.json " + (tmp / "kueue.yaml").string() + " -q");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output,
+             Catch::Contains("kueue.yaml: document 4 (line 43): priority class 'research' is "
+                             "defined twice, differently: here (value 500) and in " + dir +
+                             "scenario.json at /priority_classes/research (value 1000)"));
   fs::remove_all(tmp);
 }
 

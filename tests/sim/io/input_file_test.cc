@@ -143,3 +143,36 @@ TEST_CASE("UTF-8 is checked sequence by sequence: overlong forms, surrogates and
 
 }  // namespace
 }  // namespace migsim
+
+namespace migsim {
+namespace {
+
+// Runs ReadStandardInput with `text` piped into standard input, which is restored after.
+Result<std::string> ReadPiped(const std::string& text, InputLimits limits = {}) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  ::close(fds[1]);
+  const int saved = ::dup(STDIN_FILENO);
+  REQUIRE(::dup2(fds[0], STDIN_FILENO) == STDIN_FILENO);
+  ::close(fds[0]);
+  Result<std::string> read = ReadStandardInput("stdin", limits);
+  REQUIRE(::dup2(saved, STDIN_FILENO) == STDIN_FILENO);
+  ::close(saved);
+  return read;
+}
+
+}  // namespace
+
+TEST_CASE("standard input is read within the files' limits and named in messages",
+          "[io][input-file]") {
+  const Result<std::string> ok = ReadPiped("{\"kind\": \"List\"}\n");
+  REQUIRE(ok.ok());
+  CHECK(ok.value() == "{\"kind\": \"List\"}\n");
+  CHECK(ReadPiped("0123456789", {.max_bytes = 4}).status().ToString() ==
+        "stdin: larger than the input limit of 4 bytes (more than 4 bytes when read)");
+  CHECK(ReadPiped("a\nb\xff").status().ToString() ==
+        "stdin:line 2: not valid UTF-8 (byte 0xff at byte offset 3)");
+}
+
+}  // namespace migsim

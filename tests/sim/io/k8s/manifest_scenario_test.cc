@@ -1,6 +1,7 @@
 // A scenario's `manifests` and `manifest_overlay`: objects onto workloads, templates,
 // priority classes and budgets; the overlay's rules; errors at the manifest or the overlay.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -230,6 +231,39 @@ TEST_CASE("migsim takes manifests after the scenario, lists their warnings, exit
   CHECK(
       refused.output.find(bad + ": document 1: metadata (line 2): missing required field 'name'") !=
       std::string::npos);
+}
+
+}  // namespace migsim
+
+namespace migsim {
+
+TEST_CASE("a PriorityClass defined alike twice is one class, differently an error naming both",
+          "[k8s][io]") {
+  test::ScratchDir dir("manifests");
+  std::filesystem::create_directory(dir.Path("k8s"));
+  dir.Write("k8s/a.yaml", kBatchClass);
+  dir.Write("k8s/b.yaml", kBatchClass + "---\n" + kJob);
+  const std::string overlay = R"({"job_classes": [{"image": "*", "job_class": "train"}]})";
+  const auto loaded = Load(WriteScenario(dir, R"(["k8s/"])", overlay));
+  const Scenario& s = First(loaded);
+  CHECK(std::count_if(s.priority_classes.begin(), s.priority_classes.end(),
+                      [](const PriorityClass& c) { return c.name == "batch"; }) == 1);
+  // The scenario's own class (as migsim import writes it: no globalDefault) and a manifest's
+  // of the same value: one class, the manifest's globalDefault.
+  const auto with_own = Load(WriteScenario(dir, R"(["k8s/a.yaml", "k8s/b.yaml"])", overlay,
+                                            R"(, "priority_classes": {"batch": {"value": 100}})"));
+  const Scenario& both = First(with_own);
+  const auto batch = std::find_if(both.priority_classes.begin(), both.priority_classes.end(),
+                                  [](const PriorityClass& c) { return c.name == "batch"; });
+  REQUIRE(batch != both.priority_classes.end());
+  CHECK(batch->global_default);
+  // Another value is a clash, at the second definition, naming the first.
+  dir.Write("k8s/b.yaml", "kind: PriorityClass\nmetadata: {name: batch}\nvalue: 7\n---\n" + kJob);
+  CHECK_THAT(ErrorOf(WriteScenario(dir, R"(["k8s/"])", overlay)),
+             Catch::EndsWith("b.yaml: document 1 (line 1): priority class 'batch' is defined "
+                             "twice, differently: here (value 7) and in " +
+                             dir.Path("k8s/a.yaml") +
+                             ": document 1 (line 1) (value 100, globalDefault)"));
 }
 
 }  // namespace migsim

@@ -72,13 +72,31 @@ TEST_CASE("the example snapshot imports to the committed scenario", "[k8s][snaps
   const SnapshotScenario s = Import(Text("nodes.json"), Text("pods.json"));
   CHECK(s.json == Text("scenario.json"));
   CHECK(s.notices == std::vector<std::string>{
-                         "9 nodes read: 8 in 5 pools, 1 left out",
+                         "9 nodes read: 8 in 6 pools, 1 left out",
                          "21 bound pods pinned to their nodes, 6 pending pods queued at time 0; "
                          "left out: 3 on nodes left out, 1 finished, 16 of DaemonSets without "
                          "GPUs, 0 for other schedulers",
                          "job classes with the placeholder run time of 3600 s (edit "
                          "job_classes, or use --run-s): finetune-llama, train-resnet50, "
                          "train-vit-b16, cuda-debug-alice"});
+}
+
+TEST_CASE("the GFD example snapshot imports to the committed scenario", "[k8s][snapshot]") {
+  // Nodes under the single MIG strategy, time-sliced, MIG-INVALID; Kueue-queued pods.
+  Result<SnapshotScenario> s = ImportSnapshot(Text("gfd/nodes.json"), "nodes.json",
+                                              Text("gfd/pods.json"), "pods.json",
+                                              {.name = "snapshot-gfd"});
+  REQUIRE(s.ok());
+  CHECK(s.value().json == Text("gfd/scenario.json"));
+  CHECK(s.value().notices.at(0) == "5 nodes read: 5 in 4 pools, 0 left out");
+  CHECK(s.value().notices.at(1) ==
+        "33 bound pods pinned to their nodes, 2 pending pods queued at time 0; left out: 0 on "
+        "nodes left out, 0 finished, 9 of DaemonSets without GPUs, 0 for other schedulers");
+  // One warning: the MIG-INVALID node (Kueue's admission gates are what queue_name models).
+  REQUIRE(s.value().warnings.size() == 1);
+  CHECK_THAT(s.value().warnings[0],
+             Catch::Contains("node 'ip-10-20-9-12.us-west-2.compute.internal': GPU product "
+                             "'NVIDIA-A100-SXM4-40GB-MIG-INVALID'"));
 }
 
 TEST_CASE("the imported example runs with the snapshot's nodes and pods", "[k8s][snapshot]") {
@@ -217,6 +235,168 @@ TEST_CASE("a MIG config migsim does not know becomes the layout the node adverti
         std::vector<std::string>{"nodes.json: document 1: items[0].metadata.labels (line 1): MIG "
                                  "config 'team-a' is not one migsim knows for the A100-SXM4-40GB: "
                                  "the layout advertised in status.capacity is used"});
+}
+
+const std::string kP4d = R"("node.kubernetes.io/instance-type": "p4d.24xlarge", )";
+
+// A p4d.24xlarge under GFD's single MIG strategy: `product`, `count` MIG devices advertised
+// `replicas` times each.
+std::string SingleStrategyNode(const std::string& product, int count, int replicas,
+                               const std::string& extra = "") {
+  return OneNode(kP4d + R"("nvidia.com/gpu.product": ")" + product +
+                     R"(", "nvidia.com/gpu.count": ")" + std::to_string(count) +
+                     R"(", "nvidia.com/gpu.replicas": ")" + std::to_string(replicas) +
+                     R"(", "nvidia.com/mig.strategy": "single")" + extra,
+                 R"("nvidia.com/gpu": ")" + std::to_string(count * replicas) + R"(")");
+}
+
+TEST_CASE("GFD's single-strategy MIG product becomes the pool's MIG layout and strategy",
+          "[k8s][snapshot]") {
+  // nvidia.com/gpu.count counts MIG devices under the single strategy: 56 = 8 GPUs x 7.
+  const std::string gpu = R"("nvidia.com/gpu": 1)";
+  const SnapshotScenario labelled =
+      Import(SingleStrategyNode("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", 56, 1,
+                                R"(, "nvidia.com/mig.config": "all-1g.5gb")"),
+             Pods({Pod("embed-abc12-x", "ReplicaSet", "embed-abc12", gpu)}));
+  CHECK(Json(labelled)["cluster"]["nodes"]["p4d-24xlarge"] == nlohmann::json::parse(R"({
+      "type": "p4d.24xlarge", "count": 1, "mig": {"config": "all-1g.5gb"},
+      "device_plugin": {"mig_strategy": "single"}})"));
+  CHECK(Json(labelled)["workloads"]["embed@p4d-24xlarge-0"]["replicas"] == 1);
+  CHECK(labelled.warnings.empty());
+  // Without the config label: the layout GFD reports, 2 x 3g.20gb on each of the 8 GPUs.
+  const SnapshotScenario unlabelled =
+      Import(SingleStrategyNode("NVIDIA-A100-SXM4-40GB-MIG-3g.20gb", 16, 1), kNoPods);
+  CHECK(Json(unlabelled)["cluster"]["nodes"]["p4d-24xlarge"]["mig"] ==
+        nlohmann::json::parse(R"({"layouts": [["3g.20gb", "3g.20gb"]]})"));
+  // Time-sliced too: "-SHARED" after the profile, each MIG device advertised twice.
+  const nlohmann::json shared =
+      Json(Import(SingleStrategyNode("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb-SHARED", 56, 2), kNoPods));
+  CHECK(shared["cluster"]["nodes"]["p4d-24xlarge"]["device_plugin"] ==
+        nlohmann::json::parse(R"({"mig_strategy": "single", "time_slicing": {"replicas": 2}})"));
+}
+
+TEST_CASE("GFD's MIG-INVALID product keeps the node without GPUs for pods, with a warning",
+          "[k8s][snapshot]") {
+  // all-balanced under the single strategy: GFD's invalid labels, nothing advertised.
+  std::string pending = Pod("infer-q", "Job", "infer", R"("nvidia.com/gpu": 1)");
+  pending.erase(pending.find(R"("nodeName": "n1", )"), 18);
+  const SnapshotScenario s = Import(
+      OneNode(kP4d + R"("nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB-MIG-INVALID",
+              "nvidia.com/gpu.count": "0", "nvidia.com/gpu.replicas": "0",
+              "nvidia.com/mig.strategy": "single", "nvidia.com/mig.config": "all-balanced")",
+              R"("nvidia.com/gpu": "0")"),
+      Pods({pending}));
+  CHECK(Json(s)["cluster"]["nodes"]["p4d-24xlarge"] == nlohmann::json::parse(R"({
+      "type": "p4d.24xlarge", "count": 1, "mig": {"config": "all-balanced"},
+      "device_plugin": {"mig_strategy": "single"}})"));
+  REQUIRE(s.warnings.size() == 1);
+  CHECK(s.warnings[0] ==
+        "nodes.json: document 1: items[0].metadata.labels (line 1): node 'n1': GPU product "
+        "'NVIDIA-A100-SXM4-40GB-MIG-INVALID': the device plugin's single MIG strategy refused "
+        "the node's MIG devices (more than one profile, or a MIG-enabled GPU without one), so it "
+        "advertises no nvidia.com/gpu. Imported so: MIG config 'all-balanced' under the single "
+        "strategy, which migsim refuses too (its CPU and memory still take pods; pods bound to "
+        "it that ask for GPUs wait). Fix the node with a one-profile nvidia.com/mig.config or "
+        "the mixed strategy (see the all-balanced variant)");
+  // The scenario reproduces it: the node advertises no GPU, the pod asking for one waits.
+  Result<ScenarioFile> file = ParseScenarioText(s.json, "s.json");
+  REQUIRE(file.ok());
+  const VariantResult run =
+      RunVariant("snapshot", file.value().variants[0].second, {.collect_pods = true});
+  REQUIRE(run.pods.size() == 1);
+  CHECK_FALSE(run.pods[0].bound.has_value());
+}
+
+TEST_CASE("GFD's SHARED product becomes time-slicing, checked against the advertised count",
+          "[k8s][snapshot]") {
+  const auto node = [](const std::string& replicas, const std::string& advertised) {
+    return OneNode(R"("node.kubernetes.io/instance-type": "g5.12xlarge",
+        "nvidia.com/gpu.product": "NVIDIA-A10G-SHARED", "nvidia.com/gpu.count": "4",
+        "nvidia.com/gpu.sharing-strategy": "time-slicing")" + replicas,
+                   R"("nvidia.com/gpu": ")" + advertised + R"(")");
+  };
+  const auto pool = [](const SnapshotScenario& s) {
+    return Json(s)["cluster"]["nodes"]["g5-12xlarge"];
+  };
+  const nlohmann::json four = nlohmann::json::parse(R"({"type": "g5.12xlarge", "count": 1,
+      "device_plugin": {"time_slicing": {"replicas": 4}}})");
+  const SnapshotScenario labelled = Import(node(R"(, "nvidia.com/gpu.replicas": "4")", "16"), kNoPods);
+  CHECK(pool(labelled) == four);
+  CHECK(labelled.warnings.empty());
+  // No replicas label: what each GPU is advertised as.
+  CHECK(pool(Import(node("", "16"), kNoPods)) == four);
+  // Capacity and labels disagree: the labels, and a warning naming the node and the figures.
+  const SnapshotScenario odd = Import(node(R"(, "nvidia.com/gpu.replicas": "4")", "12"), kNoPods);
+  CHECK(pool(odd) == four);
+  CHECK(odd.warnings == std::vector<std::string>{
+                            "nodes.json: document 1: items[0].metadata.labels (line 1): node "
+                            "'n1': status.capacity advertises 12 nvidia.com/gpu, but "
+                            "nvidia.com/gpu.count x nvidia.com/gpu.replicas is 4 x 4 = 16: the "
+                            "labels are used (GPU Feature Discovery relabels after the device "
+                            "plugin; check the node's GPUs and plugin config)"});
+}
+
+TEST_CASE("node labels are kept but the hostname, the instance type and GPU state",
+          "[k8s][snapshot]") {
+  const SnapshotScenario s = Import(
+      OneNode(kP4d + R"("kubernetes.io/hostname": "ip-10-0-1-5.ec2.internal",
+          "eks.amazonaws.com/nodegroup": "gpu-a100", "karpenter.sh/capacity-type": "on-demand",
+          "topology.kubernetes.io/zone": "us-west-2a", "kubernetes.io/os": "linux",
+          "topology.k8s.aws/network-node-layer-3": "nn-5e2a9c7d1f3b4e8a0", "team": "search",
+          "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB", "nvidia.com/gpu.count": "8",
+          "nvidia.com/gpu.family": "ampere", "nvidia.com/gfd.timestamp": "1763621161",
+          "nvidia.com/gpu.deploy.device-plugin": "true", "nvidia.com/mig.capable": "true",
+          "nvidia.com/mig.config.state": "success")",
+              R"("nvidia.com/gpu": "8")"),
+      kNoPods);
+  CHECK(Json(s)["cluster"]["nodes"]["gpu-a100"]["labels"] == nlohmann::json::parse(R"({
+      "eks.amazonaws.com/nodegroup": "gpu-a100", "karpenter.sh/capacity-type": "on-demand",
+      "kubernetes.io/os": "linux", "nvidia.com/gpu.family": "ampere", "team": "search",
+      "topology.k8s.aws/network-node-layer-3": "nn-5e2a9c7d1f3b4e8a0",
+      "topology.kubernetes.io/zone": "us-west-2a"})"));
+}
+
+TEST_CASE("a selector on the snapshot's hostname names migsim's node", "[k8s][snapshot]") {
+  std::string pod = Pod("p", "Job", "train", R"("nvidia.com/gpu": 1)");
+  pod.replace(pod.find(R"("nodeName": "n1")"), 16,
+              R"("nodeSelector": {"kubernetes.io/hostname": "n1"})");
+  const nlohmann::json s =
+      Json(Import(OneNode(kM5 + R"(, "kubernetes.io/hostname": "n1")"), Pods({pod})));
+  CHECK(s["workloads"]["train"]["template"]["node_selector"] ==
+        nlohmann::json::parse(R"({"kubernetes.io/hostname": "m5-2xlarge-0"})"));
+}
+
+TEST_CASE("Kueue's queue-name label becomes the workload's queue, with a notice",
+          "[k8s][snapshot]") {
+  const auto queued = [](std::string pod) {
+    pod.insert(pod.find(R"("pod-template-hash")"),
+               R"("kueue.x-k8s.io/queue-name": "research-queue", )");
+    return pod;
+  };
+  // A bare pod of Kueue's pod integration: no owner, restartPolicy Never.
+  const std::string bare = R"("kind": "Pod", "metadata": {"name": "eval-1", "labels":
+      {"kueue.x-k8s.io/queue-name": "research-queue"}}, "spec": {"nodeName": "n1",
+      "restartPolicy": "Never", "containers": [{"name": "c", "image": "i", "resources":
+      {"limits": {"nvidia.com/gpu": 1}}}]}, "status": {"phase": "Running"})";
+  const SnapshotScenario s =
+      Import(OneNode(kM5),
+             Pods({queued(Pod("train-x", "Job", "train", R"("cpu": 1)")), bare,
+                   queued(Pod("web-abc12-x", "ReplicaSet", "web-abc12", R"("cpu": 1)"))}));
+  const nlohmann::json w = Json(s)["workloads"];
+  CHECK(w["train@m5-2xlarge-0"]["queue_name"] == "research-queue");
+  // Kueue's pod integration: a bare pod is a Job of one pod, never retried.
+  CHECK(w["eval-1@m5-2xlarge-0"]["kind"] == "Job");
+  CHECK(w["eval-1@m5-2xlarge-0"]["backoff_limit"] == 0);
+  CHECK(w["eval-1@m5-2xlarge-0"]["queue_name"] == "research-queue");
+  CHECK_FALSE(w["web@m5-2xlarge-0"].contains("queue_name"));
+  CHECK_THAT(s.warnings.at(0),
+             Catch::EndsWith("Kueue's queue-name 'research-queue' on a pod of Deployment 'web', "
+                             "which runs until deleted: migsim models Kueue for Jobs and pods "
+                             "that end; imported outside Kueue's quota"));
+  CHECK_THAT(s.notices.at(2),
+             Catch::StartsWith("2 workloads carry Kueue's kueue.x-k8s.io/queue-name and wait in "
+                               "its LocalQueues (default/research-queue). A snapshot cannot "
+                               "show Kueue's admission state"));
 }
 
 TEST_CASE("GPU Feature Discovery's replicas label becomes time-slicing", "[k8s][snapshot]") {
