@@ -69,6 +69,9 @@ int PlanCommand(const PlanOptions& options) {
       return Fail(s, kInternalError);
     }
   }
+  for (const std::string& note : UnservedNotes(result)) {
+    std::fprintf(stderr, "migsim: warning: %s\n", note.c_str());
+  }
   std::cout << FormatPlanTable(result);
   return 0;
 }

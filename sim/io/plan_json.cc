@@ -26,8 +26,10 @@ constexpr std::array<std::string_view, 10> kPlanFields = {
     "name",           "description",      "scenario",         "pool",
     "configurations", "workload_patches", "scenario_patches", "slo",
     "max_nodes",      "seeds"};
-constexpr std::array<std::string_view, 4> kSloFields = {"p95_queueing_latency_s", "max_pending",
-                                                        "makespan_s", "min_completed_fraction"};
+constexpr std::array<std::string_view, 7> kSloFields = {
+    "p95_queueing_latency_s", "max_pending", "makespan_s",
+    "min_completed_fraction", "max_wait_s",  "max_unserved",
+    "max_pending_peak"};
 // A node pool holds at most this many nodes (cluster_json.cc).
 constexpr int64_t kMaxPlanNodes = 100000;
 
@@ -147,6 +149,13 @@ PlanSlo ReadSlo(LoadContext* ctx, const JsonRef& ref) {
   }
   if (r.Has("min_completed_fraction")) {
     slo.min_completed_fraction = io::ReadNumber(ctx, r.Field("min_completed_fraction"), 0, 1);
+  }
+  if (r.Has("max_wait_s")) {
+    slo.max_wait_s = io::ReadNumber(ctx, r.Field("max_wait_s"), 0, io::kMaxSeconds);
+  }
+  if (r.Has("max_unserved")) slo.max_unserved = io::ReadInt(ctx, r.Field("max_unserved"), 0);
+  if (r.Has("max_pending_peak")) {
+    slo.max_pending_peak = io::ReadInt(ctx, r.Field("max_pending_peak"), 0);
   }
   return slo;
 }

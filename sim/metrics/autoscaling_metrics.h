@@ -17,6 +17,9 @@ namespace migsim {
 class Engine;
 struct ClusterSpec;
 
+// A month of a node's price: 730 hours (365 x 24 / 12), the month AWS's price lists use.
+inline constexpr double kHoursPerMonth = 730;
+
 struct NodeGroupMetrics {
   std::string pool;
   std::string capacity_type;  // "on-demand" or "spot"
@@ -41,6 +44,8 @@ struct AutoscalingMetrics {
   double cost = 0;        // all nodes, USD
   double on_demand_cost = 0, spot_cost = 0;
   double run_hours = 0;  // from t = 0 to the end of the run: cost / run_hours is $ per hour
+  // cost / run_hours x kHoursPerMonth: a month at the run's rate; 0 for a run of no time.
+  double cost_per_month() const { return run_hours > 0 ? cost / run_hours * kHoursPerMonth : 0; }
   // cost / pods completed; nullopt when none completed.
   std::optional<double> cost_per_completed_pod;
   // Requests served: the integral of the Deployments' loads (their HPAs' metric) from each

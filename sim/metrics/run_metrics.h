@@ -86,6 +86,39 @@ struct MigMetrics {
   double creation_s = 0;                // instance creation time pods waited for, summed
 };
 
+// Pods pending over a run: the most pending at once over a positive time, and the
+// time-weighted mean over [0, end of run] (unserved_demand.h).
+struct PendingLoad {
+  int64_t peak = 0;
+  double mean = 0;
+};
+
+// One workload's (its controller's: "Deployment/chat") or one namespace's waiting pods.
+struct WaitingGroup {
+  std::string name;
+  int64_t pods = 0;             // pods the run created in it
+  int64_t deleted_unbound = 0;  // of those, deleted without ever binding
+  int64_t never_bound = 0;      // never bound: deleted unbound, pending at the end, ...
+  double longest_wait_s = 0;    // the longest any of its pods was pending
+  PendingLoad pending;
+};
+
+// Demand the run did not serve, or served late, whether or not the pods ever bound
+// (unserved_demand.h): what queueing latency, which counts only pods that bound, cannot
+// show. A pod's wait is its time pending: creation -> binding; for a pod never bound,
+// creation -> its end (deleted by its controller) or the end of the run.
+struct UnservedDemand {
+  int64_t deleted_unbound = 0;       // pods deleted (scale-down, failed Job) before binding
+  LatencyStats deleted_unbound_wait;  // their waits, creation -> deletion
+  // Pods that never bound: deleted unbound, pending at the end, or ended otherwise
+  // before binding. What plan SLO max_unserved bounds.
+  int64_t never_bound = 0;
+  double longest_wait_s = 0;  // the longest wait of any pod, bound or not
+  PendingLoad pending;
+  std::vector<WaitingGroup> workloads;   // workloads with pods, in OwnerId order
+  std::vector<WaitingGroup> namespaces;  // namespaces with pods, in the scenario's order
+};
+
 struct RunMetrics {
   // Last completion - first submission; nullopt when no pod completed.
   std::optional<double> makespan_s;
@@ -122,6 +155,7 @@ struct RunMetrics {
   double gpu_hours = 0;              // every pod's GPU capacity x time allocated
   std::optional<double> jain_index;  // nullopt when no tenant was allocated GPU time
   MigMetrics mig{};
+  UnservedDemand unserved{};
 };
 
 // What one pod of a template is worth when it completes.

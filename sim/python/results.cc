@@ -43,6 +43,29 @@ void AddJobsAndTenants(const RunMetrics& m, py::dict& out) {
   out["jain_fairness_index"] = Optional(m.jain_index);
 }
 
+py::dict WaitingGroups(const std::vector<WaitingGroup>& groups) {
+  py::dict out;
+  for (const WaitingGroup& g : groups) {
+    py::dict d;
+    d["pods"] = g.pods, d["deleted_unbound"] = g.deleted_unbound;
+    d["never_bound"] = g.never_bound, d["longest_wait_s"] = g.longest_wait_s;
+    d["pending_peak"] = g.pending.peak, d["pending_mean"] = g.pending.mean;
+    out[py::str(g.name)] = d;
+  }
+  return out;
+}
+
+// As the JSON output's "unserved".
+py::dict Unserved(const UnservedDemand& u) {
+  py::dict d;
+  d["deleted_unbound"] = u.deleted_unbound;
+  d["deleted_unbound_wait_s"] = Stats(u.deleted_unbound_wait);
+  d["never_bound"] = u.never_bound, d["longest_wait_s"] = u.longest_wait_s;
+  d["pending_peak"] = u.pending.peak, d["pending_mean"] = u.pending.mean;
+  d["workloads"] = WaitingGroups(u.workloads), d["namespaces"] = WaitingGroups(u.namespaces);
+  return d;
+}
+
 py::dict Metrics(const RunMetrics& m) {
   py::dict latency;
   latency["mean"] = m.queueing.mean_s, latency["p50"] = m.queueing.p50_s;
@@ -68,6 +91,7 @@ py::dict Metrics(const RunMetrics& m) {
   out["end_s"] = m.end_s;
   out["preemption"] = py::dict(py::arg("preemptions") = m.preemptions,
                                py::arg("gpu_hours_lost") = m.gpu_hours_lost_to_preemption);
+  out["unserved"] = Unserved(m.unserved);
   AddJobsAndTenants(m, out);
   return out;
 }
@@ -75,19 +99,20 @@ py::dict Metrics(const RunMetrics& m) {
 // One list per column, in pod order; times in seconds.
 py::dict PodTable(const std::vector<PodRecord>& pods) {
   py::list name, owner, node, device, created, bound, started, ended, state, reason, restarts,
-      throughput, slowdown;
+      throughput, slowdown, wait;
   for (const PodRecord& p : pods) {
     name.append(p.name), owner.append(p.owner), node.append(p.node), device.append(p.device);
     created.append(p.created.seconds()), bound.append(Seconds(p.bound));
     started.append(Seconds(p.started)), ended.append(Seconds(p.ended));
     state.append(p.state), reason.append(p.reason), restarts.append(p.restarts);
     throughput.append(Optional(p.throughput_per_s)), slowdown.append(Optional(p.slowdown));
+    wait.append(p.wait.seconds());
   }
   py::dict t;
   t["name"] = name, t["owner"] = owner, t["node"] = node, t["device"] = device;
   t["created_s"] = created, t["bound_s"] = bound, t["started_s"] = started;
   t["ended_s"] = ended, t["state"] = state, t["reason"] = reason, t["restarts"] = restarts;
-  t["throughput_per_s"] = throughput, t["slowdown"] = slowdown;
+  t["throughput_per_s"] = throughput, t["slowdown"] = slowdown, t["wait_s"] = wait;
   return t;
 }
 

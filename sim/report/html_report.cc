@@ -28,7 +28,8 @@ constexpr int kGanttWidth = 1340;
 constexpr const char* kCss =
     "body{font-family:sans-serif;margin:24px auto;max-width:1360px;padding:0 12px;color:#222}"
     "h1{margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid #ddd}"
-    ".note{color:#666;font-size:90%}.description{max-width:70em;line-height:1.4}"
+    ".note{color:#666;font-size:90%}.warning{color:#a40000;font-weight:bold}"
+    ".description{max-width:70em;line-height:1.4}"
     "pre.summary{background:#f6f6f6;padding:10px;overflow-x:auto}"
     ".charts{display:flex;flex-wrap:wrap;gap:12px}"
     "svg.chart{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}";
@@ -73,6 +74,33 @@ std::string SummaryHtml(const RunReport& report) {
   size_t first_line_end = table.find('\n');
   table = first_line_end == std::string::npos ? "" : table.substr(first_line_end + 1);
   return "<h2>Summary</h2>\n<pre class=\"summary\">" + svg::Escape(table) + "</pre>\n";
+}
+
+// Pods deleted without ever binding (one warning per variant), and per workload what
+// waited: shown when some pod of some variant waited at all.
+std::string WaitingHtml(const RunReport& report) {
+  std::string out;
+  for (const std::string& w : UnservedWarnings(report)) {
+    out += "<p class=\"warning\">warning: " + svg::Escape(w) + "</p>\n";
+  }
+  if (std::none_of(report.variants.begin(), report.variants.end(),
+                   [](const VariantResult& v) { return v.metrics.unserved.longest_wait_s > 0; })) {
+    return out;
+  }
+  out +=
+      "<h2>Waiting pods by workload</h2>\n<table><tr><th>variant</th><th>workload</th>"
+      "<th>pods</th><th>deleted unbound</th><th>never bound</th><th>pending peak</th>"
+      "<th>pending mean</th><th>longest wait (s)</th></tr>\n";
+  for (const VariantResult& v : report.variants) {
+    for (const WaitingGroup& g : v.metrics.unserved.workloads) {
+      out += "<tr><td>" + svg::Escape(v.name) + "</td><td>" + svg::Escape(g.name) + "</td><td>" +
+             std::to_string(g.pods) + "</td><td>" + std::to_string(g.deleted_unbound) +
+             "</td><td>" + std::to_string(g.never_bound) + "</td><td>" +
+             std::to_string(g.pending.peak) + "</td><td>" + FormatFixed(g.pending.mean, 2) +
+             "</td><td>" + FormatFixed(g.longest_wait_s, 1) + "</td></tr>\n";
+    }
+  }
+  return out + "</table>\n";
 }
 
 // ---------------------------------------------------------------------- time series
@@ -368,6 +396,7 @@ std::string FormatHtmlReport(const RunReport& report) {
   std::string out = Head(report.file ? report.file->name : "migsim run");
   out += Intro(report);
   out += SummaryHtml(report);
+  out += WaitingHtml(report);
   out += OverTimeCharts(report);
   out +=
       "<h2>Pod runs per GPU device</h2>\n<p class=\"note\">Bars run from container start "

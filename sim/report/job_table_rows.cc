@@ -50,8 +50,15 @@ const TenantUsage* FindTenant(const VariantResult& v, const std::string& name) {
   return it == v.metrics.tenants.end() ? nullptr : &*it;
 }
 
+const WaitingGroup* FindWaiting(const VariantResult& v, const std::string& ns) {
+  const std::vector<WaitingGroup>& groups = v.metrics.unserved.namespaces;
+  auto it = std::find_if(groups.begin(), groups.end(),
+                         [&](const WaitingGroup& g) { return g.name == ns; });
+  return it == groups.end() ? nullptr : &*it;
+}
+
 // A section per namespace any variant has, in the order the variants list them.
-void AddTenantRows(Rows& rows, const std::vector<VariantResult>& variants) {
+void AddTenantRows(Rows& rows, const std::vector<VariantResult>& variants, bool jobs) {
   std::vector<std::string> names;
   for (const VariantResult& v : variants) {
     for (const TenantUsage& t : v.metrics.tenants) {
@@ -68,6 +75,15 @@ void AddTenantRows(Rows& rows, const std::vector<VariantResult>& variants) {
     };
     tenant_row("GPU-hours", "", [](const TenantUsage& t) { return FormatFixed(t.gpu_hours, 3); });
     tenant_row("GPU share", "", [](const TenantUsage& t) { return FormatFixed(t.gpu_share, 3); });
+    AddRow(rows, variants, "pods pending peak, " + ns, [&](const VariantResult& v) {
+      const WaitingGroup* w = FindWaiting(v, ns);
+      return w == nullptr ? std::string("-") : std::to_string(w->pending.peak);
+    });
+    AddRow(rows, variants, "longest wait, " + ns + " (s)", [&](const VariantResult& v) {
+      const WaitingGroup* w = FindWaiting(v, ns);
+      return w == nullptr ? std::string("-") : FormatFixed(w->longest_wait_s, 1);
+    });
+    if (!jobs) continue;
     tenant_row("jobs completed", "",
                [](const TenantUsage& t) { return std::to_string(t.jobs.completed); });
     tenant_row("JCT mean", " (s)", [](const TenantUsage& t) {
@@ -87,19 +103,23 @@ void AddTenantRows(Rows& rows, const std::vector<VariantResult>& variants) {
 
 }  // namespace
 
-Rows JobAndTenantRows(const std::vector<VariantResult>& variants) {
-  Rows rows;
-  const bool any_jobs = std::any_of(variants.begin(), variants.end(), [](const VariantResult& v) {
+bool AnyJobs(const std::vector<VariantResult>& variants) {
+  return std::any_of(variants.begin(), variants.end(), [](const VariantResult& v) {
     const JobStats& j = v.metrics.jobs;
     return j.completed + j.failed + j.unfinished > 0;
   });
+}
+
+Rows JobAndTenantRows(const std::vector<VariantResult>& variants) {
+  Rows rows;
+  const bool any_jobs = AnyJobs(variants);
   if (any_jobs) AddJobRows(rows, variants);
   AddRow(rows, variants, "GPU-hours",
          [](const VariantResult& v) { return FormatFixed(v.metrics.gpu_hours, 3); });
   const bool tenants = std::any_of(variants.begin(), variants.end(), [](const VariantResult& v) {
     return v.metrics.tenants.size() > 1;
   });
-  if (tenants) AddTenantRows(rows, variants);
+  if (tenants) AddTenantRows(rows, variants, any_jobs);
   return rows;
 }
 

@@ -11,6 +11,10 @@
 
 namespace migsim {
 
+// True when some variant ran a job (a Job, Workflow, bare pod or trace pod; a Deployment
+// is a service, job_completion.h): the table's job-centric rows are shown only then.
+bool AnyJobs(const std::vector<VariantResult>& variants);
+
 // (label, a cell per variant) rows, in table order; "-" where a variant has no value.
 std::vector<std::pair<std::string, std::vector<std::string>>> JobAndTenantRows(
     const std::vector<VariantResult>& variants);

@@ -8,13 +8,12 @@
 #include <vector>
 
 #include "sim/core/text.h"
+#include "sim/metrics/autoscaling_metrics.h"
+#include "sim/metrics/unserved_demand.h"
 #include "sim/report/csv_field.h"
 
 namespace migsim {
 namespace {
-
-// A month of a node's price: 730 hours (365 x 24 / 12), the month AWS's price lists use.
-constexpr double kHoursPerMonth = 730;
 
 // Whole dollars with thousands separators: 3,732.
 std::string Dollars(double v) {
@@ -52,6 +51,11 @@ std::string DescribeSlo(const PlanSlo& slo) {
   if (slo.min_completed_fraction) {
     parts.push_back("completed fraction >= " + Short(*slo.min_completed_fraction));
   }
+  if (slo.max_wait_s) parts.push_back("longest wait <= " + Short(*slo.max_wait_s) + " s");
+  if (slo.max_unserved) parts.push_back("pods never bound <= " + std::to_string(*slo.max_unserved));
+  if (slo.max_pending_peak) {
+    parts.push_back("pending peak <= " + std::to_string(*slo.max_pending_peak));
+  }
   return Join(parts, ", ");
 }
 
@@ -79,12 +83,13 @@ std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnsw
         cells.end(),
         {FormatFixed(e.cost_per_hour, csv ? 4 : 2),
          FormatFixed(e.cost_per_hour * kHoursPerMonth, csv ? 2 : 0),
-         FormatFixed(m.queueing.p95_s, seconds),
+         FormatFixed(m.queueing.p95_s, seconds), FormatFixed(m.unserved.longest_wait_s, seconds),
+         std::to_string(m.unserved.never_bound),
          m.makespan_s ? FormatFixed(*m.makespan_s, seconds) : none,
          csv ? Decimal(m.gpu_allocation_ratio) : FormatFixed(m.gpu_allocation_ratio, 3),
          csv ? Decimal(m.gpu_compute_utilization) : FormatFixed(m.gpu_compute_utilization, 3)});
   } else {
-    cells.insert(cells.end(), 6, none);
+    cells.insert(cells.end(), 8, none);
   }
   cells.push_back(std::to_string(a.evidence.size()));
   return cells;
@@ -110,6 +115,30 @@ std::string Layout(const std::vector<std::vector<std::string>>& rows) {
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> UnservedNotes(const PlanResult& result) {
+  std::vector<std::string> notes;
+  const bool seeds = result.plan->seeds.size() > 1;
+  for (const ConfigurationAnswer& c : result.configurations) {
+    const PlanAnswer& a = c.answer;
+    if (a.evidence.empty()) continue;
+    const PlanEvaluation& e = a.chosen();
+    const int nodes = a.nodes.value_or(result.plan->max_nodes);
+    for (const SeedRun& run : e.runs) {
+      std::string why = UnjudgedDemand(result.plan->slo, run.metrics);
+      if (why.empty()) why = DescribeUnboundDeletions(run.metrics.unserved);
+      if (why.empty()) continue;
+      notes.push_back(c.configuration->name + " at " + std::to_string(nodes) +
+                      (nodes == 1 ? " node" : " nodes") +
+                      (seeds ? ", seed " + std::to_string(run.seed) : "") + ": " + why);
+    }
+  }
+  return notes;
+}
+
+namespace {
+
 std::string Notes(const PlanResult& result) {
   std::string out;
   for (const ConfigurationAnswer& c : result.configurations) {
@@ -121,6 +150,7 @@ std::string Notes(const PlanResult& result) {
     }
     if (!a.warning.empty()) out += c.configuration->name + ": " + a.warning + "\n";
   }
+  for (const std::string& note : UnservedNotes(result)) out += note + "\n";
   return out;
 }
 
@@ -168,13 +198,16 @@ std::string PoolsCsv(const PlanEvaluation& e) {
 }
 
 std::string MetricsCsv(const RunMetrics& m) {
+  const UnservedDemand& d = m.unserved;
   return Join({m.makespan_s ? FormatFixed(*m.makespan_s, 6) : "", FormatFixed(m.queueing.p95_s, 6),
                FormatFixed(m.queueing.mean_s, 6), FormatFixed(m.queueing.max_s, 6),
                Decimal(m.gpu_allocation_ratio), Decimal(m.gpu_compute_utilization),
                std::to_string(m.pods.submitted), std::to_string(m.pods.completed),
                std::to_string(m.pods.failed), std::to_string(m.pods.running),
                std::to_string(m.pods.pending), std::to_string(m.pods.deleted),
-               std::to_string(m.pods.restarts)},
+               std::to_string(m.pods.restarts), std::to_string(d.deleted_unbound),
+               std::to_string(d.never_bound), FormatFixed(d.longest_wait_s, 6),
+               std::to_string(d.pending.peak), Decimal(d.pending.mean)},
               ",");
 }
 
@@ -207,8 +240,8 @@ std::string FormatPlanTable(const PlanResult& result) {
                     (plan.seeds.size() > 1 ? ", on seeds " : ", on seed ") + Seeds(plan.seeds) +
                     "\n\n";
   std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type",
-                                                 "cost ($/h)", "cost ($/month)",
-                                                 "p95 latency (s)", "makespan (s)",
+                                                 "cost ($/h)", "cost ($/month)", "p95 latency (s)",
+                                                 "longest wait (s)", "never bound", "makespan (s)",
                                                  "allocation", "utilization", "evaluations"}};
   const std::vector<size_t> ranked = RankConfigurations(result);
   for (size_t i : ranked) rows.push_back(Cells(result, result.configurations[i], false));
@@ -221,7 +254,8 @@ std::string FormatPlanTable(const PlanResult& result) {
 std::string FormatPlanCsv(const PlanResult& result) {
   std::string out =
       "configuration,nodes,node_type,cost_per_hour,cost_per_month,p95_queueing_latency_s,"
-      "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note,pools\n";
+      "longest_wait_s,pods_never_bound,makespan_s,gpu_allocation_ratio,gpu_compute_utilization,"
+      "evaluations,note,pools\n";
   for (size_t i : RankConfigurations(result)) {
     const ConfigurationAnswer& c = result.configurations[i];
     std::vector<std::string> cells = Cells(result, c, true);
@@ -238,13 +272,14 @@ std::string FormatEvidenceCsv(const PlanResult& result) {
       "configuration,nodes,seed,meets,why_not,cost_per_hour,makespan_s,queueing_p95_s,"
       "queueing_mean_s,queueing_max_s,gpu_allocation_ratio,gpu_compute_utilization,"
       "pods_submitted,pods_completed,pods_failed,pods_running,pods_pending,pods_deleted,"
-      "restarts\n";
+      "restarts,pods_deleted_unbound,pods_never_bound,longest_wait_s,pending_peak,"
+      "pending_mean\n";
   for (const ConfigurationAnswer& c : result.configurations) {
     for (const auto& [nodes, e] : c.answer.evidence) {
       const std::string head = CsvField(c.configuration->name) + "," + std::to_string(nodes) + ",";
       if (e.runs.empty()) {  // the scenario did not load at this size
         out += head + ",false," + CsvField(e.why_not) + "," + FormatFixed(e.cost_per_hour, 4) +
-               std::string(13, ',') + "\n";
+               std::string(18, ',') + "\n";
       }
       for (const SeedRun& run : e.runs) {
         out += head + std::to_string(run.seed) + "," + (run.meets ? "true" : "false") + "," +

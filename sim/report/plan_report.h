@@ -21,6 +21,12 @@ std::vector<size_t> RankConfigurations(const PlanResult& result);
 // whose cost the total includes.
 std::string FormatPlanTable(const PlanResult& result);
 
+// One line per seed run of each configuration's answer (its chosen size) that deleted pods
+// without ever binding them, or left demand the objectives cannot judge (UnjudgedDemand):
+// "g5-fixed at 6 nodes: 28 pods were deleted without ever binding (longest wait 10.1 h);
+// ...: add max_wait_s or max_unserved". The table's notes end with them.
+std::vector<std::string> UnservedNotes(const PlanResult& result);
+
 // plan.csv: the table's rows, a note, and the pools the cost includes.
 std::string FormatPlanCsv(const PlanResult& result);
 

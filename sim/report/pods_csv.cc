@@ -26,13 +26,13 @@ std::string Decimal(std::optional<double> v) {
 std::string FormatPodsCsv(const VariantResult& variant) {
   std::string out =
       "name,owner,node,device,created,bound,started,finished,state,reason,restarts,throughput,"
-      "slowdown\n";
+      "slowdown,wait\n";
   for (const PodRecord& p : variant.pods) {
     out += CsvField(p.name) + "," + CsvField(p.owner) + "," + CsvField(p.node) + "," +
            CsvField(p.device) + "," + Seconds(p.created) + "," + Seconds(p.bound) + "," +
            Seconds(p.started) + "," + Seconds(p.ended) + "," + p.state + "," + p.reason + "," +
            std::to_string(p.restarts) + "," + Decimal(p.throughput_per_s) + "," +
-           Decimal(p.slowdown) + "\n";
+           Decimal(p.slowdown) + "," + Seconds(p.wait) + "\n";
   }
   return out;
 }

@@ -40,6 +40,31 @@ void AddJobsAndTenants(const RunMetrics& m, Json& j) {
   j["jain_fairness_index"] = m.jain_index ? Json(Micro(*m.jain_index)) : Json(nullptr);
 }
 
+Json WaitingGroupsJson(const std::vector<WaitingGroup>& groups) {
+  Json out = Json::object();
+  for (const WaitingGroup& g : groups) {
+    out[g.name] = {{"pods", g.pods},
+                   {"deleted_unbound", g.deleted_unbound},
+                   {"never_bound", g.never_bound},
+                   {"longest_wait_s", Micro(g.longest_wait_s)},
+                   {"pending_peak", g.pending.peak},
+                   {"pending_mean", Micro(g.pending.mean)}};
+  }
+  return out;
+}
+
+// Demand left waiting (README "JSON").
+Json UnservedJson(const UnservedDemand& d) {
+  return {{"deleted_unbound", d.deleted_unbound},
+          {"deleted_unbound_wait_s", StatsJson(d.deleted_unbound_wait)},
+          {"never_bound", d.never_bound},
+          {"longest_wait_s", Micro(d.longest_wait_s)},
+          {"pending_peak", d.pending.peak},
+          {"pending_mean", Micro(d.pending.mean)},
+          {"workloads", WaitingGroupsJson(d.workloads)},
+          {"namespaces", WaitingGroupsJson(d.namespaces)}};
+}
+
 Json MetricsJson(const RunMetrics& m) {
   Json j;
   j["makespan_s"] = m.makespan_s ? Json(Micro(*m.makespan_s)) : Json(nullptr);
@@ -60,6 +85,7 @@ Json MetricsJson(const RunMetrics& m) {
   j["end_s"] = Micro(m.end_s);
   j["preemption"] = {{"preemptions", m.preemptions},
                      {"gpu_hours_lost", Micro(m.gpu_hours_lost_to_preemption)}};
+  j["unserved"] = UnservedJson(m.unserved);
   if (!m.queueing_by_priority_class.empty()) {
     Json by_class = Json::object();
     for (const PriorityClassLatency& c : m.queueing_by_priority_class) {
@@ -205,6 +231,7 @@ Json AutoscalingJson(const AutoscalingMetrics& a) {
   }
   return Json{{"node_hours", Micro(a.node_hours)},
               {"cost", Micro(a.cost)},
+              {"cost_per_month", Micro(a.cost_per_month())},
               {"on_demand_cost", Micro(a.on_demand_cost)},
               {"spot_cost", Micro(a.spot_cost)},
               {"fixed_node_hours", Micro(a.fixed_node_hours)},

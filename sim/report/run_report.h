@@ -18,7 +18,7 @@ std::string FormatSummaryTable(const RunReport& report);
 std::string FormatResultsJson(const RunReport& report);
 
 // One row per pod: name,owner,node,device,created,bound,started,finished,state,reason,
-// restarts,throughput,slowdown.
+// restarts,throughput,slowdown,wait.
 std::string FormatPodsCsv(const VariantResult& variant);
 
 // A self-contained HTML report (inline SVG; no scripts, no network): per variant and side
@@ -29,6 +29,11 @@ std::string FormatHtmlReport(const RunReport& report);
 // and node, a track per GPU device, a slice per pod run, counters for allocation,
 // utilization and pending pods. REQUIRES: pods and timeline collected. (chrome_trace.cc)
 std::string FormatChromeTrace(const RunReport& report);
+
+// One line per variant that deleted pods without ever binding them: "variant fixed-6: 28
+// pods were deleted without ever binding (Deployment/chat 28), the longest after 10.1 h".
+// `migsim run` prints them on stderr and the HTML report shows them. (unserved_warnings.cc)
+std::vector<std::string> UnservedWarnings(const RunReport& report);
 
 // time_s,allocation,utilization,pending,running — one row per instant of the timeline.
 std::string FormatTimeseriesCsv(const VariantResult& variant);

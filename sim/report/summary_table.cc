@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "sim/core/text.h"
@@ -204,8 +205,12 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
                                     [](const VariantResult& v) {
                                       return v.autoscaling && v.autoscaling->requests;
                                     });
-  std::vector<Row> out = {{"node-hours", {}}, {"cost ($)", {}}, {"cost per completed pod ($)", {}}};
-  const size_t first_group = requests ? 5 : 3;
+  // Job-centric: without a Job, no pod completes as work (Deployments are services).
+  const bool jobs = AnyJobs(report.variants);
+  std::vector<Row> out = {{"node-hours", {}}, {"cost ($)", {}}, {"cost per month ($)", {}}};
+  if (jobs) out.push_back({"cost per completed pod ($)", {}});
+  const size_t first_request = out.size();
+  const size_t first_group = first_request + (requests ? 2 : 0);
   if (requests) {
     out.push_back({"requests served", {}});
     out.push_back({"cost per 1,000 requests ($)", {}});
@@ -219,9 +224,12 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
     if (const std::optional<AutoscalingMetrics>& a = v.autoscaling) {
       cells[0] = FormatFixed(a->node_hours, 2);
       cells[1] = FormatFixed(a->cost, 2);
-      if (a->cost_per_completed_pod) cells[2] = FormatFixed(*a->cost_per_completed_pod, 4);
-      if (requests && a->requests) cells[3] = FormatFixed(*a->requests, 0);
-      if (requests && a->cost_per_1000_requests) cells[4] = FormatFixed(*a->cost_per_1000_requests, 4);
+      cells[2] = FormatFixed(a->cost_per_month(), 2);
+      if (jobs && a->cost_per_completed_pod) cells[3] = FormatFixed(*a->cost_per_completed_pod, 4);
+      if (requests && a->requests) cells[first_request] = FormatFixed(*a->requests, 0);
+      if (requests && a->cost_per_1000_requests) {
+        cells[first_request + 1] = FormatFixed(*a->cost_per_1000_requests, 4);
+      }
       for (size_t i = 0; i < groups.size(); ++i) {
         auto g = std::find_if(a->groups.begin(), a->groups.end(),
                               [&](const NodeGroupMetrics& x) { return x.pool == groups[i]; });
@@ -235,51 +243,65 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
   rows.insert(rows.end(), out.begin(), out.end());
 }
 
+// Job-centric rows (makespan, run time, throughput) are left out when no variant ran a
+// job (job_completion.h: Deployments are services): they would describe no work.
 std::vector<Row> BuildRows(const RunReport& report) {
-  std::vector<Row> rows = {{"policy", {}},
-                           {"makespan (s)", {}},
-                           {"queueing latency mean (s)", {}},
-                           {"queueing latency p50 (s)", {}},
-                           {"queueing latency p95 (s)", {}},
-                           {"queueing latency p99 (s)", {}},
-                           {"queueing latency max (s)", {}},
-                           {"GPU allocation ratio", {}},
-                           {"GPU compute utilization", {}},
-                           {"run time mean (s)", {}},
-                           {"throughput (per s)", {}},
-                           {"throughput per pod (per s)", {}},
-                           {"pods submitted", {}},
-                           {"pods completed", {}},
-                           {"pods failed", {}},
-                           {"pods running", {}},
-                           {"pods pending", {}},
-                           {"pods deleted", {}},
-                           {"container restarts", {}}};
-  const size_t base_rows = rows.size();
-  for (const VariantResult& v : report.variants) {
-    const RunMetrics& m = v.metrics;
-    const LatencyStats& q = m.queueing;
-    std::vector<std::string> cells = {
-        v.policy,
-        m.makespan_s ? FormatFixed(*m.makespan_s, 1) : "-",
-        FormatFixed(q.mean_s, 1),
-        FormatFixed(q.p50_s, 1),
-        FormatFixed(q.p95_s, 1),
-        FormatFixed(q.p99_s, 1),
-        FormatFixed(q.max_s, 1),
-        FormatFixed(m.gpu_allocation_ratio, 3),
-        FormatFixed(m.gpu_compute_utilization, 3),
-        FormatFixed(m.mean_run_s, 1),
-        m.work_unit.empty() ? "-" : FormatFixed(m.throughput_per_s, 2) + " " + m.work_unit,
-        m.work_unit.empty() ? "-" : FormatFixed(m.pod_throughput_per_s, 2) + " " + m.work_unit,
-        std::to_string(m.pods.submitted),
-        std::to_string(m.pods.completed),
-        std::to_string(m.pods.failed),
-        std::to_string(m.pods.running),
-        std::to_string(m.pods.pending),
-        std::to_string(m.pods.deleted),
-        std::to_string(m.pods.restarts)};
-    for (size_t r = 0; r < base_rows; ++r) rows[r].cells.push_back(cells[r]);
+  using Cell = std::function<std::string(const RunMetrics&)>;
+  const bool jobs = AnyJobs(report.variants);
+  std::vector<std::pair<std::string, Cell>> columns = {
+      {"makespan (s)",
+       [](const RunMetrics& m) { return m.makespan_s ? FormatFixed(*m.makespan_s, 1) : "-"; }},
+      {"queueing latency mean (s)",
+       [](const RunMetrics& m) { return FormatFixed(m.queueing.mean_s, 1); }},
+      {"queueing latency p50 (s)",
+       [](const RunMetrics& m) { return FormatFixed(m.queueing.p50_s, 1); }},
+      {"queueing latency p95 (s)",
+       [](const RunMetrics& m) { return FormatFixed(m.queueing.p95_s, 1); }},
+      {"queueing latency p99 (s)",
+       [](const RunMetrics& m) { return FormatFixed(m.queueing.p99_s, 1); }},
+      {"queueing latency max (s)",
+       [](const RunMetrics& m) { return FormatFixed(m.queueing.max_s, 1); }},
+      {"longest wait (s)",
+       [](const RunMetrics& m) { return FormatFixed(m.unserved.longest_wait_s, 1); }},
+      {"pods pending peak",
+       [](const RunMetrics& m) { return std::to_string(m.unserved.pending.peak); }},
+      {"pods pending mean",
+       [](const RunMetrics& m) { return FormatFixed(m.unserved.pending.mean, 2); }},
+      {"GPU allocation ratio",
+       [](const RunMetrics& m) { return FormatFixed(m.gpu_allocation_ratio, 3); }},
+      {"GPU compute utilization",
+       [](const RunMetrics& m) { return FormatFixed(m.gpu_compute_utilization, 3); }},
+      {"run time mean (s)", [](const RunMetrics& m) { return FormatFixed(m.mean_run_s, 1); }},
+      {"throughput (per s)",
+       [](const RunMetrics& m) {
+         return m.work_unit.empty() ? "-" : FormatFixed(m.throughput_per_s, 2) + " " + m.work_unit;
+       }},
+      {"throughput per pod (per s)",
+       [](const RunMetrics& m) {
+         return m.work_unit.empty() ? "-"
+                                    : FormatFixed(m.pod_throughput_per_s, 2) + " " + m.work_unit;
+       }},
+      {"pods submitted", [](const RunMetrics& m) { return std::to_string(m.pods.submitted); }},
+      {"pods completed", [](const RunMetrics& m) { return std::to_string(m.pods.completed); }},
+      {"pods failed", [](const RunMetrics& m) { return std::to_string(m.pods.failed); }},
+      {"pods running", [](const RunMetrics& m) { return std::to_string(m.pods.running); }},
+      {"pods pending", [](const RunMetrics& m) { return std::to_string(m.pods.pending); }},
+      {"pods deleted", [](const RunMetrics& m) { return std::to_string(m.pods.deleted); }},
+      {"pods deleted unbound",
+       [](const RunMetrics& m) { return std::to_string(m.unserved.deleted_unbound); }},
+      {"container restarts", [](const RunMetrics& m) { return std::to_string(m.pods.restarts); }}};
+  if (!jobs) {
+    std::erase_if(columns, [](const auto& c) {
+      return c.first == "makespan (s)" || c.first == "run time mean (s)" ||
+             c.first.starts_with("throughput");
+    });
+  }
+  std::vector<Row> rows = {{"policy", {}}};
+  for (const VariantResult& v : report.variants) rows[0].cells.push_back(v.policy);
+  for (const auto& [label, cell] : columns) {
+    Row row{label, {}};
+    for (const VariantResult& v : report.variants) row.cells.push_back(cell(v.metrics));
+    rows.push_back(std::move(row));
   }
   AddPreemptionRows(report, rows);
   AddMigRows(report, rows);
@@ -336,9 +358,10 @@ std::string FormatSummaryTable(const RunReport& report) {
   std::string out = report.file->name + "\n";
   out += line("", [&](size_t c) { return report.variants[c].name; });
   for (const Row& r : rows) out += line(r.label, [&](size_t c) { return r.cells[c]; });
-  bool unfinished = std::any_of(report.variants.begin(), report.variants.end(), [](const auto& v) {
-    return v.metrics.pods.running + v.metrics.pods.pending > 0;
-  });
+  bool unfinished = AnyJobs(report.variants) &&
+                    std::any_of(report.variants.begin(), report.variants.end(), [](const auto& v) {
+                      return v.metrics.pods.running + v.metrics.pods.pending > 0;
+                    });
   if (unfinished) {
     out += "(pods running or pending at the end of the run are not in the makespan)\n";
   }

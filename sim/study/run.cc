@@ -10,6 +10,7 @@
 #include "sim/metrics/kueue_metrics.h"
 #include "sim/metrics/priority_latency.h"
 #include "sim/metrics/tenant_share.h"
+#include "sim/metrics/unserved_demand.h"
 #include "workloads/controller_factory.h"
 #include "workloads/job_rule.h"
 
@@ -103,6 +104,7 @@ PodRecord RecordPod(const Engine& engine, const Pod& pod) {
   r.state = std::string(PhaseName(pod.phase));
   r.reason = std::string(EndReasonName(pod.reason));
   r.restarts = pod.restarts;
+  r.wait = WaitOf(pod, engine.end_time());
   return r;
 }
 
@@ -117,6 +119,13 @@ std::vector<TemplateWork> WorkPerTemplate(const Scenario& scenario) {
     work.push_back({jc.work, jc.work_unit});
   }
   return work;
+}
+
+std::vector<int32_t> NamespaceOfTemplates(const Scenario& scenario) {
+  std::vector<int32_t> out;
+  out.reserve(scenario.templates.size());
+  for (const PodTemplate& t : scenario.templates) out.push_back(t.namespace_index);
+  return out;
 }
 
 // Jobs' completion time and slowdown, overall and per namespace, and the namespaces' GPU
@@ -184,6 +193,9 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   engine.AddObserver(&allocation);
   TimelineRecorder timeline;
   if (options.collect_timeline) engine.AddObserver(&timeline);
+  PendingRecorder pending(NamespaceOfTemplates(scenario), scenario.workloads.size(),
+                          scenario.namespaces.size());
+  engine.AddObserver(&pending);
   for (EngineObserver* o : options.observers) engine.AddObserver(o);
   const bool has_faults =
       !scenario.cluster.faults.empty() || !scenario.cluster.fault_processes.empty();
@@ -214,6 +226,9 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
     result.metrics.cluster_queues = KueueMetrics(*engine.kueue(), engine.end_time());
   }
   AddJobsAndTenants(engine, scenario, result.metrics);
+  result.metrics.unserved =
+      ComputeUnservedDemand(engine.pods(), scenario.templates, scenario.namespaces, pending,
+                            engine.end_time(), [&](OwnerId o) { return engine.ControllerName(o); });
   if (scenario.queueing_theory) {
     result.theory = CompareWithTheory(*scenario.queueing_theory, result.metrics);
   }

@@ -27,6 +27,7 @@ struct PodRecord {
   std::string state;   // pending, starting, running, completed, failed, deleted
   std::string reason;  // why it ended (Completed, Error, DeviceLost, ...), or empty
   uint32_t restarts = 0;
+  SimTime wait;  // how long it was pending, bound or not (WaitOf, unserved_demand.h)
   // Completed pods: work per second of run time, and run time / the job class's run
   // time alone on a whole GPU of the node's model (1 = as fast as that).
   std::optional<double> throughput_per_s, slowdown;

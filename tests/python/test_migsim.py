@@ -68,8 +68,12 @@ class TestRun(unittest.TestCase):
         metrics = migsim.run(SUPERRES, variant="whole-gpu")["metrics"]
         self.assertEqual(set(metrics), {"makespan_s", "queueing_latency_s", "gpu_allocation_ratio",
                                         "gpu_compute_utilization", "run_time_s", "throughput",
-                                        "pods", "end_s", "preemption", "jobs", "gpu_hours",
-                                        "tenants", "jain_fairness_index"})
+                                        "pods", "end_s", "preemption", "unserved", "jobs",
+                                        "gpu_hours", "tenants", "jain_fairness_index"})
+        self.assertEqual(set(metrics["unserved"]),
+                         {"deleted_unbound", "deleted_unbound_wait_s", "never_bound",
+                          "longest_wait_s", "pending_peak", "pending_mean", "workloads",
+                          "namespaces"})
         self.assertEqual(set(metrics["queueing_latency_s"]),
                          {"mean", "p50", "p95", "p99", "max", "count"})
 

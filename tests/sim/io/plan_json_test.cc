@@ -177,13 +177,28 @@ TEST_CASE("plan objectives, sizes and seeds are checked", "[plan]") {
   };
   CHECK(ErrorOf(with_slo("{}")) ==
         "plans/p.json:/slo: must set at least one objective (expected one of: "
-        "p95_queueing_latency_s, max_pending, makespan_s, min_completed_fraction)");
+        "p95_queueing_latency_s, max_pending, makespan_s, min_completed_fraction, max_wait_s, "
+        "max_unserved, max_pending_peak)");
   CHECK(ErrorOf(with_slo(R"({"min_completed_fraction": 1.5})")) ==
         "plans/p.json:/slo/min_completed_fraction: must be <= 1");
   CHECK(ErrorOf(with_slo(R"({"p95_latency_s": 5})")) ==
         "plans/p.json:/slo/p95_latency_s: unknown field 'p95_latency_s' (expected one of: "
-        "p95_queueing_latency_s, max_pending, makespan_s, min_completed_fraction)");
+        "p95_queueing_latency_s, max_pending, makespan_s, min_completed_fraction, max_wait_s, "
+        "max_unserved, max_pending_peak)");
   CHECK(ErrorOf(with_slo(R"({"max_pending": -1})")) == "plans/p.json:/slo/max_pending: must be >= 0");
+  CHECK(ErrorOf(with_slo(R"({"max_wait_s": -1})")) == "plans/p.json:/slo/max_wait_s: must be >= 0");
+  CHECK(ErrorOf(with_slo(R"({"max_unserved": 1.5})")) ==
+        "plans/p.json:/slo/max_unserved: expected an integer, got 1.5");
+  CHECK(ErrorOf(with_slo(R"({"max_pending_peak": -2})")) ==
+        "plans/p.json:/slo/max_pending_peak: must be >= 0");
+  SECTION("the serving objectives load") {
+    Result<PlanFile> loaded =
+        LoadPlan(with_slo(R"({"max_wait_s": 420, "max_unserved": 0, "max_pending_peak": 5})"));
+    REQUIRE(loaded.ok());
+    CHECK(loaded.value().slo.max_wait_s == 420);
+    CHECK(loaded.value().slo.max_unserved == 0);
+    CHECK(loaded.value().slo.max_pending_peak == 5);
+  }
   CHECK(ErrorOf(with_slo(R"({"max_pending": 0})", R"("max_nodes": 0)")) ==
         "plans/p.json:/max_nodes: must be >= 1");
   CHECK(ErrorOf(with_slo(R"({"max_pending": 0})", R"("max_nodes": 4, "seeds": [])")) ==

@@ -59,8 +59,18 @@ TEST_CASE("the tenant section has every namespace of any variant, '-' where one 
   REQUIRE(Find(rows, "GPU share, b") != nullptr);
   CHECK(*Find(rows, "GPU share, a") == std::vector<std::string>{"0.750", "1.000"});
   CHECK(*Find(rows, "GPU share, b") == std::vector<std::string>{"0.250", "-"});
-  CHECK(*Find(rows, "JCT mean, a (s)") == std::vector<std::string>{"-", "-"});
+  CHECK(Find(rows, "JCT mean, a (s)") == nullptr);  // no job ran: no job rows
   CHECK(*Find(rows, "Jain's index, GPU time") == std::vector<std::string>{"0.800", "1.000"});
+  variants[0].metrics.jobs.completed = 1;
+  WaitingGroup a;
+  a.name = "a";
+  a.pending.peak = 4;
+  a.longest_wait_s = 12.5;
+  variants[0].metrics.unserved.namespaces = {a};
+  const Rows with_jobs = JobAndTenantRows(variants);
+  CHECK(*Find(with_jobs, "JCT mean, a (s)") == std::vector<std::string>{"-", "-"});
+  CHECK(*Find(with_jobs, "pods pending peak, a") == std::vector<std::string>{"4", "-"});
+  CHECK(*Find(with_jobs, "longest wait, a (s)") == std::vector<std::string>{"12.5", "-"});
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ TEST_CASE("the table notes answers that are not monotone and sizes that did not 
                              "broken: 1 node misses: does not load: s.json:/x: bad\n"));
   CHECK_THAT(FormatEvidenceCsv(result),
              Catch::EndsWith("\nbroken,1,,false,does not load: s.json:/x: bad,0.0000"
-                             ",,,,,,,,,,,,,\n"));
+                             ",,,,,,,,,,,,,,,,,,\n"));
 }
 
 }  // namespace migsim

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/report/run_report.h"
 
@@ -52,6 +53,72 @@ TEST_CASE("the table has gang rows only when a variant has gangs, and names thos
   CHECK(Cells(table, "gang wait max (s)") == "- 20.0");
   CHECK(Cells(table, "gang reservation timeouts") == "- 3");
   CHECK_THAT(table, Catch::Contains("gangs never scheduled: DistributedJob/big (gangs)\n"));
+}
+
+TEST_CASE("the table leaves job rows out without a job, and shows the cost per month",
+          "[report][unserved]") {
+  ScenarioFile file;
+  file.name = "s";
+  RunReport report{.file = &file, .variants = {}};
+  VariantResult service;  // a Deployment only: no job, pods never complete
+  service.name = "service";
+  service.metrics.unserved.longest_wait_s = 36360;
+  service.metrics.unserved.deleted_unbound = 28;
+  service.metrics.unserved.pending = {.peak = 32, .mean = 4.25};
+  AutoscalingMetrics cost;
+  cost.node_hours = 96;
+  cost.cost = 195.456;  // 6 nodes x $16.288/h x 2 h
+  cost.run_hours = 2;
+  cost.cost_per_completed_pod = 1.5;
+  service.autoscaling = cost;
+  report.variants.push_back(service);
+  std::string table = FormatSummaryTable(report);
+  CHECK(Cells(table, "longest wait (s)") == "36360.0");
+  CHECK(Cells(table, "pods pending peak") == "32");
+  CHECK(Cells(table, "pods pending mean") == "4.25");
+  CHECK(Cells(table, "pods deleted unbound") == "28");
+  CHECK(Cells(table, "cost ($)") == "195.46");
+  CHECK(Cells(table, "cost per month ($)") == "71341.44");  // 97.728 $/h x 730 h
+  for (const char* job_row : {"makespan (s)", "run time mean (s)", "throughput (per s)",
+                              "cost per completed pod ($)", "jobs completed", "JCT mean (s)"}) {
+    INFO(job_row);
+    CHECK(Cells(table, job_row).empty());
+  }
+  CHECK_THAT(table, !Catch::Contains("not in the makespan"));
+
+  VariantResult batch;
+  batch.name = "batch";
+  batch.metrics.jobs.completed = 1;
+  batch.metrics.makespan_s = 10;
+  report.variants.push_back(batch);
+  table = FormatSummaryTable(report);
+  CHECK(Cells(table, "makespan (s)") == "- 10.0");
+  CHECK(Cells(table, "cost per completed pod ($)") == "1.5000 -");
+  CHECK(Cells(table, "jobs completed") == "0 1");
+}
+
+TEST_CASE("pods deleted without ever binding are warned of, one line per variant",
+          "[report][unserved]") {
+  ScenarioFile file;
+  file.name = "s";
+  RunReport report{.file = &file, .variants = {}};
+  VariantResult served, unserved;
+  served.name = "ten";
+  unserved.name = "six";
+  unserved.metrics.unserved.deleted_unbound = 28;
+  unserved.metrics.unserved.deleted_unbound_wait.max_s = 36360;
+  WaitingGroup chat, train;
+  chat.name = "Deployment/chat";
+  chat.deleted_unbound = 28;
+  train.name = "Job/train";
+  unserved.metrics.unserved.workloads = {chat, train};
+  report.variants = {served, unserved};
+  CHECK(UnservedWarnings(report) ==
+        std::vector<std::string>{"variant six: 28 pods were deleted without ever binding "
+                                 "(Deployment/chat 28), the longest after 10.1 h"});
+  const std::string html = FormatHtmlReport(report);
+  CHECK_THAT(html, Catch::Contains("<p class=\"warning\">warning: variant six: 28 pods were "
+                                   "deleted without ever binding"));
 }
 
 }  // namespace

@@ -48,11 +48,11 @@ TEST_CASE("ten one-GPU pods at once need ten g4dn.xlarge, or five time-sliced tw
           "plan p: the fewest 'gpu' nodes (at most 16) meeting pending pods <= 0, on seeds 1, 2\n"
           "\n"
           "configuration  nodes  node type    cost ($/h)  cost ($/month)  p95 latency (s)  "
-          "makespan (s)  allocation  utilization  evaluations\n"
+          "longest wait (s)  never bound  makespan (s)  allocation  utilization  evaluations\n"
           "ts2                5  g4dn.xlarge        2.63            1920              0.0       "
-          "      -       1.000        1.000            6\n"
+          "        0.0            0             -       1.000        1.000            6\n"
           "whole             10  g4dn.xlarge        5.26            3840              0.0       "
-          "      -       1.000        1.000            9\n"
+          "        0.0            0             -       1.000        1.000            9\n"
           "\n"
           "recommendation: ts2 with 5 × g4dn.xlarge in `gpu` (varied) at $2.63/h ($1,920 a "
           "month)\n");
@@ -60,17 +60,22 @@ TEST_CASE("ten one-GPU pods at once need ten g4dn.xlarge, or five time-sliced tw
   SECTION("plan.csv has the table's rows, evidence.csv a row per simulation") {
     CHECK(FormatPlanCsv(result) ==
           "configuration,nodes,node_type,cost_per_hour,cost_per_month,p95_queueing_latency_s,"
-          "makespan_s,gpu_allocation_ratio,gpu_compute_utilization,evaluations,note,pools\n"
-          "ts2,5,g4dn.xlarge,2.6300,1919.90,0.000000,,1,1,6,,gpu:5:g4dn.xlarge:varied:2.6300:\n"
-          "whole,10,g4dn.xlarge,5.2600,3839.80,0.000000,,1,1,9,,gpu:10:g4dn.xlarge:varied:5.2600:"
-          "\n");
+          "longest_wait_s,pods_never_bound,makespan_s,gpu_allocation_ratio,"
+          "gpu_compute_utilization,evaluations,note,pools\n"
+          "ts2,5,g4dn.xlarge,2.6300,1919.90,0.000000,0.000000,0,,1,1,6,,"
+          "gpu:5:g4dn.xlarge:varied:2.6300:\n"
+          "whole,10,g4dn.xlarge,5.2600,3839.80,0.000000,0.000000,0,,1,1,9,,"
+          "gpu:10:g4dn.xlarge:varied:5.2600:\n");
     const std::string evidence = FormatEvidenceCsv(result);
     CHECK_THAT(evidence, Catch::StartsWith(
                              "configuration,nodes,seed,meets,why_not,cost_per_hour,makespan_s,"
                              "queueing_p95_s,queueing_mean_s,queueing_max_s,gpu_allocation_ratio,"
                              "gpu_compute_utilization,pods_submitted,pods_completed,pods_failed,"
-                             "pods_running,pods_pending,pods_deleted,restarts\n"
-                             "whole,1,1,false,9 pods pending > 0,0.5260,,0.000000,0.000000,0.000000,1,1,10,0,0,1,9,0,0\n"));
+                             "pods_running,pods_pending,pods_deleted,restarts,pods_deleted_unbound,"
+                             "pods_never_bound,longest_wait_s,pending_peak,pending_mean\n"
+                             "whole,1,1,false,9 pods pending > "
+                             "0,0.5260,,0.000000,0.000000,0.000000,1,1,10,0,0,1,9,0,0,"
+                             "0,9,50.000000,9,9\n"));
   }
 }
 
@@ -227,6 +232,46 @@ TEST_CASE("configurations that patch the scenario's Karpenter settings are coste
              Catch::EndsWith("recommendation: karpenter with 1 × system in `system` (fixed, "
                              "$0.00/h) + up to 7 × p4d.24xlarge in `p4d` (varied, autoscaled: "
                              "billed $3.04/h, at most 7 at once) at $3.04/h ($2,223 a month)\n"));
+}
+
+}  // namespace migsim
+
+namespace migsim {
+
+// README "Serving SLOs": an HPA's replicas that wait through the daily peak and are deleted
+// unbound escape p95 queueing latency and max_pending; the plan says it cannot judge them,
+// and serving objectives size the pool for the peak. By hand (the HPA's decisions, its 0.1
+// tolerance and 300 s scale-down stabilization): up to 76 replicas on 48 GPUs, from 35,700 s
+// (45 -> 50 replicas) to 73,545 s (52 -> 47) each day; 28 replicas a day never bind.
+TEST_CASE("a plan whose runs delete replicas unbound fails serving SLOs or says it cannot judge",
+          "[plan][unserved]") {
+  const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/plans/";
+  Result<PlanFile> batch = LoadPlanFile(dir + "inference-daily-peak.plan.json");
+  REQUIRE(batch.ok());
+  const PlanResult chosen = RunPlan(batch.value());
+  REQUIRE(chosen.configurations.size() == 1);
+  CHECK(chosen.configurations[0].answer.nodes == 6);
+  const RunMetrics& m = chosen.configurations[0].answer.chosen().metrics;
+  CHECK(m.queueing.p95_s == 0);
+  CHECK(m.pods.pending == 0);
+  CHECK(m.unserved.pending.peak == 76 - 48);
+  CHECK(m.unserved.deleted_unbound == 2 * 28);
+  CHECK(m.unserved.longest_wait_s == 73545 - 35700);
+  CHECK(UnservedNotes(chosen) ==
+        std::vector<std::string>{
+            "g5-48xl at 6 nodes: 56 pods were deleted without ever binding (longest wait "
+            "10.5 h); the objectives (p95_queueing_latency_s, max_pending) count only pods that "
+            "bound or pods pending at the end: add max_wait_s or max_unserved"});
+  CHECK_THAT(FormatPlanTable(chosen), Catch::Contains(UnservedNotes(chosen)[0] + "\n"));
+
+  Result<PlanFile> serving = LoadPlanFile(dir + "inference-daily-peak-serving.plan.json");
+  REQUIRE(serving.ok());
+  const PlanResult sized = RunPlan(serving.value());
+  CHECK(sized.configurations[0].answer.nodes == 10);  // 80 GPUs hold the 76
+  CHECK(UnservedNotes(sized).empty());
+  for (const auto& [nodes, e] : sized.configurations[0].answer.evidence) {
+    if (nodes == 9) CHECK_THAT(e.why_not, Catch::StartsWith("longest wait "));
+  }
 }
 
 }  // namespace migsim

@@ -139,4 +139,41 @@ TEST_CASE("SLO misses name every objective a run missed", "[plan]") {
   }
 }
 
+TEST_CASE("serving objectives count pods that never bound, which batch ones cannot judge",
+          "[plan]") {
+  // 28 replicas waited 10.1 h through a peak and were deleted unbound; the pods that bound
+  // did so at once and nothing is pending at the end.
+  RunMetrics m =
+      Metrics(0, std::nullopt, PodCounts{.submitted = 100, .running = 48, .deleted = 52});
+  m.unserved.deleted_unbound = 28;
+  m.unserved.never_bound = 28;
+  m.unserved.deleted_unbound_wait.max_s = 36360;
+  m.unserved.longest_wait_s = 36360;
+  m.unserved.pending.peak = 32;
+  const PlanSlo batch{.p95_queueing_latency_s = 420, .max_pending = 0};
+  CHECK(SloMisses(batch, m).empty());
+  CHECK(UnjudgedDemand(batch, m) ==
+        "28 pods were deleted without ever binding (longest wait 10.1 h); the objectives "
+        "(p95_queueing_latency_s, max_pending) count only pods that bound or pods pending at "
+        "the end: add max_wait_s or max_unserved");
+  const PlanSlo serving{.max_wait_s = 420, .max_unserved = 0, .max_pending_peak = 0};
+  CHECK(SloMisses(serving, m) ==
+        "longest wait 36360 s > 420 s; 28 pods never bound (28 deleted unbound, 0 pending at the "
+        "end) > 0; pending peak 32 > 0");
+  CHECK(UnjudgedDemand(serving, m).empty());
+  SECTION("pods pending at the end are judged by max_pending, not by p95 alone") {
+    RunMetrics left =
+        Metrics(0, std::nullopt, PodCounts{.submitted = 5, .running = 3, .pending = 2});
+    left.unserved.never_bound = 2;
+    left.unserved.longest_wait_s = 7200;
+    CHECK(UnjudgedDemand(batch, left).empty());
+    CHECK(UnjudgedDemand(PlanSlo{.p95_queueing_latency_s = 60}, left) ==
+          "2 pods still pending at the end (longest wait 2.0 h); the objectives "
+          "(p95_queueing_latency_s) count only pods that bound: add max_wait_s or max_unserved");
+  }
+  SECTION("a run that served everything needs no note") {
+    CHECK(UnjudgedDemand(batch, Metrics(0, 10, PodCounts{.submitted = 1, .completed = 1})).empty());
+  }
+}
+
 }  // namespace migsim
