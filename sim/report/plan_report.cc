@@ -169,6 +169,18 @@ std::string PoolText(const PoolCost& p, bool several) {
   return text + ")";
 }
 
+// The recommendation line is what a reader may take alone: when a run of the answer left
+// demand the objectives cannot judge, the line itself says so (the notes above say why).
+std::string UnjudgedCaveat(const PlanSlo& slo, const PlanEvaluation& chosen) {
+  for (const SeedRun& run : chosen.runs) {
+    if (!UnjudgedDemand(slo, run.metrics).empty()) {
+      return ", NOT JUDGED: its runs left demand unserved that these objectives do not count "
+             "(see above)";
+    }
+  }
+  return "";
+}
+
 std::string Recommendation(const PlanResult& result, const std::vector<size_t>& ranked) {
   const ConfigurationAnswer& best = result.configurations[ranked.front()];
   if (!best.answer.nodes) {
@@ -180,7 +192,8 @@ std::string Recommendation(const PlanResult& result, const std::vector<size_t>& 
   for (const PoolCost& p : chosen.pools) pools.push_back(PoolText(p, chosen.pools.size() > 1));
   return "recommendation: " + best.configuration->name + " with " + Join(pools, " + ") +
          " at $" + FormatFixed(chosen.cost_per_hour, 2) + "/h ($" +
-         Dollars(chosen.cost_per_hour * kHoursPerMonth) + " a month)\n";
+         Dollars(chosen.cost_per_hour * kHoursPerMonth) + " a month)" +
+         UnjudgedCaveat(result.plan->slo, chosen) + "\n";
 }
 
 // plan.csv's `pools`: pool:nodes:node_type:role:cost_per_hour:peak_nodes, ';' between

@@ -263,12 +263,17 @@ TEST_CASE("a plan whose runs delete replicas unbound fails serving SLOs or says 
             "10.5 h); the objectives (p95_queueing_latency_s, max_pending) count only pods that "
             "bound or pods pending at the end: add max_wait_s or max_unserved"});
   CHECK_THAT(FormatPlanTable(chosen), Catch::Contains(UnservedNotes(chosen)[0] + "\n"));
+  // The recommendation line, which a reader may take alone, carries the caveat itself.
+  CHECK_THAT(FormatPlanTable(chosen),
+             Catch::EndsWith("($71,341 a month), NOT JUDGED: its runs left demand unserved that "
+                             "these objectives do not count (see above)\n"));
 
   Result<PlanFile> serving = LoadPlanFile(dir + "inference-daily-peak-serving.plan.json");
   REQUIRE(serving.ok());
   const PlanResult sized = RunPlan(serving.value());
   CHECK(sized.configurations[0].answer.nodes == 10);  // 80 GPUs hold the 76
   CHECK(UnservedNotes(sized).empty());
+  CHECK_THAT(FormatPlanTable(sized), !Catch::Contains("NOT JUDGED"));
   for (const auto& [nodes, e] : sized.configurations[0].answer.evidence) {
     if (nodes == 9) CHECK_THAT(e.why_not, Catch::StartsWith("longest wait "));
   }
