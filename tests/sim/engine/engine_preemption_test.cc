@@ -60,6 +60,29 @@ TEST_CASE("a higher-priority pod evicts a lower one, which keeps its GPU for its
   CHECK(engine->gpu_hours_lost_to_preemption() == Approx(130.0 / 3600));
 }
 
+TEST_CASE("between equal victims, the node whose victim was bound last is preempted on",
+          "[engine][preemption]") {
+  // pickOneNodeForPreemption's last criterion is the latest start time of the victims, as
+  // GetPodStartTime reads it: status.startTime, which the kubelet sets when it takes the
+  // pod, before pulling images. `slow` bound at 0 s and started at 100 s (a 100 s start-up),
+  // `fast` bound at 50 s and started at once: `fast` is the more recent, and goes.
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("a", "p3.2xlarge"));
+  s.cluster.nodes.push_back(test::GpuNode("b", "p3.2xlarge"));
+  const JobClassId slow_start = AddJobClass(s, "slow-start", Sec(100), Sec(10000));
+  const JobClassId run = AddJobClass(s, "run", Sec(0), Sec(10000));
+  AddPods(s, "slow", Sec(0), Gpu(s, slow_start, 0));  // pod 0, on a
+  AddPods(s, "fast", Sec(50), Gpu(s, run, 0));        // pod 1, on b
+  AddPods(s, "high", Sec(200), Gpu(s, run, 10));      // pod 2
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(PodAt(*engine, 0).started.seconds() == 100);
+  CHECK(PodAt(*engine, 0).reason != EndReason::kPreempted);
+  CHECK(PodAt(*engine, 1).reason == EndReason::kPreempted);
+  CHECK(Bound(*engine, 2) == 230);
+  CHECK(engine->preemptions() == 1);
+}
+
 TEST_CASE("a pod never preempts its equals, and preemptionPolicy Never never preempts",
           "[engine][preemption]") {
   Scenario s = OneGpu();
