@@ -122,7 +122,7 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
                      .started = pod.bound,
                      .requests = &t.requests,
                      .devices = DevicesOf(pod),
-                     .budgets = budgets_.Of(pod.tmpl)});
+                     .budgets = budgets_.OfInPreemption(pod.tmpl)});
   }
   return lower;
 }
