@@ -1,11 +1,15 @@
 #include "policies/allocation_score.h"
 
+#include <algorithm>
+
 namespace migsim {
 namespace {
 
+// At most 1: with the non-zero defaults a node can look fuller than it is allocatable
+// (leastRequestedScore scores it 0, mostRequestedScore caps the request at the capacity).
 double Fraction(int64_t requested, int64_t extra, int64_t allocatable) {
   if (allocatable <= 0) return 1.0;
-  return static_cast<double>(requested + extra) / static_cast<double>(allocatable);
+  return std::min(1.0, static_cast<double>(requested + extra) / static_cast<double>(allocatable));
 }
 
 }  // namespace
@@ -21,8 +25,12 @@ double AllocatedFractionWith(const PodView& pod, const NodeInfo& node) {
     ++terms;
   }
   if (terms == 0) {
-    sum += Fraction(node.cpu_milli_requested, req.cpu_milli, node.cpu_milli_allocatable);
-    sum += Fraction(node.memory_mib_requested, req.memory_mib, node.memory_mib_allocatable);
+    // CPU and memory as NodeResourcesFit scores them: with the non-zero defaults for the
+    // pod and for the pods on the node (calculateResourceAllocatableRequest).
+    sum +=
+        Fraction(node.NonZeroCpuMilliRequested(), NonZeroCpuMilli(req), node.cpu_milli_allocatable);
+    sum += Fraction(node.NonZeroMemoryMibRequested(), NonZeroMemoryMib(req),
+                    node.memory_mib_allocatable);
     terms = 2;
   }
   return sum / terms;

@@ -1,7 +1,8 @@
 #pragma once
-// How full a node would be with a pod on it: the mean, over the resources the pod
-// requests (cpu, memory and each extended resource), of (requested + pod) / allocatable.
-// kube-scheduler's NodeResourcesFit scores MostAllocated and LeastAllocated this way.
+// How full a node would be with a pod on it: the mean, over the pod's extended resources
+// (or CPU and memory when it requests none), of (requested + pod) / allocatable, at most 1.
+// kube-scheduler's NodeResourcesFit scores MostAllocated and LeastAllocated this way; CPU
+// and memory count with its non-zero defaults (NonZeroCpuMilli, NonZeroCpuMilliRequested).
 
 #include "sim/policy/cluster_view.h"
 

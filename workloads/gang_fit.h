@@ -1,7 +1,8 @@
 #pragma once
 // Gangs that can never be scheduled, found before a run: a gang is all or nothing, so one
-// that no state of the cluster can hold would only wait to the end of the run. The scenario
-// loader reports these as bad input.
+// that no state of the cluster can hold only waits to the end of the run. Such a gang is
+// no input error: the coscheduling plugin leaves its PodGroup pending and schedules the
+// others, and so does migsim; `validate` and `run` warn (sim/cli/unschedulable_warnings.h).
 
 #include <optional>
 #include <string>

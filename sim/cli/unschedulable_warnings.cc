@@ -1,8 +1,11 @@
 #include "sim/cli/unschedulable_warnings.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <variant>
 
+#include "workloads/gang_fit.h"
 #include "workloads/unschedulable.h"
 
 namespace migsim {
@@ -43,13 +46,32 @@ std::string Requests(const Scenario& s, const PodTemplate& t) {
   return out;
 }
 
+// The gangs no state of the cluster can hold (GangNeverFits) whose pods each fit some node
+// (a template no node holds has its own warning). The coscheduling plugin leaves such a
+// PodGroup pending and schedules the others; so does migsim.
+void AddGangWarnings(const Scenario& scenario, const std::vector<TemplateId>& stuck,
+                     std::vector<std::string>& warnings) {
+  for (const WorkloadSpec& w : scenario.workloads) {
+    const auto* job = std::get_if<DistributedJobSpec>(&w);
+    if (job == nullptr || std::find(stuck.begin(), stuck.end(), job->tmpl) != stuck.end()) {
+      continue;
+    }
+    if (const std::optional<GangFitProblem> problem = GangNeverFits(
+            scenario, job->tmpl, job->workers, job->one_per_node, job->topology_key)) {
+      warnings.push_back("the gang of DistributedJob " + job->name + " can never be scheduled: " +
+                         problem->message + ": its pods will stay pending");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> UnschedulableWarnings(const Scenario& scenario) {
   const std::vector<TemplateId> stuck = TemplatesNoNodeHolds(scenario);
-  if (stuck.empty()) return {};
-  const auto users = UsersOfTemplates(scenario);
   std::vector<std::string> warnings;
+  AddGangWarnings(scenario, stuck, warnings);
+  if (stuck.empty()) return warnings;
+  const auto users = UsersOfTemplates(scenario);
   for (TemplateId t : stuck) {
     const auto it = users.find(t);
     if (it == users.end()) continue;  // a template no workload uses

@@ -14,9 +14,12 @@ DisruptionBudgets::DisruptionBudgets(std::vector<PodDisruptionBudget> budgets,
     : budgets_(std::move(budgets)), expected_(budgets_.size(), 0), healthy_(budgets_.size(), 0) {
   if (budgets_.empty()) return;
   by_template_.resize(templates.size());
+  in_preemption_.resize(templates.size());
   for (size_t t = 0; t < templates.size(); ++t) {
     for (uint32_t b = 0; b < budgets_.size(); ++b) {
-      if (budgets_[b].Selects(templates[t])) by_template_[t].push_back(b);
+      if (!budgets_[b].Selects(templates[t])) continue;
+      by_template_[t].push_back(b);
+      if (!budgets_[b].match_labels.empty()) in_preemption_[t].push_back(b);
     }
   }
 }

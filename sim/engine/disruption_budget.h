@@ -49,6 +49,11 @@ class DisruptionBudgets {
   std::span<const uint32_t> Of(TemplateId tmpl) const {
     return by_template_.empty() ? std::span<const uint32_t>{} : by_template_[tmpl.value()];
   }
+  // The budgets DefaultPreemption weighs for pods of `tmpl` (filterPodsWithPDBViolation):
+  // those of Of but one with an empty selector, which there matches nothing.
+  std::span<const uint32_t> OfInPreemption(TemplateId tmpl) const {
+    return in_preemption_.empty() ? std::span<const uint32_t>{} : in_preemption_[tmpl.value()];
+  }
   void AddExpected(TemplateId tmpl, int delta) { Add(tmpl, expected_, delta); }
   void AddHealthy(TemplateId tmpl, int delta) { Add(tmpl, healthy_, delta); }
   // status.disruptionsAllowed of each budget: healthy - desired healthy, at least 0.
@@ -59,6 +64,7 @@ class DisruptionBudgets {
 
   std::vector<PodDisruptionBudget> budgets_;
   std::vector<std::vector<uint32_t>> by_template_;
+  std::vector<std::vector<uint32_t>> in_preemption_;  // by_template_ less empty selectors
   std::vector<int64_t> expected_, healthy_;
 };
 

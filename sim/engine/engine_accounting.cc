@@ -61,6 +61,8 @@ namespace {
 struct Booked {
   int64_t cpu_milli = 0;
   int64_t memory_mib = 0;
+  int32_t without_cpu = 0;        // pods that request no CPU
+  int32_t without_memory = 0;     // pods that request no memory
   std::vector<int64_t> extended;  // by ResourceId, as long as the node's `requested`
   std::vector<int64_t> tenants;   // by device index
 };
@@ -78,6 +80,12 @@ std::optional<std::string> BookingError(const NodeInfo& info, const NodeRuntime&
   }
   if (info.memory_mib_requested != booked.memory_mib) {
     return Differ("requested memory (MiB)", info.memory_mib_requested, booked.memory_mib);
+  }
+  if (info.pods_without_cpu != booked.without_cpu) {
+    return Differ("pods requesting no CPU", info.pods_without_cpu, booked.without_cpu);
+  }
+  if (info.pods_without_memory != booked.without_memory) {
+    return Differ("pods requesting no memory", info.pods_without_memory, booked.without_memory);
   }
   for (size_t r = 0; r < booked.extended.size(); ++r) {
     if (info.requested[r] == booked.extended[r]) continue;
@@ -111,6 +119,8 @@ std::optional<std::string> Engine::NodeBookingError() const {
     const PodRequests& r = templates_[pod.tmpl.value()].requests;
     b.cpu_milli += r.cpu_milli;
     b.memory_mib += r.memory_mib;
+    b.without_cpu += r.cpu_milli == 0 ? 1 : 0;
+    b.without_memory += r.memory_mib == 0 ? 1 : 0;
     for (const ResourceRequest& e : r.extended) {
       if (e.resource.value() >= b.extended.size()) {
         return PodName(pod) + " requests " + resources_.name(e.resource) +

@@ -115,12 +115,14 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
     // by itself (timeout), so it is not a victim.
     const int32_t rank = Rank(pod);
     if (pod.terminating || pod.reserved || rank >= priority) continue;
+    // Its status.startTime, which GetPodStartTime reads: set when the kubelet first
+    // acknowledges the pod, before its images are pulled, so its bind, not its start.
     lower.push_back({.pod = pod.id,
                      .priority = rank,
-                     .started = pod.has_started ? pod.started : pod.bound,
+                     .started = pod.bound,
                      .requests = &t.requests,
                      .devices = DevicesOf(pod),
-                     .budgets = budgets_.Of(pod.tmpl)});
+                     .budgets = budgets_.OfInPreemption(pod.tmpl)});
   }
   return lower;
 }

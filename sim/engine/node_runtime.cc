@@ -249,8 +249,7 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out, No
                               std::span<const DeviceChoice> choices) {
   const size_t first = out.size();
   ++info.generation;
-  info.cpu_milli_requested += req.cpu_milli;
-  info.memory_mib_requested += req.memory_mib;
+  info.BookCpuMemory(req, +1);
   for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] += r.count;
   int64_t delta = 0;
   if (!choices.empty()) {
@@ -278,13 +277,15 @@ int64_t NodeRuntime::Allocate(const PodRequests& req, std::vector<Held>& out, No
   return delta;
 }
 
-int64_t NodeRuntime::Release(const PodRequests& req, std::span<const Held> held,
-                             NodeInfo& info) {
+int64_t NodeRuntime::Release(const PodRequests& req, std::span<const Held> held, NodeInfo& info) {
+  info.BookCpuMemory(req, -1);
+  for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] -= r.count;
+  return ReleaseDevices(held, info);
+}
+
+int64_t NodeRuntime::ReleaseDevices(std::span<const Held> held, NodeInfo& info) {
   ++info.generation;
   int64_t delta = 0;
-  info.cpu_milli_requested -= req.cpu_milli;
-  info.memory_mib_requested -= req.memory_mib;
-  for (const ResourceRequest& r : req.extended) info.requested[r.resource.value()] -= r.count;
   for (const Held& h : held) delta += Occupy(devices_[h.device], -h.count);
   if (dra_) ReleaseClaims(held, info);
   SyncUsed(held, info);

@@ -169,6 +169,8 @@ class NodeRuntime {
   std::unique_ptr<dra::Allocator> dra_;
   void BuildDraDevices();
   void ReleaseClaims(std::span<const Held> held, NodeInfo& info);
+  // Release's second half: frees `held` (and their DRA allocations), not the requests.
+  int64_t ReleaseDevices(std::span<const Held> held, NodeInfo& info);
 };
 
 }  // namespace migsim

@@ -98,7 +98,7 @@ int64_t NodeRuntime::ReleaseSharedClaim(std::span<const Held> devices, NodeInfo&
     devices_[h.device].sharing = nullptr;
     info.devices[h.device].shared = false;
   }
-  return Release(PodRequests{}, devices, info);
+  return ReleaseDevices(devices, info);  // a claim, not a pod: no CPU or memory booked
 }
 
 }  // namespace migsim

@@ -69,7 +69,7 @@ void AddVictim(NodeVictims& out, const PotentialVictim& pod, bool violates) {
     out.earliest_top_start = std::min(out.earliest_top_start, pod.started);
   }
   out.victims.push_back(pod.pod);
-  out.priority_sum += pod.priority;
+  out.priority_sum += int64_t{pod.priority} + kVictimPriorityOffset;
   if (violates) ++out.pdb_violations;
 }
 

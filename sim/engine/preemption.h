@@ -20,7 +20,9 @@ namespace migsim {
 struct PotentialVictim {
   PodId pod;
   int32_t priority = 0;
-  SimTime started{};  // its start (its bind while it is still starting)
+  // Its status.startTime (GetPodStartTime): when the kubelet acknowledged it, before
+  // pulling its images — its bind in migsim, not the start of its containers.
+  SimTime started{};
   const PodRequests* requests = nullptr;
   std::span<const NodeRuntime::Held> devices{};
   // PodDisruptionBudgets that select the pod (indices into the caller's budgets).
@@ -52,16 +54,24 @@ struct NodeVictims {
   std::vector<PodId> victims{};  // most important first
   int pdb_violations = 0;        // victims whose eviction breaks a PodDisruptionBudget
   int32_t highest_priority = 0;
+  // The sum over the victims of their priority plus 2^31 (kVictimPriorityOffset), as
+  // pickOneNodeForPreemption sums them: every term is positive, so with equal highest
+  // priorities a node with fewer victims wins over one with more of lower priority.
   int64_t priority_sum = 0;
   // The earliest start among the victims of the highest priority: a node whose
   // highest-priority victims started later is preferred (they have done less work).
   SimTime earliest_top_start{};
 };
 
-// kube-scheduler's MoreImportantPod: higher priority first, then the earlier start.
+// What pickOneNodeForPreemption adds to each victim's priority before summing
+// (int64(math.MaxInt32+1)): it makes every term positive.
+inline constexpr int64_t kVictimPriorityOffset = int64_t{1} << 31;
+
+// kube-scheduler's MoreImportantPod (pkg/scheduler/util): higher priority first, then the
+// earlier start.
 bool MoreImportant(const PotentialVictim& a, const PotentialVictim& b);
 
-// SelectVictimsOnNode. `lower` are the node's pods of lower priority than the preemptor,
+// DefaultPreemption's SelectVictimsOnNode. `lower` are the node's pods of lower priority than the preemptor,
 // which requests `requests`; `allowed` holds each budget's disruptions allowed (a copy:
 // it is consumed as victims are counted). Returns nullopt when the preemptor does not
 // fit even with every pod of `lower` gone, or fits without evicting any.
@@ -72,16 +82,18 @@ std::optional<NodeVictims> SelectVictims(NodeId node, const NodeInfo& info,
                                          std::vector<PotentialVictim> lower,
                                          std::vector<int32_t> allowed, const PodRequests& requests);
 
-// pickOneNodeForPreemption: fewest budget violations, then the lowest highest-victim
-// priority, the smallest sum of victim priorities, the fewest victims, the latest start
-// among the highest-priority victims, then the first candidate.
+// kube-scheduler's pickOneNodeForPreemption (pkg/scheduler/framework/preemption): fewest
+// budget violations, then the lowest highest-victim priority, the smallest sum of victim
+// priorities each raised by 2^31 (priority_sum), the fewest victims, the latest start
+// among the highest-priority victims (GetEarliestPodStartTime), then the first candidate.
 // REQUIRES: !candidates.empty().
 const NodeVictims& PickPreemptionNode(std::span<const NodeVictims> candidates);
 // The order behind PickPreemptionNode: true when `a` is the better node to preempt on.
 bool PreemptRather(const NodeVictims& a, const NodeVictims& b);
 
-// How many candidate nodes the dry run looks for among `nodes`:
-// max(minCandidateNodesPercentage 10 % of them, minCandidateNodesAbsolute 100), at most all.
+// How many candidate nodes the dry run looks for among `nodes` (DefaultPreemption's
+// GetOffsetAndNumCandidates): max(minCandidateNodesPercentage 10 % of them,
+// minCandidateNodesAbsolute 100), at most all.
 size_t PreemptionCandidateLimit(size_t nodes);
 
 }  // namespace migsim

@@ -8,11 +8,13 @@ namespace migsim {
 
 struct SchedulerConfig {
   // A pod that failed a scheduling cycle waits initial × 2^(attempts − 1), at most max,
-  // before it is tried again (podInitialBackoffSeconds 1, podMaxBackoffSeconds 10).
+  // before it is tried again (podInitialBackoffSeconds 1, podMaxBackoffSeconds 10; the
+  // scheduling queue's calculateBackoffDuration).
   SimTime pod_initial_backoff = SimTime::Micros(1'000'000);
   SimTime pod_max_backoff = SimTime::Micros(10'000'000);
   // An unschedulable pod is retried after this long even without a cluster event
-  // (podMaxInUnschedulablePodsDuration, 5 min).
+  // (podMaxInUnschedulablePodsDuration, 5 min; flushUnschedulablePodsLeftover). Upstream
+  // checks every 30 s, so a pod waits 5 to 5.5 min; migsim retries it at 5 min exactly.
   SimTime pod_max_in_unschedulable = SimTime::Micros(300'000'000);
   // percentageOfNodesToScore: the share of the nodes a scheduling cycle looks for
   // feasible nodes among before it scores them, from where the last cycle stopped. 100
@@ -21,8 +23,9 @@ struct SchedulerConfig {
   // 5 %). Clusters under 100 nodes, and any cycle, look for at least 100 feasible nodes.
   int32_t percentage_of_nodes_to_score = 100;
 
-  // kube-scheduler's numFeasibleNodesToFind for a cluster of `nodes`: 0 when every node
-  // is to be looked at.
+  // kube-scheduler's numFeasibleNodesToFind (pkg/scheduler/schedule_one.go;
+  // minFeasibleNodesToFind 100, minFeasibleNodesPercentageToFind 5) for a cluster of
+  // `nodes`: 0 when every node is to be looked at.
   uint32_t FeasibleNodesToFind(uint32_t nodes) const {
     constexpr uint32_t kMinFeasibleNodes = 100;
     constexpr int32_t kMinPercentage = 5;

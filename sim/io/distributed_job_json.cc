@@ -1,8 +1,6 @@
-// Workloads of kind "DistributedJob": a gang of workers (workloads/distributed_job.h), and
-// the check that the cluster can ever hold it.
+// Workloads of kind "DistributedJob": a gang of workers (workloads/distributed_job.h).
 
 #include "sim/io/scenario_sections_json.h"
-#include "workloads/gang_fit.h"
 
 namespace migsim::io {
 namespace {
@@ -37,12 +35,8 @@ void LoadDistributedJob(LoadContext* ctx, const std::string& name, const JsonRef
     return;
   }
   scenario->templates[spec.tmpl.value()].gang = true;
-  if (const std::optional<GangFitProblem> problem =
-          GangNeverFits(*scenario, spec.tmpl, spec.workers, spec.one_per_node, spec.topology_key)) {
-    ctx->Fail(ref.PointerTo(problem->field),
-              "the gang can never be scheduled: " + problem->message);
-    return;
-  }
+  // A gang that can never fit loads: like the coscheduling plugin's PodGroup, it stays
+  // pending while the other workloads run (UnschedulableWarnings says why).
   scenario->workloads.emplace_back(std::move(spec));
 }
 

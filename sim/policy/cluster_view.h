@@ -63,6 +63,10 @@ struct NodeInfo {
   int64_t cpu_milli_requested = 0;
   int64_t memory_mib_allocatable = 0;
   int64_t memory_mib_requested = 0;
+  // Bound pods that request no CPU, and no memory: for scoring, each counts as the non-zero
+  // default (NonZeroCpuMilliRequested, NonZeroMemoryMibRequested).
+  int32_t pods_without_cpu = 0;
+  int32_t pods_without_memory = 0;
   std::vector<int32_t> allocatable;         // by ResourceId; shorter vectors mean 0
   std::vector<int32_t> requested;           // by ResourceId, same length as allocatable
   std::vector<DeviceShares> device_shares;  // by ResourceId; shorter vectors mean none
@@ -92,6 +96,22 @@ struct NodeInfo {
     return r.value() < requested.size() ? requested[r.value()] : 0;
   }
   int32_t Free(ResourceId r) const { return Allocatable(r) - Requested(r); }
+  // kube-scheduler's NodeInfo.NonZeroRequested: the requested CPU and memory with every
+  // bound pod that requests none counted as the default (kDefaultMilliCpuRequest,
+  // kDefaultMemoryRequestMib). Scores use these; the filter uses the real requests.
+  int64_t NonZeroCpuMilliRequested() const {
+    return cpu_milli_requested + kDefaultMilliCpuRequest * pods_without_cpu;
+  }
+  int64_t NonZeroMemoryMibRequested() const {
+    return memory_mib_requested + kDefaultMemoryRequestMib * pods_without_memory;
+  }
+  // Books (sign +1) or takes back (-1) a bound pod's requested CPU and memory.
+  void BookCpuMemory(const PodRequests& req, int sign) {
+    cpu_milli_requested += sign * req.cpu_milli;
+    memory_mib_requested += sign * req.memory_mib;
+    pods_without_cpu += sign * (req.cpu_milli == 0 ? 1 : 0);
+    pods_without_memory += sign * (req.memory_mib == 0 ? 1 : 0);
+  }
   // True when `count` of `r` can be taken as the resource demands: from the node's free
   // total, and for a per-device resource from one device (or from whole free devices).
   // Inline: the scheduler's filter calls it for every node it considers.

@@ -39,6 +39,21 @@ struct PodRequests {
   bool operator==(const PodRequests&) const = default;
 };
 
+// What a pod that requests no CPU, or no memory, counts as when nodes are scored (never
+// when they are filtered): kube-scheduler's non-zero defaults, DefaultMilliCPURequest (100
+// millicores) and DefaultMemoryRequest (200 MiB) of pkg/scheduler/util, which
+// NodeResourcesFit's LeastAllocated and MostAllocated scores apply to the incoming pod and,
+// through NodeInfo.NonZeroRequested, to the pods on the node. (Upstream defaults each
+// container; migsim holds a pod's requests as one sum, so it defaults the pod.)
+inline constexpr int64_t kDefaultMilliCpuRequest = 100;
+inline constexpr int64_t kDefaultMemoryRequestMib = 200;
+inline int64_t NonZeroCpuMilli(const PodRequests& r) {
+  return r.cpu_milli != 0 ? r.cpu_milli : kDefaultMilliCpuRequest;
+}
+inline int64_t NonZeroMemoryMib(const PodRequests& r) {
+  return r.memory_mib != 0 ? r.memory_mib : kDefaultMemoryRequestMib;
+}
+
 using Labels = std::vector<std::pair<std::string, std::string>>;  // sorted by key
 
 // True when every (key, value) of `selector` is in `labels`. Both sorted by key.

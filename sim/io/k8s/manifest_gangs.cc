@@ -7,7 +7,6 @@
 
 #include "sim/io/k8s/manifest_training.h"
 #include "sim/io/scenario_sections_json.h"
-#include "workloads/gang_fit.h"
 
 namespace migsim::io {
 namespace {
@@ -57,12 +56,9 @@ TemplateId GangTemplate(const ManifestContext& c, const ManifestObject& o,
   return first;
 }
 
+// A gang that can never fit is added too: it stays pending, as a coscheduling PodGroup
+// does, and `validate` and `run` warn (UnschedulableWarnings).
 void AddDistributedJob(const ManifestContext& c, const ManifestObject& o, DistributedJobSpec spec) {
-  if (const std::optional<GangFitProblem> problem = GangNeverFits(
-          *c.scenario, spec.tmpl, spec.workers, spec.one_per_node, spec.topology_key)) {
-    return c.ctx->Fail(ErrorAt(o.place, "the gang of " + std::to_string(spec.workers) +
-                                            " pods can never be scheduled: " + problem->message));
-  }
   spec.local_queue = ManifestLocalQueue(c, o);
   if (!c.ctx->ok()) return;
   c.scenario->workloads.emplace_back(std::move(spec));

@@ -82,23 +82,36 @@ TEST_CASE("bad input exits 2 with one located message and writes nothing", "[cli
   fs::remove_all(dir);
 }
 
-TEST_CASE("a gang larger than the cluster exits 2 with its JSON pointer and writes nothing",
+TEST_CASE("a gang larger than the cluster is warned about and stays pending while others run",
           "[cli][gang]") {
+  // The coscheduling plugin leaves a PodGroup that can never fit pending and schedules the
+  // others: `validate` and `run` say why in one line, and the run goes on.
   const fs::path dir = TempDir("gang");
   const fs::path file = dir / "gang.json";
   std::ofstream(file) << R"({"name": "t", "description": "d",
     "cluster": {"nodes": {"a": {"type": "p4d.24xlarge", "count": 2}}},
     "job_classes": {"train": {"run_s": 10}},
     "workloads": {"big": {"kind": "DistributedJob", "workers": 3,
-      "template": {"job_class": "train", "resources": {"nvidia.com/gpu": 8}}}}})";
+      "template": {"job_class": "train", "resources": {"nvidia.com/gpu": 8}}},
+      "small": {"kind": "Job", "completions": 2, "parallelism": 2,
+      "template": {"job_class": "train", "resources": {"nvidia.com/gpu": 1}}}}})";
+  const std::string why =
+      "the gang of DistributedJob big can never be scheduled: 3 workers x 8 nvidia.com/gpu = "
+      "24 nvidia.com/gpu, more than the cluster's 16: its pods will stay pending";
+  Outcome r = RunMigsim("validate " + file.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("  warning: " + why));
   const fs::path out = dir / "out";
-  Outcome r = RunMigsim("run " + file.string() + " --out " + out.string());
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output,
-             Catch::Contains(file.string() + ":/workloads/big/workers: the gang can never be "
-                                             "scheduled: 3 workers x 8 nvidia.com/gpu = 24 "
-                                             "nvidia.com/gpu, more than the cluster's 16"));
-  CHECK_FALSE(fs::exists(out));
+  r = RunMigsim("run " + file.string() + " -q --out " + out.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("migsim: warning: variant base: " + why));
+  CHECK_THAT(r.output, Catch::Contains("gangs never scheduled: DistributedJob/big (base)"));
+  CHECK(fs::exists(out / "summary.json"));
+  // The Job's two pods ran; the gang's three are pending at the end.
+  r = RunMigsim("run " + file.string() + " -q --json");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains(R"("completed": 2,)") &&
+                           Catch::Contains(R"("pending": 3,)"));
   fs::remove_all(dir);
 }
 

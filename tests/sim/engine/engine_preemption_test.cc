@@ -60,6 +60,29 @@ TEST_CASE("a higher-priority pod evicts a lower one, which keeps its GPU for its
   CHECK(engine->gpu_hours_lost_to_preemption() == Approx(130.0 / 3600));
 }
 
+TEST_CASE("between equal victims, the node whose victim was bound last is preempted on",
+          "[engine][preemption]") {
+  // pickOneNodeForPreemption's last criterion is the latest start time of the victims, as
+  // GetPodStartTime reads it: status.startTime, which the kubelet sets when it takes the
+  // pod, before pulling images. `slow` bound at 0 s and started at 100 s (a 100 s start-up),
+  // `fast` bound at 50 s and started at once: `fast` is the more recent, and goes.
+  Scenario s;
+  s.cluster.nodes.push_back(test::GpuNode("a", "p3.2xlarge"));
+  s.cluster.nodes.push_back(test::GpuNode("b", "p3.2xlarge"));
+  const JobClassId slow_start = AddJobClass(s, "slow-start", Sec(100), Sec(10000));
+  const JobClassId run = AddJobClass(s, "run", Sec(0), Sec(10000));
+  AddPods(s, "slow", Sec(0), Gpu(s, slow_start, 0));  // pod 0, on a
+  AddPods(s, "fast", Sec(50), Gpu(s, run, 0));        // pod 1, on b
+  AddPods(s, "high", Sec(200), Gpu(s, run, 10));      // pod 2
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(PodAt(*engine, 0).started.seconds() == 100);
+  CHECK(PodAt(*engine, 0).reason != EndReason::kPreempted);
+  CHECK(PodAt(*engine, 1).reason == EndReason::kPreempted);
+  CHECK(Bound(*engine, 2) == 230);
+  CHECK(engine->preemptions() == 1);
+}
+
 TEST_CASE("a pod never preempts its equals, and preemptionPolicy Never never preempts",
           "[engine][preemption]") {
   Scenario s = OneGpu();
@@ -247,6 +270,31 @@ TEST_CASE("preemption prefers a node where no disruption budget breaks", "[engin
   CHECK(PodAt(*engine, 0).reason == EndReason::kPreempted);
   CHECK(Ended(*engine, 0) == 130);
   CHECK(engine->preemptions() == 2);
+}
+
+TEST_CASE("preemption ignores a disruption budget with an empty selector", "[engine][preemption]") {
+  // policy/v1 reads an empty selector as every pod of the namespace, but kube-scheduler's
+  // filterPodsWithPDBViolation says "a PDB with a nil or empty selector matches nothing":
+  // the budget of namespace `web` (no disruption allowed) does not keep its pod of priority
+  // 0 from being the victim rather than the `batch` pod of priority 5.
+  Scenario s;
+  s.namespaces.push_back("web");
+  s.cluster.nodes.push_back(test::GpuNode("a", "p3.2xlarge"));
+  s.cluster.nodes.push_back(test::GpuNode("b", "p3.2xlarge"));
+  const JobClassId run = AddJobClass(s, "run", Sec(0), Sec(1000));
+  const TemplateId web = Gpu(s, run, 0);
+  s.templates[web.value()].namespace_index = 1;
+  AddPods(s, "web", Sec(0), web);               // pod 0, node a
+  AddPods(s, "batch", Sec(1), Gpu(s, run, 5));  // pod 1, node b
+  PodDisruptionBudget budget{.name = "all-of-web", .namespace_index = 1};
+  budget.min_available = BudgetAmount{1, false};
+  s.disruption_budgets.push_back(budget);
+  AddPods(s, "urgent", Sec(10), Gpu(s, run, 10));  // pod 2
+  FirstFitPolicy policy;
+  auto engine = RunEngine(s, policy);
+  CHECK(PodAt(*engine, 0).reason == EndReason::kPreempted);
+  CHECK(PodAt(*engine, 1).phase == PodPhase::kSucceeded);
+  CHECK(engine->preemptions() == 1);
 }
 
 TEST_CASE("pod accounting holds through preemptions, and runs repeat for a seed",

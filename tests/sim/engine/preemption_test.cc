@@ -72,14 +72,14 @@ TEST_CASE("victims are the fewest, least important pods whose eviction makes roo
   REQUIRE(v);
   CHECK(v->victims == Ids({1}));
   CHECK(v->highest_priority == 1);
-  CHECK(v->priority_sum == 1);
+  CHECK(v->priority_sum == 1 + kVictimPriorityOffset);
   CHECK(v->pdb_violations == 0);
   SECTION("three GPUs need the two most important to go as well, but not both") {
     v = SelectVictims(NodeId(0), node, lower, {}, Gpus(3));
     REQUIRE(v);
     CHECK(v->victims == Ids({3, 1}));  // 10 reprieved; 5 and 1 evicted, most important first
     CHECK(v->highest_priority == 5);
-    CHECK(v->priority_sum == 6);
+    CHECK(v->priority_sum == 6 + 2 * kVictimPriorityOffset);
   }
 }
 
@@ -134,6 +134,99 @@ TEST_CASE("the node to preempt on is picked in DefaultPreemption's order", "[eng
   CHECK(pick({node(0, 0, 3, 3, 2, 0), node(1, 0, 3, 3, 1, 0)}) == 1);    // fewest victims
   CHECK(pick({node(0, 0, 3, 3, 1, 10), node(1, 0, 3, 3, 1, 20)}) == 1);  // latest start
   CHECK(pick({node(0, 0, 3, 3, 1, 10), node(1, 0, 3, 3, 1, 10)}) == 0);  // then the first
+}
+
+namespace {
+
+// The world of kube-scheduler's TestPickOneNodeForPreemption (default_preemption_test.go):
+// nodes of 5 units (500 millicores and 1000 MiB: five times DefaultMilliCPURequest and
+// DefaultMemoryRequest), pods of 1, 2 or 3 units (small, medium, large) and a preemptor of
+// 5, so every pod on the node is a victim. Priorities: neg -100, low 0, mid 100, high 1000.
+constexpr int32_t kNeg = -100, kLow = 0, kMid = 100, kHigh = 1000;
+
+struct UpstreamPod {
+  int units;
+  int32_t priority;
+  double started_s = 0;
+};
+
+PodRequests Units(int n) {
+  return PodRequests{.cpu_milli = 100 * n, .memory_mib = 200 * n, .extended = {}};
+}
+
+// The node SelectVictims would pick among `nodes` (each a list of its bound pods) for
+// the preemptor of 5 units; nodes are numbered from 1 as upstream's machine1, machine2...
+uint32_t UpstreamPick(const std::vector<std::vector<UpstreamPod>>& nodes) {
+  std::vector<NodeVictims> candidates;
+  std::vector<std::vector<PodRequests>> requests(nodes.size());
+  uint32_t pod_id = 0;
+  for (uint32_t n = 0; n < nodes.size(); ++n) {
+    NodeInfo info = test::SchedulerNode(n + 1, 500, 1000);
+    std::vector<PotentialVictim> lower;
+    requests[n].reserve(nodes[n].size());
+    for (const UpstreamPod& pod : nodes[n]) {
+      requests[n].push_back(Units(pod.units));
+      info.cpu_milli_requested += requests[n].back().cpu_milli;
+      info.memory_mib_requested += requests[n].back().memory_mib;
+      lower.push_back({.pod = PodId(pod_id++),
+                       .priority = pod.priority,
+                       .started = SimTime::Seconds(pod.started_s),
+                       .requests = &requests[n].back()});
+    }
+    if (auto v = SelectVictims(NodeId(n + 1), info, lower, {}, Units(5))) candidates.push_back(*v);
+  }
+  REQUIRE(!candidates.empty());
+  return PickPreemptionNode(candidates).node.value();
+}
+
+}  // namespace
+
+TEST_CASE("the node to preempt on follows kube-scheduler's pickOneNodeForPreemption cases",
+          "[engine][preemption]") {
+  // "machine with min highest priority pod is picked"
+  CHECK(UpstreamPick({{{2, kMid}, {3, kMid}}, {{2, kMid}, {2, kLow}}, {{2, kLow}, {2, kLow}}}) ==
+        3);
+  // "when highest priorities are the same, minimum sum of priorities is picked"
+  CHECK(UpstreamPick({{{2, kMid}, {3, kMid}}, {{3, kMid}, {2, kLow}}, {{2, kMid}, {2, kMid}}}) ==
+        2);
+  // "when highest priority and sum are the same, minimum number of pods is picked"
+  CHECK(UpstreamPick({{{1, kMid}, {1, kNeg}, {1, kMid}, {1, kNeg}},
+                      {{3, kMid}, {2, kNeg}},
+                      {{2, kMid}, {1, kNeg}, {1, kLow}}}) == 2);
+  // "sum of adjusted priorities is considered": machine1's raw sum (100 - 100 - 100) is the
+  // smallest, but each victim counts its priority plus 2^31, so its three victims weigh
+  // more than machine2's two (100 + 2^31 and -100 + 2^31).
+  CHECK(UpstreamPick({{{1, kMid}, {1, kNeg}, {1, kNeg}},
+                      {{3, kMid}, {2, kNeg}},
+                      {{2, kMid}, {1, kNeg}, {1, kLow}}}) == 2);
+  // "non-overlapping lowest high priority, sum priorities, and number of pods" (the
+  // preemptor is of priority 10000)
+  CHECK(UpstreamPick({{{1, kMid}, {1, kLow}, {1, kLow}},
+                      {{3, kHigh}},
+                      {{2, kMid}, {1, kLow}, {1, kLow}, {1, kLow}},
+                      {{2, kMid}, {1, kMid}, {1, kMid}, {1, kNeg}}}) == 1);
+  // "same priority, same number of victims, different start time for each machine's pod"
+  // (days since 2019-01-01)
+  const double day = 86400;
+  CHECK(UpstreamPick({{{2, kMid, 2 * day}, {2, kMid, 2 * day}},
+                      {{2, kMid, 3 * day}, {2, kMid, 3 * day}},
+                      {{2, kMid, 1 * day}, {2, kMid, 1 * day}}}) == 2);
+  // "same priority, same number of victims, different start time for all pods"
+  CHECK(UpstreamPick({{{2, kMid, 4 * day}, {2, kMid, 2 * day}},
+                      {{2, kMid, 5 * day}, {2, kMid, 1 * day}},
+                      {{2, kMid, 3 * day}, {2, kMid, 6 * day}}}) == 3);
+  // "different priority, same number of victims, different start time for all pods"
+  CHECK(UpstreamPick({{{2, kLow, 4 * day}, {2, kMid, 2 * day}},
+                      {{2, kMid, 6 * day}, {2, kLow, 1 * day}},
+                      {{2, kLow, 3 * day}, {2, kMid, 5 * day}}}) == 2);
+}
+
+TEST_CASE("with equal highest priorities, two victims are preferred to three of lower priority",
+          "[engine][preemption]") {
+  // Node 1 must lose two pods of priority 10, node 2 one of 10 and two of 1. Raw sums (20
+  // against 12) would evict three pods on node 2; kube-scheduler's sums (20 + 2 * 2^31
+  // against 12 + 3 * 2^31) evict two on node 1.
+  CHECK(UpstreamPick({{{2, 10}, {3, 10}}, {{3, 10}, {1, 1}, {1, 1}}}) == 1);
 }
 
 TEST_CASE("the dry run looks for 10 % of the nodes, at least 100, at most all",
