@@ -28,7 +28,12 @@ constexpr std::string_view kMetricColumns[] = {"makespan_s",
                                                "gpu_hours_lost_to_preemption",
                                                "faults",
                                                "gpu_hours_lost_to_faults",
-                                               "goodput"};
+                                               "goodput",
+                                               "deleted_unbound",
+                                               "never_bound",
+                                               "longest_wait_s",
+                                               "pending_peak",
+                                               "pending_mean"};
 constexpr size_t kMetricCount = std::size(kMetricColumns);
 
 std::string Fixed(double v) {
@@ -105,6 +110,27 @@ std::string ReadDisruptions(const std::string* m, SweepRow* row) {
   return "";
 }
 
+// The unserved-demand columns, from deleted_unbound on; returns the first bad column's
+// name, or "".
+std::string ReadUnserved(const std::string* m, SweepRow* row) {
+  const std::optional<int64_t> deleted_unbound = ToInt<int64_t>(m[0]);
+  if (!deleted_unbound) return "deleted_unbound";
+  row->deleted_unbound = *deleted_unbound;
+  const std::optional<int64_t> never_bound = ToInt<int64_t>(m[1]);
+  if (!never_bound) return "never_bound";
+  row->never_bound = *never_bound;
+  const std::optional<double> longest = ToDouble(m[2]);
+  if (!longest) return "longest_wait_s";
+  row->longest_wait_s = *longest;
+  const std::optional<int64_t> peak = ToInt<int64_t>(m[3]);
+  if (!peak) return "pending_peak";
+  row->pending_peak = *peak;
+  const std::optional<double> mean = ToDouble(m[4]);
+  if (!mean) return "pending_mean";
+  row->pending_mean = *mean;
+  return "";
+}
+
 // Fills `row` from a record's fields; returns the name of the first bad column, or "".
 std::string ReadRow(const std::vector<std::string>& f, size_t columns, SweepRow* row) {
   std::optional<size_t> point = ToInt<size_t>(f[0]);
@@ -134,7 +160,8 @@ std::string ReadRow(const std::vector<std::string>& f, size_t columns, SweepRow*
   std::optional<double> cost = ToDouble(m[12]);
   if (!cost) return "cost_per_hour";
   row->cost_per_hour = *cost;
-  return ReadDisruptions(m + 13, row);
+  if (std::string bad = ReadDisruptions(m + 13, row); !bad.empty()) return bad;
+  return ReadUnserved(m + 18, row);
 }
 
 bool IsSweepHeader(const std::vector<std::string>& fields) {
@@ -168,7 +195,10 @@ std::string FormatSweepCsv(const SweepResults& results) {
     }
     out += "," + Fixed(r.cost_per_hour) + "," + std::to_string(r.preemptions) + "," +
            Fixed(r.gpu_hours_lost_to_preemption) + "," + std::to_string(r.faults) + "," +
-           Fixed(r.gpu_hours_lost_to_faults) + "," + (r.goodput ? Fixed(*r.goodput) : "") + "\n";
+           Fixed(r.gpu_hours_lost_to_faults) + "," + (r.goodput ? Fixed(*r.goodput) : "") + "," +
+           std::to_string(r.deleted_unbound) + "," + std::to_string(r.never_bound) + "," +
+           Fixed(r.longest_wait_s) + "," + std::to_string(r.pending_peak) + "," +
+           Fixed(r.pending_mean) + "\n";
   }
   return out;
 }
@@ -196,7 +226,7 @@ Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_la
   if (!NextRecord(&text, &fields, &csv.header) || !IsSweepHeader(fields)) {
     return error(1,
                  "not a sweep CSV: expected the header point,<pointers...>,variant,"
-                 "makespan_s,...,goodput");
+                 "makespan_s,...,pending_mean");
   }
   NormalizeEnd(&csv.header);
   const size_t width = fields.size();

@@ -14,7 +14,8 @@ namespace migsim {
 
 // point,<columns...>,variant,makespan_s,p50_s,p95_s,p99_s,max_s,gpu_allocation_ratio,
 // gpu_compute_utilization,completed,failed,running,pending,deleted,cost_per_hour,preemptions,
-// gpu_hours_lost_to_preemption,faults,gpu_hours_lost_to_faults,goodput — one row per run,
+// gpu_hours_lost_to_preemption,faults,gpu_hours_lost_to_faults,goodput,deleted_unbound,
+// never_bound,longest_wait_s,pending_peak,pending_mean — one row per run,
 // fields quoted as RFC 4180 needs, "\n" line ends.
 std::string FormatSweepCsv(const SweepResults& results);
 

@@ -69,8 +69,16 @@ bool AnyDisruption(const SweepResults& results) {
                      [](const SweepRow& r) { return r.preemptions > 0 || r.faults > 0; });
 }
 
+// Pods that never bound and the longest wait, shown when some run left a pod unbound:
+// demand the p95 (bound pods only) does not see.
+bool AnyNeverBound(const SweepResults& results) {
+  return std::any_of(results.rows.begin(), results.rows.end(),
+                     [](const SweepRow& r) { return r.never_bound > 0; });
+}
+
 std::vector<Column> BuildColumns(const SweepResults& results) {
   const bool disruptions = AnyDisruption(results);
+  const bool never_bound = AnyNeverBound(results);
   std::vector<Column> columns = {{"point", false, {}}};
   for (std::string& title : Titles(results.columns)) columns.push_back({title, true, {}});
   for (const char* title : {"variant", "makespan (s)", "p95 queueing (s)", "GPU allocation",
@@ -79,6 +87,11 @@ std::vector<Column> BuildColumns(const SweepResults& results) {
   }
   if (disruptions) {
     for (const char* title : {"preempted", "faults", "lost GPU-h", "goodput"}) {
+      columns.push_back({title, false, {}});
+    }
+  }
+  if (never_bound) {
+    for (const char* title : {"never bound", "longest wait (s)"}) {
       columns.push_back({title, false, {}});
     }
   }
@@ -97,6 +110,10 @@ std::vector<Column> BuildColumns(const SweepResults& results) {
       cells.push_back(std::to_string(r.faults));
       cells.push_back(FormatFixed(r.gpu_hours_lost_to_preemption + r.gpu_hours_lost_to_faults, 2));
       cells.push_back(r.goodput ? FormatFixed(*r.goodput, 3) : "-");
+    }
+    if (never_bound) {
+      cells.push_back(std::to_string(r.never_bound));
+      cells.push_back(FormatFixed(r.longest_wait_s, 1));
     }
     for (size_t c = 0; c < columns.size(); ++c) columns[c].cells.push_back(std::move(cells[c]));
   }

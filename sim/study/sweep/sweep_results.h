@@ -30,6 +30,12 @@ struct SweepRow {
   int64_t faults = 0;
   double gpu_hours_lost_to_faults = 0;
   std::optional<double> goodput;
+  // Demand left waiting (UnservedDemand, run_metrics.h): pods deleted before they bound,
+  // pods never bound, the longest wait of any pod, the pending peak and time-weighted mean.
+  int64_t deleted_unbound = 0, never_bound = 0;
+  double longest_wait_s = 0;
+  int64_t pending_peak = 0;
+  double pending_mean = 0;
 };
 
 struct SweepResults {

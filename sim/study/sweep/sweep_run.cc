@@ -40,6 +40,11 @@ SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scen
     row.gpu_hours_lost_to_faults = RoundToMicro(faults->gpu_hours_lost);
     if (faults->goodput) row.goodput = RoundToMicro(*faults->goodput);
   }
+  row.deleted_unbound = m.unserved.deleted_unbound;
+  row.never_bound = m.unserved.never_bound;
+  row.longest_wait_s = RoundToMicro(m.unserved.longest_wait_s);
+  row.pending_peak = m.unserved.pending.peak;
+  row.pending_mean = RoundToMicro(m.unserved.pending.mean);
   return row;
 }
 

@@ -49,6 +49,11 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   faulty.faults = 17;
   faulty.gpu_hours_lost_to_faults = 49.25;
   faulty.goodput = 0.996;
+  faulty.deleted_unbound = 28;  // a service's replicas deleted unbound at the scale-down
+  faulty.never_bound = 30;
+  faulty.longest_wait_s = 37845;
+  faulty.pending_peak = 28;
+  faulty.pending_mean = 9.5;
   results.rows.push_back(faulty);
   const std::string csv = FormatSweepCsv(results);
   CHECK_THAT(csv, Catch::Contains("\n3,\"\"\"x,y\"\"\",,v,,0.000000,1.250000,"));
@@ -59,20 +64,28 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   CHECK(back.value().results.rows[0].values == row.values);
   CHECK_FALSE(back.value().results.rows[0].makespan_s);
   CHECK_FALSE(back.value().results.rows[0].goodput);
-  CHECK_THAT(csv, Catch::EndsWith(",65.872800,6,0.100000,17,49.250000,0.996000\n"));
+  CHECK_THAT(csv, Catch::EndsWith(",65.872800,6,0.100000,17,49.250000,0.996000,28,30,"
+                                  "37845.000000,28,9.500000\n"));
   const SweepRow& faulty_back = back.value().results.rows[1];
   CHECK(faulty_back.preemptions == 6);
   CHECK(faulty_back.faults == 17);
   CHECK(faulty_back.gpu_hours_lost_to_faults == 49.25);
   CHECK(faulty_back.goodput == 0.996);
+  CHECK(faulty_back.deleted_unbound == 28);
+  CHECK(faulty_back.never_bound == 30);
+  CHECK(faulty_back.longest_wait_s == 37845);
+  CHECK(faulty_back.pending_peak == 28);
+  CHECK(faulty_back.pending_mean == 9.5);
   CHECK_THAT(FormatSweepTable(results), Catch::Contains("goodput"));
+  CHECK_THAT(FormatSweepTable(results), Catch::Contains("never bound  longest wait (s)"));
+  CHECK_THAT(FormatSweepTable(results), Catch::EndsWith("30           37845.0\n"));
   CHECK(FormatSweepCsv(back.value().results) == csv);
   CHECK(FormatSweepTable(back.value().results) == FormatSweepTable(results));
   CHECK(ParseSweepCsv("point,variant\n", "x.csv").status().ToString() ==
         "x.csv:line 1: not a sweep CSV: expected the header point,<pointers...>,variant,"
-        "makespan_s,...,goodput");
+        "makespan_s,...,pending_mean");
   CHECK(ParseSweepCsv(csv + "4,1\n", "x.csv").status().ToString() ==
-        "x.csv:line 4: expected 22 fields, got 2");
+        "x.csv:line 4: expected 27 fields, got 2");
 }
 
 TEST_CASE("the table shortens pointers to their last tokens while they stay distinct", "[sweep]") {
@@ -148,7 +161,8 @@ TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[
                 "p99_s,max_s,gpu_allocation_ratio,gpu_"
                 "compute_utilization,completed,failed,"
                 "running,pending,deleted,cost_per_hour,preemptions,gpu_hours_lost_to_preemption,"
-                "faults,gpu_hours_lost_to_faults,goodput\n"}}) ==
+                "faults,gpu_hours_lost_to_faults,goodput,deleted_unbound,never_bound,"
+                "longest_wait_s,pending_peak,pending_mean\n"}}) ==
         "d/sweep-shard-1-of-2.csv:line 1: header differs from the one of "
         "d/sweep-shard-0-of-2.csv (shards of another sweep?)");
   CHECK(error({{"d/sweep-shard-1-of-2.csv", shard0}, {"d/sweep-shard-0-of-2.csv", shard1}}) ==

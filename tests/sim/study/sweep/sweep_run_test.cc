@@ -81,12 +81,14 @@ TEST_CASE("a sweep runs every point and variant, rows by point then variant", "[
                       "point,/cluster/nodes/a/count,/seed,variant,makespan_s,p50_s,p95_s,p99_s,"
                       "max_s,gpu_allocation_ratio,gpu_compute_utilization,completed,failed,"
                       "running,pending,deleted,cost_per_hour,preemptions,"
-                      "gpu_hours_lost_to_preemption,faults,gpu_hours_lost_to_faults,goodput\n"
+                      "gpu_hours_lost_to_preemption,faults,gpu_hours_lost_to_faults,goodput,"
+                      "deleted_unbound,never_bound,longest_wait_s,pending_peak,pending_mean\n"
                       "0,1,1,one,30.000000,10.000000,20.000000,20.000000,20.000000,1.000000,"
-                      "1.000000,3,0,0,0,0,0.500000,0,0.000000,0,0.000000,\n"));
+                      "1.000000,3,0,0,0,0,0.500000,0,0.000000,0,0.000000,,0,0,20.000000,2,"
+                      "1.000000\n"));
   CHECK_THAT(csv, Catch::EndsWith("\n4,3,,spread,10.000000,0.000000,0.000000,0.000000,0.000000,"
                                   "1.000000,1.000000,3,0,0,0,0,1.500000,0,0.000000,0,"
-                                  "0.000000,\n"));
+                                  "0.000000,,0,0,0.000000,0,0.000000\n"));
   CHECK_THAT(FormatSweepTable(results),
              Catch::StartsWith("point  a/count  seed  variant  makespan (s)  p95 queueing (s)"));
 }
