@@ -212,7 +212,7 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
   const size_t first_request = out.size();
   const size_t first_group = first_request + (requests ? 2 : 0);
   if (requests) {
-    out.push_back({"requests served", {}});
+    out.push_back({"requests arrived (load)", {}});
     out.push_back({"cost per 1,000 requests ($)", {}});
   }
   for (const std::string& g : groups) {
