@@ -120,6 +120,13 @@ def same_figures(ours, theirs, where="metrics"):
     return 1
 
 
+def binary_env():
+    """The environment for the migsim binary: without LD_PRELOAD, which the sanitizer build
+    sets for this interpreter (tests/CMakeLists.txt) and which an ASan-linked binary refuses
+    ("incompatible ASan runtimes")."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
 class TestSeed(unittest.TestCase):
     def test_two_seeds_draw_two_different_runs_of_a_scenario_with_random_arrivals(self):
         one = migsim.run(ARRIVALS, variant="base", seed=1)
@@ -139,7 +146,8 @@ class TestSeed(unittest.TestCase):
         self.assertTrue(os.path.exists(MIGSIM), "MIGSIM_BINARY names no file: " + MIGSIM)
         for seed in (1, 7):
             out = subprocess.run([MIGSIM, "run", ARRIVALS, "--seed", str(seed), "--json", "-q"],
-                                 check=True, capture_output=True, text=True).stdout
+                                 check=True, capture_output=True, text=True,
+                                 env=binary_env()).stdout
             cli = {v["name"]: v for v in json.loads(out)["variants"]}
             for result in migsim.run(ARRIVALS, seed=seed):
                 self.assertGreaterEqual(
