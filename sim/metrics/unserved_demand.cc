@@ -7,6 +7,9 @@
 namespace migsim {
 namespace {
 
+// A pod its controller deleted before it ever bound.
+bool DeletedUnbound(const Pod& pod) { return !WasBound(pod) && pod.phase == PodPhase::kDeleted; }
+
 // Counts one pod, pending over [created, created + wait), into its group.
 void CountInto(WaitingGroup& group, const Pod& pod, double wait_s) {
   ++group.pods;
@@ -14,7 +17,7 @@ void CountInto(WaitingGroup& group, const Pod& pod, double wait_s) {
   group.pending.mean += wait_s;  // the sum of waits, until Finish divides it
   if (WasBound(pod)) return;
   ++group.never_bound;
-  if (pod.phase == PodPhase::kDeleted) ++group.deleted_unbound;
+  if (DeletedUnbound(pod)) ++group.deleted_unbound;
 }
 
 // The time-weighted mean pending is the pods' pending time over the run's.
@@ -55,7 +58,7 @@ UnservedDemand ComputeUnservedDemand(std::span<const Pod> pods,
   for (const Pod& pod : pods) {
     const double wait_s = WaitOf(pod, end).seconds();
     CountInto(all, pod, wait_s);
-    if (!WasBound(pod) && pod.phase == PodPhase::kDeleted) deleted_waits.push_back(wait_s);
+    if (DeletedUnbound(pod)) deleted_waits.push_back(wait_s);
     const size_t owner = pod.owner.value();
     if (owner >= workloads.size()) workloads.resize(owner + 1);
     CountInto(workloads[owner], pod, wait_s);
