@@ -1,7 +1,7 @@
 // Test plugins, one shared library per behaviour chosen at compile time
 // (MIGSIM_FIXTURE): a well-behaved first fit, a wrong ABI version, a missing symbol, a
-// plugin that refuses its params, one that answers a node that does not exist, and one
-// whose name is NULL.
+// plugin that refuses its params, one that answers a node that does not exist, one whose
+// name is NULL, and a first fit the loader never unloads (linked with -z nodelete).
 #include <cstdio>
 #include <cstring>
 

@@ -120,6 +120,20 @@ TEST_CASE("a plugin loaded twice at once, and again after both closed, is the sa
                                                                     "return the policy's name"));
 }
 
+TEST_CASE("a plugin replaced on disk while its old copy stays loaded is refused, not run",
+          "[policies][plugin]") {
+  const test::ScratchDir scratch("plugin-replaced");
+  const std::string path = scratch.Path("libp.so");
+  std::filesystem::copy_file(Fixture("nodelete"), path);
+  REQUIRE(LoadPluginPolicy(path, "{}").ok());  // closed at once, but the loader keeps it
+  std::filesystem::remove(path);
+  std::filesystem::copy_file(Fixture("null_name"), path);  // rebuilt in place: a new inode
+  CHECK_THAT(LoadError(path),
+             Catch::StartsWith("policy library '" + path + "' changed on disk since this process "
+                               "loaded it") &&
+                 Catch::EndsWith("restart the process to load the new one"));
+}
+
 TEST_CASE("the registry makes a library policy through the plugin loader", "[policies][plugin]") {
   PolicySpec spec{.name = "x", .library = Fixture("good"), .params_json = "{}"};
   std::unique_ptr<Policy> p = MakePolicy(spec);
