@@ -1,12 +1,11 @@
 #include "policies/plugin/plugin_policy.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
-#include <filesystem>
+#include <utility>
 #include <vector>
 
 #include "policies/plugin/migsim_policy_plugin.h"
+#include "policies/plugin/plugin_library.h"
 
 namespace migsim {
 namespace {
@@ -33,12 +32,10 @@ int Fits(const void* context, uint32_t node) {
 
 class PluginPolicy final : public Policy {
  public:
-  PluginPolicy(void* library, const Symbols& symbols, void* instance)
-      : library_(library), symbols_(symbols), instance_(instance), name_(symbols.name(instance)) {}
-  ~PluginPolicy() override {
-    symbols_.destroy(instance_);
-    dlclose(library_);
-  }
+  // REQUIRES: `name` is not null.
+  PluginPolicy(PluginLibrary library, const Symbols& symbols, void* instance, const char* name)
+      : library_(std::move(library)), symbols_(symbols), instance_(instance), name_(name) {}
+  ~PluginPolicy() override { symbols_.destroy(instance_); }
   PluginPolicy(const PluginPolicy&) = delete;
   PluginPolicy& operator=(const PluginPolicy&) = delete;
 
@@ -54,7 +51,7 @@ class PluginPolicy final : public Policy {
             migsim_device* devices, migsim_label* labels) const;
   migsim_pod ConvertPod(const PodView& pod);
 
-  void* library_;
+  PluginLibrary library_;  // closed after the instance is destroyed
   Symbols symbols_;
   void* instance_;
   std::string name_;
@@ -206,8 +203,8 @@ std::optional<Placement> PluginPolicy::Place(const ClusterView& view, const PodV
 }
 
 template <typename F>
-bool Find(void* library, const char* symbol, F* out) {
-  *out = reinterpret_cast<F>(dlsym(library, symbol));
+bool Find(const PluginLibrary& library, const char* symbol, F* out) {
+  *out = reinterpret_cast<F>(library.Symbol(symbol));
   return *out != nullptr;
 }
 
@@ -215,18 +212,9 @@ bool Find(void* library, const char* symbol, F* out) {
 
 Result<std::unique_ptr<Policy>> LoadPluginPolicy(const std::string& path,
                                                  const std::string& params_json) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::InvalidArgument("policy library '" + path + "' does not exist");
-  }
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    return Status::InvalidArgument("cannot load policy library: " + std::string(dlerror()));
-  }
-  auto fail = [library](std::string message) {
-    dlclose(library);
-    return Status::InvalidArgument(std::move(message));
-  };
+  Result<PluginLibrary> opened = PluginLibrary::Open(path);
+  if (!opened.ok()) return opened.status();
+  PluginLibrary library = std::move(opened).value();
   Symbols s{};
   const char* names[] = {"migsim_policy_abi_version", "migsim_policy_create",
                          "migsim_policy_destroy", "migsim_policy_name", "migsim_policy_place"};
@@ -234,22 +222,32 @@ Result<std::unique_ptr<Policy>> LoadPluginPolicy(const std::string& path,
                         Find(library, names[2], &s.destroy), Find(library, names[3], &s.name),
                         Find(library, names[4], &s.place)};
   for (size_t i = 0; i < std::size(names); ++i) {
-    if (!found[i]) return fail("policy library '" + path + "' does not export " + names[i]);
+    if (!found[i]) {
+      return Status::InvalidArgument("policy library '" + path + "' does not export " + names[i]);
+    }
   }
   if (const uint32_t abi = s.abi_version(); abi != MIGSIM_POLICY_ABI_VERSION) {
-    return fail("policy library '" + path + "' is built for policy ABI version " +
-                std::to_string(abi) + "; this migsim loads version " +
-                std::to_string(MIGSIM_POLICY_ABI_VERSION));
+    return Status::InvalidArgument("policy library '" + path +
+                                   "' is built for policy ABI version " + std::to_string(abi) +
+                                   "; this migsim loads version " +
+                                   std::to_string(MIGSIM_POLICY_ABI_VERSION));
   }
   char error[512] = {0};
   void* instance = s.create(params_json.c_str(), error, sizeof error);
   if (instance == nullptr) {
     error[sizeof error - 1] = '\0';
-    dlclose(library);
     return Status::ParseError("policy library '" + path + "' refused its params: " +
                               (error[0] != '\0' ? std::string(error) : "no reason given"));
   }
-  return std::unique_ptr<Policy>(std::make_unique<PluginPolicy>(library, s, instance));
+  const char* name = s.name(instance);
+  if (name == nullptr || name[0] == '\0') {
+    s.destroy(instance);
+    return Status::InvalidArgument("policy library '" + path + "': migsim_policy_name returned " +
+                                   (name == nullptr ? "NULL" : "an empty name") +
+                                   "; it must return the policy's name");
+  }
+  return std::unique_ptr<Policy>(
+      std::make_unique<PluginPolicy>(std::move(library), s, instance, name));
 }
 
 }  // namespace migsim

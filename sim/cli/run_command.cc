@@ -130,8 +130,10 @@ int RunCommand(const RunCommandOptions& options) {
     report.variants.push_back(RunVariant(name, scenario, run_options));
     progress.End();
   }
-  for (const std::string& warning : UnservedWarnings(report)) {
-    std::fprintf(stderr, "migsim: warning: %s\n", warning.c_str());
+  for (const auto& warnings : {RejectionWarnings(report), UnservedWarnings(report)}) {
+    for (const std::string& warning : warnings) {
+      std::fprintf(stderr, "migsim: warning: %s\n", warning.c_str());
+    }
   }
   if (!options.out_dir.empty()) {
     if (Status s = WriteFiles(options.out_dir, OutputFiles(report)); !s.ok()) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ inline std::string FormatFixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
+}
+
+// `v` in the fewest digits that read back as it ("12.5", "0.000001"): for messages.
+inline std::string FormatShortest(double v) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : FormatFixed(v, 6);
 }
 
 // A name made of letters, digits, '.', '_' and '-' only: variant and configuration names

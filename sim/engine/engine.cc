@@ -172,6 +172,10 @@ void Engine::Run() {
     }
     ScheduleCycle();
     if (scan_due_) AutoscalerScan();
+    if (config_.should_stop && config_.should_stop()) {
+      stopped_ = true;
+      return;
+    }
   }
   // With a horizon the run reports the cluster as it stands then; the state does not
   // change between the last event and the horizon.

@@ -8,6 +8,7 @@
 // queue order).
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -47,6 +48,10 @@ struct EngineConfig {
   // node's MIG devices at every allocation, so off unless asked for (a scenario with a DRA
   // pool asks for it in every variant; sim/study/run.h).
   bool measure_mig_fragmentation = false;
+  // Asked between event times (at least once per simulated instant that has events); true
+  // stops the run there: Run returns at once and stopped() is true. For a caller that
+  // must be interruptible (Ctrl-C in Python); it must be cheap or rate-limit itself.
+  std::function<bool()> should_stop{};
 };
 
 // Everything a run is made of. The engine takes ownership of the controllers; the
@@ -98,7 +103,15 @@ class Engine final : private ControllerContext {
   // time-sliced or MPS replica, "/250m" for a fractional share, "+" between several;
   // "" when none.
   std::string DeviceName(const Pod& pod) const;
+  // The policy's answers (placements and MIG repartitions it asked for), those the engine
+  // refused (a node that does not fit, a busy device...), and why it refused the first:
+  // "pod web-3: node 7 does not exist (the cluster has 4 nodes)"; empty when none was.
+  int64_t policy_decisions() const { return policy_decisions_; }
   int64_t rejected_decisions() const { return rejected_decisions_; }
+  const std::string& first_rejection() const { return first_rejection_; }
+  // True when EngineConfig::should_stop stopped the run before its end: the results then
+  // describe the cluster mid-run.
+  bool stopped() const { return stopped_; }
   // Events queued during the run (the event queue's work: what events per second count).
   uint64_t events_queued() const { return events_.pushed(); }
   // Pods evicted by preemption, and the GPU time they held that no checkpoint kept (from
@@ -307,6 +320,9 @@ class Engine final : private ControllerContext {
   PodView ViewOf(const Pod& pod, uint32_t pending_alike = 1) const;
   // True when the policy's placement is one the engine can apply (see policy.h).
   bool Valid(const Placement& placement, const PodView& pod, const ClusterView& cluster);
+  // Why the engine refuses `placement` (REQUIRES: !Valid): for first_rejection().
+  std::string RejectionReason(const Placement& placement, const Pod& pod, const PodView& view,
+                              const ClusterView& cluster) const;
   void Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices);
   // Preemption (engine_preemption.cc).
   void Preempt(Pod& pod, const PodView& view);
@@ -645,7 +661,10 @@ class Engine final : private ControllerContext {
   int64_t allocated_weight_ = 0;
   double busy_weight_ = 0;
   int64_t capacity_weight_ = 0;
+  int64_t policy_decisions_ = 0;
   int64_t rejected_decisions_ = 0;
+  std::string first_rejection_;
+  bool stopped_ = false;
   // Preemption: the budgets' counts, pending pods with a nominated node (few), the ones
   // HoldNominated booked, a stream of its own for the dry run's start (so that the other
   // draws do not shift), and what preemptions() reports.

@@ -215,8 +215,11 @@ bool Engine::ReserveMembers(Gang& gang, GangConstraint& constraint) {
     const ClusterView cluster(node_info_, resources_, now_);
     const std::optional<Placement> placement = policy_->Place(cluster, view);
     if (!placement) return false;
+    ++policy_decisions_;
     if (!Valid(*placement, view, cluster)) {
-      ++rejected_decisions_;
+      if (rejected_decisions_++ == 0) {
+        first_rejection_ = RejectionReason(*placement, pod, view, cluster);
+      }
       return false;
     }
     Assume(pod, placement->node, placement->devices);

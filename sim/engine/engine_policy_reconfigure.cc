@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
+#include "sim/core/text.h"
 #include "sim/engine/engine.h"
 
 namespace migsim {
@@ -21,8 +22,16 @@ bool HasPlacement(const MigLayout& layout, const MigPlacement& p) {
 
 void Engine::Reconfigure(const std::vector<MigReconfiguration>& changes) {
   for (const MigReconfiguration& change : changes) {
+    ++policy_decisions_;
     if (!Valid(change)) {
-      ++rejected_decisions_;
+      if (rejected_decisions_++ == 0) {
+        first_rejection_ = "at " + FormatShortest(now_.seconds()) + " s, a MIG repartition of " +
+                           (change.node.valid() && change.node.value() < node_info_.size()
+                                ? "node '" + node_info_[change.node.value()].name + "'"
+                                : "a node that does not exist") +
+                           ": a node being reconfigured or under DRA, a GPU named twice or "
+                           "without MIG, a layout NVIDIA does not allow, or busy instances lost";
+      }
       continue;
     }
     const uint32_t node = change.node.value();

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
+#include "sim/core/text.h"
 #include "sim/engine/engine.h"
 
 namespace migsim {
@@ -95,7 +96,10 @@ bool Engine::TryBind(Pod& pod) {
   if (find > 0) next_start_node_ = (next_start_node_ + cluster.examined()) % nodes;
   // The policy's answer is checked, never trusted: a bad answer leaves the pod pending.
   const bool valid = placement && Valid(*placement, view, cluster);
-  if (placement && !valid) ++rejected_decisions_;
+  if (placement) ++policy_decisions_;
+  if (placement && !valid && rejected_decisions_++ == 0) {
+    first_rejection_ = RejectionReason(*placement, pod, view, cluster);
+  }
   std::vector<MigReconfiguration> changes;
   if (!placement) changes = PostFilter(pod, view, cluster);
   if (holds) HoldNominated(pod, -1);
@@ -121,6 +125,21 @@ bool Engine::Valid(const Placement& placement, const PodView& pod, const Cluster
   if (!cluster.Fits(pod, node_info_[node.value()])) return false;
   return placement.devices.empty() ||
          runtimes_[node.value()].ValidChoices(*pod.requests, placement.devices);
+}
+
+std::string Engine::RejectionReason(const Placement& placement, const Pod& pod,
+                                    const PodView& view, const ClusterView& cluster) const {
+  const std::string at = "at " + FormatShortest(now_.seconds()) + " s, pod " + PodName(pod) + ": ";
+  const NodeId node = placement.node;
+  if (!node.valid() || node.value() >= node_info_.size()) {
+    const size_t n = node_info_.size();
+    return at + "node " + (node.valid() ? std::to_string(node.value()) : "(none)") +
+           " does not exist (the cluster has " + std::to_string(n) + (n == 1 ? " node)" : " nodes)");
+  }
+  const std::string name = "node '" + node_info_[node.value()].name + "'";
+  if (!cluster.Fits(view, node_info_[node.value()])) return at + "it does not fit " + name;
+  return at + "its device choices on " + name +
+         " are not devices there, not free, or do not serve its requests";
 }
 
 void Engine::Bind(Pod& pod, NodeId node, std::span<const DeviceChoice> devices) {

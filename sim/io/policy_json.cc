@@ -1,6 +1,7 @@
 #include "sim/io/policy_json.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "policies/plugin/plugin_policy.h"
 #include "policies/registry.h"
@@ -126,7 +127,13 @@ PolicySpec LoadLibrary(LoadContext* ctx, const JsonRef& ref) {
   PolicySpec spec;
   ObjectReader r(ctx, ref, {"library", "params"});
   if (!r.Require("library") || !ctx->MayReadNamedFile(r.Field("library").pointer())) return spec;
-  spec.library = ctx->ResolvePath(r.NonEmptyString("library"));
+  // Relative to the scenario's directory, and absolute: a run made later, from another
+  // working directory (a notebook's os.chdir), loads the same file, and dlopen never
+  // searches the system's paths for it (plugin_library.h).
+  const std::string named = ctx->ResolvePath(r.NonEmptyString("library"));
+  std::error_code ec;
+  spec.library = std::filesystem::absolute(named, ec).lexically_normal().string();
+  if (ec) ctx->Fail(r.Field("library").pointer(), "'" + named + "': " + ec.message());
   spec.name = r.String("library");
   spec.params_json = "{}";
   if (r.Has("params") && ExpectObject(ctx, r.Field("params"))) {

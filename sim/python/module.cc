@@ -5,12 +5,15 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "policies/registry.h"
 #include "sim/io/scenario_json.h"
+#include "sim/python/interrupt.h"
 #include "sim/python/python_policy.h"
 #include "sim/python/python_view.h"
 #include "sim/python/results.h"
@@ -77,20 +80,30 @@ std::unique_ptr<Policy> BuiltIn(const std::string& name, uint64_t run_seed) {
 
 // Runs one variant under `policy`: None (the scenario's), a built-in's name, or a Python
 // object. Built-in policies run without the GIL, so other Python threads go on meanwhile.
+// Ctrl-C (or another signal whose handler raises) stops the run between two event times
+// and its exception comes out of here; so does a Python policy's, once it raised.
 VariantResult RunOne(const std::string& name, const Scenario& scenario, const py::object& policy) {
-  const RunOptions options{.collect_pods = true};
-  if (policy.is_none()) {
-    py::gil_scoped_release release;
-    return RunVariant(name, scenario, options);
-  }
-  if (py::isinstance<py::str>(policy)) {
-    std::unique_ptr<Policy> built_in = BuiltIn(policy.cast<std::string>(), scenario.seed);
-    py::gil_scoped_release release;
-    return RunVariant(name, scenario, *built_in, options);
+  RunOptions options{.collect_pods = true};
+  if (policy.is_none() || py::isinstance<py::str>(policy)) {
+    std::unique_ptr<Policy> built_in =
+        policy.is_none() ? MakeScenarioPolicy(scenario)
+                         : BuiltIn(policy.cast<std::string>(), scenario.seed);
+    Interrupt interrupt(nullptr, /*gil_released=*/true);
+    options.should_stop = std::ref(interrupt);
+    std::optional<VariantResult> result;
+    {
+      py::gil_scoped_release release;
+      result.emplace(RunVariant(name, scenario, *built_in, options));
+    }
+    interrupt.RaiseIfSignalled();
+    return std::move(*result);
   }
   PythonPolicy wrapped(policy);
+  Interrupt interrupt(&wrapped, /*gil_released=*/false);
+  options.should_stop = std::ref(interrupt);
   VariantResult result = RunVariant(name, scenario, wrapped, options);
   if (std::optional<py::error_already_set> e = wrapped.TakeError()) throw *e;
+  interrupt.RaiseIfSignalled();
   return result;
 }
 
@@ -99,6 +112,13 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
 // Python object, which may) is said once, as a warning.
 py::object Run(const py::object& scenario, const std::optional<std::string>& variant,
                const py::object& policy, std::optional<uint64_t> seed) {
+  // The engine that called the policy is mid-run: a run started from there would be a
+  // second engine on the same thread, inside the first one's scheduling cycle.
+  if (InPolicyCallback()) {
+    throw std::runtime_error(
+        "migsim.run called from inside a policy callback (place, filter or score): a policy "
+        "cannot start a run; run the other scenario before or after this one");
+  }
   std::optional<ScenarioFile> storage;
   const ScenarioFile& file = File(scenario, seed, storage);
   if (seed && (policy.is_none() || py::isinstance<py::str>(policy))) {

@@ -30,6 +30,17 @@ class CallScope {
   Alive alive_;
 };
 
+// How deep this thread is in calls into Python policies (InPolicyCallback).
+thread_local int callback_depth = 0;
+
+class CallbackDepth {
+ public:
+  CallbackDepth() { ++callback_depth; }
+  ~CallbackDepth() { --callback_depth; }
+  CallbackDepth(const CallbackDepth&) = delete;
+  CallbackDepth& operator=(const CallbackDepth&) = delete;
+};
+
 // Runs `call`, one call into the Python object. Whatever goes wrong — an exception the
 // object raised, or an answer that is not what `contract` says (a TypeError naming it) —
 // is kept in `error` and `fallback` returned: no exception crosses the engine, which is
@@ -38,6 +49,7 @@ template <typename T, typename F>
 T Guarded(std::optional<py::error_already_set>& error, const char* contract, F&& call, T fallback) {
   if (error) return fallback;
   try {
+    const CallbackDepth depth;
     return call();
   } catch (py::error_already_set& e) {
     error = std::move(e);
@@ -98,6 +110,8 @@ py::object Method(const py::object& policy, const char* name) {
 }
 
 }  // namespace
+
+bool InPolicyCallback() { return callback_depth > 0; }
 
 PythonPolicy::PythonPolicy(py::object policy)
     : policy_(std::move(policy)),

@@ -23,6 +23,10 @@
 
 namespace migsim::python {
 
+// True while this thread is inside a call into a Python policy's method (place, filter,
+// score): the engine that called it is mid-run and must not be entered again.
+bool InPolicyCallback();
+
 class PythonPolicy final : public Policy {
  public:
   explicit PythonPolicy(pybind11::object policy);
@@ -32,6 +36,8 @@ class PythonPolicy final : public Policy {
   bool Filter(const ClusterView& view, const PodView& pod, const NodeInfo& node) override;
   std::optional<double> Score(const ClusterView& view, const PodView& pod,
                               const NodeInfo& node) override;
+  // Whether the object raised (its decisions stopped); TakeError takes the exception.
+  bool failed() const { return error_.has_value(); }
   // The exception the object raised, if any; cleared.
   std::optional<pybind11::error_already_set> TakeError();
 

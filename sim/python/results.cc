@@ -147,7 +147,10 @@ py::dict ResultDict(const VariantResult& r, uint64_t seed) {
   out["name"] = r.name, out["policy"] = r.policy, out["seed"] = seed;
   out["metrics"] = Metrics(r.metrics);
   if (r.faults) out["faults"] = Faults(*r.faults);
+  out["policy_decisions"] = r.policy_decisions;
   out["rejected_decisions"] = r.rejected_decisions;
+  out["first_rejection"] =
+      r.first_rejection.empty() ? py::object(py::none()) : py::object(py::str(r.first_rejection));
   out["pods"] = PodTable(r.pods);
   return out;
 }

@@ -76,12 +76,14 @@ std::string SummaryHtml(const RunReport& report) {
   return "<h2>Summary</h2>\n<pre class=\"summary\">" + svg::Escape(table) + "</pre>\n";
 }
 
-// Pods deleted without ever binding (one warning per variant), and per workload what
-// waited: shown when some pod of some variant waited at all.
+// Policies' refused answers and pods deleted without ever binding (a warning per variant
+// each), and per workload what waited: shown when some pod of some variant waited at all.
 std::string WaitingHtml(const RunReport& report) {
   std::string out;
-  for (const std::string& w : UnservedWarnings(report)) {
-    out += "<p class=\"warning\">warning: " + svg::Escape(w) + "</p>\n";
+  for (const auto& warnings : {RejectionWarnings(report), UnservedWarnings(report)}) {
+    for (const std::string& w : warnings) {
+      out += "<p class=\"warning\">warning: " + svg::Escape(w) + "</p>\n";
+    }
   }
   if (std::none_of(report.variants.begin(), report.variants.end(),
                    [](const VariantResult& v) { return v.metrics.unserved.longest_wait_s > 0; })) {

@@ -272,6 +272,10 @@ std::string FormatResultsJson(const RunReport& report) {
     Json variant{{"name", v.name},
                  {"policy", v.policy},
                  {"seed", seed},
+                 {"policy_decisions", v.policy_decisions},
+                 {"rejected_decisions", v.rejected_decisions},
+                 {"first_rejection",
+                  v.first_rejection.empty() ? Json(nullptr) : Json(v.first_rejection)},
                  {"metrics", MetricsJson(v.metrics)},
                  {"nodes", std::move(nodes)}};
     if (!v.theory.empty()) variant["queueing_theory"] = TheoryJson(v.theory);

@@ -35,6 +35,12 @@ std::string FormatChromeTrace(const RunReport& report);
 // `migsim run` prints them on stderr and the HTML report shows them. (unserved_warnings.cc)
 std::vector<std::string> UnservedWarnings(const RunReport& report);
 
+// One line per variant whose policy gave answers the engine refused: "policy 'x' in variant
+// 'y': 1234 of 5000 decisions were rejected (first: at 3.5 s, pod web-3: node 7 does not
+// exist (the cluster has 4 nodes))". `migsim run` prints them on stderr and the HTML report
+// shows them. (rejection_warnings.cc)
+std::vector<std::string> RejectionWarnings(const RunReport& report);
+
 // time_s,allocation,utilization,pending,running — one row per instant of the timeline.
 std::string FormatTimeseriesCsv(const VariantResult& variant);
 

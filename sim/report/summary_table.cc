@@ -67,6 +67,21 @@ void AddPreemptionRows(const RunReport& report, std::vector<Row>& rows) {
   rows.push_back(std::move(lost));
 }
 
+// "policy decisions rejected": shown right under the policy when some variant's policy gave
+// answers the engine refused, as "rejected of decisions".
+void AddRejectionRow(const RunReport& report, std::vector<Row>& rows) {
+  if (std::none_of(report.variants.begin(), report.variants.end(),
+                   [](const VariantResult& v) { return v.rejected_decisions > 0; })) {
+    return;
+  }
+  Row row{"policy decisions rejected", {}};
+  for (const VariantResult& v : report.variants) {
+    row.cells.push_back(std::to_string(v.rejected_decisions) + " of " +
+                        std::to_string(v.policy_decisions));
+  }
+  rows.push_back(std::move(row));
+}
+
 // Appends rows per Kueue ClusterQueue any variant has (in the order the variants list
 // them): workloads admitted, waiting at the end, evictions, admission latency mean and p95,
 // borrowed GPUs mean and max; "-" for a variant without the queue.
@@ -298,6 +313,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
   }
   std::vector<Row> rows = {{"policy", {}}};
   for (const VariantResult& v : report.variants) rows[0].cells.push_back(v.policy);
+  AddRejectionRow(report, rows);
   for (const auto& [label, cell] : columns) {
     Row row{label, {}};
     for (const VariantResult& v : report.variants) row.cells.push_back(cell(v.metrics));

@@ -188,7 +188,8 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
                 EngineConfig{.seed = scenario.seed,
                              .horizon = scenario.horizon,
                              .measure_mig_fragmentation =
-                                 HasDraPool(scenario) || options.measure_mig_fragmentation});
+                                 HasDraPool(scenario) || options.measure_mig_fragmentation,
+                             .should_stop = options.should_stop});
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
   TimelineRecorder timeline;
@@ -210,7 +211,11 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   VariantResult result;
   result.name = name;
   result.policy = std::string(policy.name());
+  result.policy_decisions = engine.policy_decisions();
   result.rejected_decisions = engine.rejected_decisions();
+  result.first_rejection = engine.first_rejection();
+  result.stopped = engine.stopped();
+  if (result.stopped) return result;
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
   result.metrics.preemptions = engine.preemptions();

@@ -2,6 +2,7 @@
 // Runs one variant of a scenario and collects what the outputs report: the one owner of
 // "make the policy, run the engine, collect the results" for every study.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,8 +47,14 @@ struct VariantResult {
   std::string name;
   std::string policy;
   RunMetrics metrics;
-  // Policy answers the engine refused (a node that does not fit, a device that is busy...).
+  // The policy's answers (Engine::policy_decisions), those the engine refused (a node that
+  // does not fit, a device that is busy...) and why it refused the first (empty if none).
+  int64_t policy_decisions = 0;
   int64_t rejected_decisions = 0;
+  std::string first_rejection;
+  // RunOptions::should_stop stopped the run: only name, policy and the counts above are
+  // filled, the rest describes nothing.
+  bool stopped = false;
   std::vector<NodeRecord> nodes;
   std::vector<PodRecord> pods;          // empty unless asked for
   std::vector<TimelinePoint> timeline;  // empty unless asked for
@@ -88,6 +95,9 @@ struct RunOptions {
   bool measure_cost = false;
   // Extra observers (e.g. a progress display); they must outlive the call.
   std::vector<EngineObserver*> observers{};
+  // Asked between event times (EngineConfig::should_stop): true stops the run there and
+  // the result is VariantResult::stopped.
+  std::function<bool()> should_stop{};
 };
 
 // What the engine runs of `scenario`: its cluster (referenced: it must outlive the engine),

@@ -1,6 +1,7 @@
 // Test plugins, one shared library per behaviour chosen at compile time
 // (MIGSIM_FIXTURE): a well-behaved first fit, a wrong ABI version, a missing symbol, a
-// plugin that refuses its params, and one that answers a node that does not exist.
+// plugin that refuses its params, one that answers a node that does not exist, one whose
+// name is NULL, and a first fit the loader never unloads (linked with -z nodelete).
 #include <cstdio>
 #include <cstring>
 
@@ -34,7 +35,9 @@ EXPORT void* migsim_policy_create(const char* params_json, char* error, size_t e
 
 EXPORT void migsim_policy_destroy(void*) {}
 
-#if MIGSIM_FIXTURE != 2
+#if MIGSIM_FIXTURE == 5
+EXPORT const char* migsim_policy_name(void*) { return nullptr; }
+#elif MIGSIM_FIXTURE != 2
 EXPORT const char* migsim_policy_name(void*) { return "fixture"; }
 #endif
 

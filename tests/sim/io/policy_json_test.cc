@@ -1,10 +1,16 @@
 // A scenario's "policy" object (sim/io/policy_json.h): parameters checked against the
 // policy's ParamSpecs, defaults filled in, errors at their JSON pointers.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "policies/registry.h"
 #include "sim/io/scenario_json.h"
+#include "tests/support/scratch_dir.h"
+#include "tests/support/working_directory.h"
 
 namespace migsim {
 namespace {
@@ -103,6 +109,60 @@ TEST_CASE("a library policy that does not load is an error at its pointer", "[io
       MessageOf(R"({"library": ")" + Fixture("refuses_params") + R"(", "params": {"x": 1}})"),
       Catch::StartsWith("t.json:/policy/params: policy library '") &&
           Catch::EndsWith("' refused its params: unknown param in {\"x\":1}"));
+}
+
+// Writes Doc({"library": library}) to `file`.
+void WriteScenario(const std::filesystem::path& file, const std::string& library) {
+  std::ofstream(file) << Doc(R"({"library": ")" + library + R"("})");
+}
+
+TEST_CASE("a library named like a system one, beside the scenario, is the one loaded",
+          "[io][policy]") {
+  // "./libm.so.6" from s.json read as "s.json": the path must keep a slash, else dlopen
+  // hands back the system's libm (loaded in this process), which is no policy.
+  const test::ScratchDir scratch("policy-json-system-name");
+  const std::filesystem::path& dir = scratch.path();
+  std::filesystem::copy_file(Fixture("good"), dir / "libm.so.6");
+  WriteScenario(dir / "s.json", "./libm.so.6");
+  const test::WorkingDirectory cwd(dir);
+  Result<ScenarioFile> loaded = LoadScenarioFile("s.json");
+  REQUIRE(loaded.ok());
+  const PolicySpec& spec = loaded.value().variants.at(0).second.policy;
+  CHECK(spec.name == "fixture");
+  CHECK(spec.library == std::filesystem::canonical(dir / "libm.so.6").string());
+}
+
+TEST_CASE("a relative library path is resolved against the scenario's directory, whatever the "
+          "working directory",
+          "[io][policy]") {
+  const test::ScratchDir scratch("policy-json-relative");
+  const std::filesystem::path& dir = scratch.path();
+  std::filesystem::create_directories(dir / "scenarios" / "plugins");
+  std::filesystem::create_directories(dir / "elsewhere");
+  std::filesystem::copy_file(Fixture("good"), dir / "scenarios" / "plugins" / "libp.so");
+  WriteScenario(dir / "scenarios" / "s.json", "plugins/libp.so");
+  std::optional<ScenarioFile> file;
+  {
+    const test::WorkingDirectory cwd(dir / "elsewhere");
+    Result<ScenarioFile> loaded = LoadScenarioFile("../scenarios/s.json");
+    REQUIRE(loaded.ok());
+    file = std::move(loaded).value();
+  }
+  const PolicySpec& spec = file->variants.at(0).second.policy;
+  CHECK(spec.name == "fixture");
+  // Absolute: a run made from another working directory loads the same file.
+  CHECK(spec.library ==
+        std::filesystem::canonical(dir / "scenarios" / "plugins" / "libp.so").string());
+  const test::WorkingDirectory cwd(std::filesystem::temp_directory_path());
+  std::unique_ptr<Policy> policy = MakePolicy(spec);
+  REQUIRE(policy != nullptr);
+  CHECK(policy->name() == "fixture");
+}
+
+TEST_CASE("a library whose policy name is NULL is an error at its pointer", "[io][policy]") {
+  CHECK(MessageOf(R"({"library": ")" + Fixture("null_name") + R"("})") ==
+        "t.json:/policy/library: policy library '" + Fixture("null_name") +
+            "': migsim_policy_name returned NULL; it must return the policy's name");
 }
 
 TEST_CASE("an unknown param names the policy's params", "[io][policy]") {

@@ -121,5 +121,33 @@ TEST_CASE("pods deleted without ever binding are warned of, one line per variant
                                    "deleted without ever binding"));
 }
 
+TEST_CASE("a policy's rejected answers show in the table, the JSON and a warning",
+          "[report][policy]") {
+  ScenarioFile file;
+  file.name = "s";
+  RunReport report{.file = &file, .variants = {}};
+  VariantResult clean, rejected;
+  clean.name = "base", clean.policy = "first-fit", clean.policy_decisions = 12;
+  rejected.name = "plugin", rejected.policy = "mine", rejected.policy_decisions = 5000;
+  rejected.rejected_decisions = 1234;
+  rejected.first_rejection = "at 0 s, pod p-0: node 999 does not exist (the cluster has 2 nodes)";
+  report.variants = {clean};
+  CHECK(Cells(FormatSummaryTable(report), "policy decisions rejected").empty());
+  CHECK(RejectionWarnings(report).empty());
+  report.variants = {clean, rejected};
+  CHECK(Cells(FormatSummaryTable(report), "policy decisions rejected") == "0 of 12 1234 of 5000");
+  CHECK(RejectionWarnings(report) ==
+        std::vector<std::string>{"policy 'mine' in variant 'plugin': 1234 of 5000 decisions were "
+                                 "rejected (first: at 0 s, pod p-0: node 999 does not exist (the "
+                                 "cluster has 2 nodes))"});
+  const std::string json = FormatResultsJson(report);
+  CHECK_THAT(json, Catch::Contains(R"("first_rejection": null)") &&
+                       Catch::Contains(R"("policy_decisions": 5000)") &&
+                       Catch::Contains(R"("rejected_decisions": 1234)") &&
+                       Catch::Contains(R"("first_rejection": "at 0 s, pod p-0: node 999)"));
+  CHECK_THAT(FormatHtmlReport(report),
+             Catch::Contains("<p class=\"warning\">warning: policy &#39;mine&#39; in variant"));
+}
+
 }  // namespace
 }  // namespace migsim
