@@ -31,7 +31,7 @@ std::vector<std::string> OutNames(bool mig) {
 }
 
 // The MIG edition after the milli-GPU runs: its table, and its CSVs (in OutNames' order)
-// appended to `files`.
+// appended to `files` unless it is null.
 void RunMigEdition(const OpenbInputs& inputs, int64_t openb_gpus, CampaignOptions campaign,
                    bool progress, std::vector<std::string>* files) {
   campaign.progress = TerminalProgress(progress, "MIG runs done");
@@ -39,9 +39,11 @@ void RunMigEdition(const OpenbInputs& inputs, int64_t openb_gpus, CampaignOption
   const std::vector<MigFillRun> mig = RunMigCampaign(inputs, openb_gpus, campaign);
   if (progress) std::fprintf(stderr, "\n");
   const double took = SecondsSince(start);
-  files->push_back(FormatMigCsv(mig, &MigCurves::placed));
-  files->push_back(FormatMigCsv(mig, &MigCurves::slices));
-  files->push_back(FormatMigCsv(mig, &MigCurves::frag));
+  if (files != nullptr) {
+    files->push_back(FormatMigCsv(mig, &MigCurves::placed));
+    files->push_back(FormatMigCsv(mig, &MigCurves::slices));
+    files->push_back(FormatMigCsv(mig, &MigCurves::frag));
+  }
   std::fputs(FormatMigSummary(mig).c_str(), stdout);
   std::printf("%zu MIG runs in %.1f s\n", mig.size(), took);
 }
@@ -74,14 +76,17 @@ int OpenbCommand(const OpenbOptions& o) {
   const std::vector<FillRun> runs = RunFillCampaign(inputs.value(), policies.value(), campaign);
   if (progress) std::fprintf(stderr, "\n");
   const double took = SecondsSince(start);
-  std::vector<std::string> files{FormatAllocCsv(runs), FormatFragCsv(runs),
-                                 FormatFragRatioCsv(runs), FormatFailedCsv(runs),
-                                 FormatFinalStateCsv(runs)};
+  std::vector<std::string> files;  // formatted only for --out
+  if (!o.out_dir.empty()) {
+    files = {FormatAllocCsv(runs), FormatFragCsv(runs), FormatFragRatioCsv(runs),
+             FormatFailedCsv(runs), FormatFinalStateCsv(runs)};
+  }
   std::fputs(FormatFillSummary(runs, policies.value()).c_str(), stdout);
   std::fputs(FormatFinalStateSummary(runs, policies.value()).c_str(), stdout);
   std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took, campaign.threads);
   if (o.mig) {
-    RunMigEdition(inputs.value(), runs.front().result.total_gpus, campaign, progress, &files);
+    RunMigEdition(inputs.value(), runs.front().result.total_gpus, campaign, progress,
+                  o.out_dir.empty() ? nullptr : &files);
   }
   if (o.out_dir.empty()) return 0;
   // One set: an interrupted --mig run leaves none of the files, not the first five.

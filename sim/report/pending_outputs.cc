@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <thread>
+#include <unordered_map>
 
 namespace migsim {
 namespace {
@@ -18,12 +19,30 @@ namespace {
 namespace fs = std::filesystem;
 
 // The table the signal handler walks: a path (owned, allocated with new[]) per slot in
-// use, null otherwise. Fixed, so that the handler never meets a reallocation.
-constexpr size_t kSlots = size_t{1} << 15;
-std::atomic<char*> g_paths[kSlots];
-std::atomic<bool> g_is_dir[kSlots];
-std::atomic<size_t> g_high{0};  // slots at or above are unused
-std::vector<size_t> g_free;     // released slots below g_high; changed only while held
+// use, null otherwise, in blocks that are only ever added (while held), never moved or
+// freed, so that the handler never meets a reallocation.
+struct Slot {
+  std::atomic<char*> path{nullptr};
+  std::atomic<bool> is_dir{false};
+};
+constexpr size_t kBlockSlots = 1024;
+struct Block {
+  Slot slots[kBlockSlots];
+  std::atomic<Block*> next{nullptr};
+};
+Block g_first;
+size_t g_high = 0;           // slots at or above are unused; changed only while held
+std::vector<size_t> g_free;  // released slots below g_high; changed only while held
+
+// While held: slot `i`, its block added if need be.
+Slot& At(size_t i) {
+  Block* block = &g_first;
+  for (size_t b = i / kBlockSlots; b > 0; --b) {
+    if (block->next.load() == nullptr) block->next.store(new Block);
+    block = block->next.load();
+  }
+  return block->slots[i % kBlockSlots];
+}
 
 enum State { kIdle, kHeld, kDying };
 std::atomic<int> g_state{kIdle};
@@ -36,16 +55,19 @@ static_assert(std::atomic<char*>::is_always_lock_free && std::atomic<int>::is_al
 // directories, deepest first: a pass removes those already empty, until one removes none
 // (slots are reused, so their order says nothing about depth).
 void RemoveAllPending() {
-  const size_t high = g_high.load();
-  for (size_t i = 0; i < high; ++i) {
-    const char* path = g_paths[i].load();
-    if (path != nullptr && !g_is_dir[i].load()) ::unlink(path);
+  for (Block* b = &g_first; b != nullptr; b = b->next.load()) {
+    for (Slot& slot : b->slots) {
+      const char* path = slot.path.load();
+      if (path != nullptr && !slot.is_dir.load()) ::unlink(path);
+    }
   }
   for (bool removed = true; removed;) {
     removed = false;
-    for (size_t i = 0; i < high; ++i) {
-      const char* path = g_paths[i].load();
-      if (path != nullptr && g_is_dir[i].load() && ::rmdir(path) == 0) removed = true;
+    for (Block* b = &g_first; b != nullptr; b = b->next.load()) {
+      for (Slot& slot : b->slots) {
+        const char* path = slot.path.load();
+        if (path != nullptr && slot.is_dir.load() && ::rmdir(path) == 0) removed = true;
+      }
     }
   }
 }
@@ -89,22 +111,20 @@ class Hold {
   }
 };
 
-// While held. kSlots when the table is full.
+// While held.
 size_t TakeSlot() {
   if (!g_free.empty()) {
     const size_t slot = g_free.back();
     g_free.pop_back();
     return slot;
   }
-  const size_t slot = g_high.load();
-  if (slot == kSlots) return kSlots;
-  g_high.store(slot + 1);
-  return slot;
+  At(g_high);
+  return g_high++;
 }
 
 // While held: forgets the path (the handler no longer sees it) and frees it.
 void ReleaseSlot(size_t slot) {
-  char* path = g_paths[slot].exchange(nullptr);
+  char* path = At(slot).path.exchange(nullptr);
   delete[] path;
   g_free.push_back(slot);
 }
@@ -124,12 +144,6 @@ mode_t Umask() {
     return m;
   }();
   return mask;
-}
-
-Status TooMany(const std::string& path) {
-  return Status::IoError("cannot write: more than " + std::to_string(kSlots) +
-                             " output files at once",
-                         {path, ""});
 }
 
 }  // namespace
@@ -154,8 +168,8 @@ PendingOutputs::~PendingOutputs() {
   if (slots_.empty()) return;
   const Hold hold;
   for (auto it = slots_.rbegin(); it != slots_.rend(); ++it) {
-    const char* path = g_paths[*it].load();
-    if (g_is_dir[*it].load()) {
+    const char* path = At(*it).path.load();
+    if (At(*it).is_dir.load()) {
       ::rmdir(path);  // only if empty: another run may have written into it meanwhile
     } else {
       ::unlink(path);
@@ -175,7 +189,6 @@ Status PendingOutputs::MakeDirectories(const std::string& dir) {
   for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
     const Hold hold;
     const size_t slot = TakeSlot();
-    if (slot == kSlots) return TooMany(dir);
     if (::mkdir(it->c_str(), 0777) != 0) {
       const int error = errno;
       g_free.push_back(slot);
@@ -183,8 +196,8 @@ Status PendingOutputs::MakeDirectories(const std::string& dir) {
       return Status::IoError("cannot create directory: " + std::string(std::strerror(error)),
                              {dir, ""});
     }
-    g_is_dir[slot].store(true);
-    g_paths[slot].store(Copy(it->string()));
+    At(slot).is_dir.store(true);
+    At(slot).path.store(Copy(it->string()));
     slots_.push_back(slot);
   }
   if (!fs::is_directory(target, ec)) {
@@ -199,7 +212,6 @@ Result<int> PendingOutputs::CreateTemporary(const std::string& target, std::stri
   std::string name = (dir / ("." + t.filename().string() + ".XXXXXX.tmp")).string();
   const Hold hold;
   const size_t slot = TakeSlot();
-  if (slot == kSlots) return TooMany(target);
   const int fd = ::mkostemps(name.data(), 4, O_CLOEXEC);
   if (fd < 0) {
     const int error = errno;
@@ -207,8 +219,8 @@ Result<int> PendingOutputs::CreateTemporary(const std::string& target, std::stri
     return Status::IoError("cannot write: " + std::string(std::strerror(error)), {target, ""});
   }
   ::fchmod(fd, 0666 & ~Umask());
-  g_is_dir[slot].store(false);
-  g_paths[slot].store(Copy(name));
+  At(slot).is_dir.store(false);
+  At(slot).path.store(Copy(name));
   slots_.push_back(slot);
   *path = name;
   return fd;
@@ -216,18 +228,25 @@ Result<int> PendingOutputs::CreateTemporary(const std::string& target, std::stri
 
 Status PendingOutputs::Publish(const std::vector<std::pair<std::string, std::string>>& renames) {
   const Hold hold;
-  for (const auto& [temporary, target] : renames) {
-    if (::rename(temporary.c_str(), target.c_str()) != 0) {
-      return Status::IoError("cannot write: " + std::string(std::strerror(errno)), {target, ""});
-    }
-    for (auto it = slots_.begin(); it != slots_.end(); ++it) {
-      const char* path = g_paths[*it].load();
-      if (!g_is_dir[*it].load() && temporary == path) {
-        ReleaseSlot(*it);
-        slots_.erase(it);
-        break;
+  std::unordered_map<std::string, size_t> slot_of;  // the temporaries' slots
+  for (const size_t slot : slots_) {
+    if (!At(slot).is_dir.load()) slot_of.emplace(At(slot).path.load(), slot);
+  }
+  for (size_t i = 0; i < renames.size(); ++i) {
+    const auto& [temporary, target] = renames[i];
+    if (::rename(temporary.c_str(), target.c_str()) == 0) continue;
+    const Status failed =
+        Status::IoError("cannot write: " + std::string(std::strerror(errno)), {target, ""});
+    // The temporaries renamed are gone: forget them; the rest are removed on destruction.
+    std::unordered_map<size_t, bool> renamed;
+    for (size_t j = 0; j < i; ++j) {
+      if (const auto it = slot_of.find(renames[j].first); it != slot_of.end()) {
+        renamed[it->second] = true;
+        ReleaseSlot(it->second);
       }
     }
+    std::erase_if(slots_, [&](size_t slot) { return renamed.count(slot) > 0; });
+    return failed;
   }
   for (const size_t slot : slots_) ReleaseSlot(slot);  // the directories made stay
   slots_.clear();

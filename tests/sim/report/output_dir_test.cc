@@ -144,6 +144,15 @@ TEST_CASE("outputs are published with the mode a plain file would have, nothing 
   fs::remove_all(dir);
 }
 
+TEST_CASE("a set of thousands of files is published whole", "[io]") {
+  const fs::path dir = FreshDir("thousands");
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int i = 0; i < 2500; ++i) files.emplace_back("f" + std::to_string(i), std::to_string(i));
+  REQUIRE(WriteFiles((dir / "out").string(), files).ok());
+  CHECK(Entries(dir / "out").size() == 2500);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a signal while outputs are pending removes them and the directories made, then kills",
           "[io]") {
   const fs::path dir = FreshDir("signal");
