@@ -120,8 +120,8 @@ std::string Import(const std::string& out) {
   return "import --nodes " + dir + "nodes.json --pods " + dir + "pods.json --out " + out;
 }
 
-TEST_CASE("import refuses a FIFO, a device, a symbolic link or a dangling link as --out and "
-          "leaves it as it was",
+TEST_CASE("import refuses a FIFO, a symbolic link or a dangling link as --out and leaves it as "
+          "it was",
           "[cli][outputs]") {
   const ScratchDir dir("cli-out-kinds");
   const std::string fifo = dir.Path("fifo"), link = dir.Path("link"), target = dir.Path("t.json"),
@@ -145,16 +145,47 @@ TEST_CASE("import refuses a FIFO, a device, a symbolic link or a dangling link a
   r = RunMigsim(Import(dangling));
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("--out " + dangling + ": is a symbolic link"));
-  // A device: only its path is looked at (lstat), never opened or replaced.
-  r = RunMigsim(Import("/dev/null"));
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains("--out /dev/null: is not a regular file (a character "
-                                       "device)"));
+  // A device is refused by the same check (tests/sim/report/output_dir_test.cc looks at
+  // /dev/null's path): not run here, where a regression would replace the device.
   CHECK(Tree(dir.path()) == before);
   // The link's target is an ordinary output.
   CHECK(RunMigsim(Import(target)).exit_code == 0);
   CHECK(fs::is_symlink(link));
   CHECK(Read(target).starts_with("{"));
+}
+
+TEST_CASE("sweep, merge, plan and openb refuse a FIFO or a link among their --out files before "
+          "running",
+          "[cli][outputs]") {
+  const ScratchDir dir("cli-out-commands");
+  const std::string out = dir.Path("out");
+  fs::create_directories(out);
+  REQUIRE(::mkfifo(dir.Path("out/sweep.csv").c_str(), 0600) == 0);
+  dir.Write("elsewhere.csv", "mine\n");
+  fs::create_symlink(dir.Path("elsewhere.csv"), dir.Path("out/plan.csv"));
+  fs::create_symlink(dir.Path("elsewhere.csv"), dir.Path("out/final_state.csv"));
+  const std::map<std::string, std::string> before = Tree(dir.path());
+  const auto refused = [&](const std::string& args, const std::string& message) {
+    INFO("migsim " << args);
+    const Outcome r = RunMigsim(args);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(message));
+  };
+  refused("sweep -q " + Source("scenarios/sweeps/superres-nodes.json") + " --out " + out,
+          "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
+  // merge: real shards in their own directory, sweep.csv into `out`.
+  REQUIRE(RunMigsim("sweep -q " + Source("scenarios/sweeps/superres-nodes.json") +
+                    " --shard 0/1 --out " + dir.Path("shards"))
+              .exit_code == 0);
+  refused("merge " + dir.Path("shards") + " --out " + out,
+          "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
+  refused("plan -q " + Source("scenarios/plans/capacity-inference-mix.plan.json") + " --out " + out,
+          "--out " + out + "/plan.csv: is a symbolic link (to " + dir.Path("elsewhere.csv") + ")");
+  refused("openb -q --data " + Source("tests/golden/openb-small") +
+              " --trace small --policy fgd --seeds 1 --out " + out,
+          "--out " + out + "/final_state.csv: is a symbolic link");
+  fs::remove_all(dir.path() / "shards");
+  CHECK(Tree(dir.path()) == before);
 }
 
 TEST_CASE("no output may overwrite an input of the same run, however it is spelled",
