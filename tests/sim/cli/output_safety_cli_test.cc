@@ -115,6 +115,14 @@ std::string ManyPods(const ScratchDir& dir, int pods, const std::string& name = 
                        R"(,"template":{"job_class":"j","resources":{"nvidia.com/gpu":1}}}}})");
 }
 
+// migsim `args` exits 2 with `message` in its output.
+void ExpectRefused(const std::string& args, const std::string& message) {
+  INFO("migsim " << args);
+  const Outcome r = RunMigsim(args);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(message));
+}
+
 std::string Import(const std::string& out) {
   const std::string dir = Source("scenarios/snapshot/");
   return "import --nodes " + dir + "nodes.json --pods " + dir + "pods.json --out " + out;
@@ -165,23 +173,17 @@ TEST_CASE("sweep, merge, plan and openb refuse a FIFO or a link among their --ou
   fs::create_symlink(dir.Path("elsewhere.csv"), dir.Path("out/plan.csv"));
   fs::create_symlink(dir.Path("elsewhere.csv"), dir.Path("out/final_state.csv"));
   const std::map<std::string, std::string> before = Tree(dir.path());
-  const auto refused = [&](const std::string& args, const std::string& message) {
-    INFO("migsim " << args);
-    const Outcome r = RunMigsim(args);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Catch::Contains(message));
-  };
-  refused("sweep -q " + Source("scenarios/sweeps/superres-nodes.json") + " --out " + out,
+  ExpectRefused("sweep -q " + Source("scenarios/sweeps/superres-nodes.json") + " --out " + out,
           "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
   // merge: real shards in their own directory, sweep.csv into `out`.
   REQUIRE(RunMigsim("sweep -q " + Source("scenarios/sweeps/superres-nodes.json") +
                     " --shard 0/1 --out " + dir.Path("shards"))
               .exit_code == 0);
-  refused("merge " + dir.Path("shards") + " --out " + out,
+  ExpectRefused("merge " + dir.Path("shards") + " --out " + out,
           "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
-  refused("plan -q " + Source("scenarios/plans/capacity-inference-mix.plan.json") + " --out " + out,
+  ExpectRefused("plan -q " + Source("scenarios/plans/capacity-inference-mix.plan.json") + " --out " + out,
           "--out " + out + "/plan.csv: is a symbolic link (to " + dir.Path("elsewhere.csv") + ")");
-  refused("openb -q --data " + Source("tests/golden/openb-small") +
+  ExpectRefused("openb -q --data " + Source("tests/golden/openb-small") +
               " --trace small --policy fgd --seeds 1 --out " + out,
           "--out " + out + "/final_state.csv: is a symbolic link");
   fs::remove_all(dir.path() / "shards");
@@ -198,33 +200,27 @@ TEST_CASE("no output may overwrite an input of the same run, however it is spell
   fs::create_symlink(dir.path(), dir.Path("again"));
   const std::string nodes = dir.Write("n.json", Read(Source("scenarios/snapshot/nodes.json")));
   const std::map<std::string, std::string> before = Tree(dir.path());
-  const auto refused = [&](const std::string& args, const std::string& message) {
-    INFO("migsim " << args);
-    const Outcome r = RunMigsim(args);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Catch::Contains(message));
-  };
   const std::string input = "is an input of this run (" + scenario + ")";
-  refused("run -q " + scenario + " --report " + scenario, "--report " + scenario + ": " + input);
-  refused("run -q " + scenario + " --trace " + dir.Path("./s.json"),
+  ExpectRefused("run -q " + scenario + " --report " + scenario, "--report " + scenario + ": " + input);
+  ExpectRefused("run -q " + scenario + " --trace " + dir.Path("./s.json"),
           "--trace " + dir.Path("./s.json") + ": " + input);
-  refused("run -q " + scenario + " --trace " + dir.Path("again/s.json"), input);
-  refused("run -q " + scenario + " --report " + dir.Path("hard.json"), input);
-  refused("run -q " + summary + " --out " + dir.Path("out"),
+  ExpectRefused("run -q " + scenario + " --trace " + dir.Path("again/s.json"), input);
+  ExpectRefused("run -q " + scenario + " --report " + dir.Path("hard.json"), input);
+  ExpectRefused("run -q " + summary + " --out " + dir.Path("out"),
           "--out " + dir.Path("out/summary.json") + ": is an input of this run (" + summary + ")");
-  refused("run -q " + scenario + " --report " + dir.Path("r.html") + " --trace " +
+  ExpectRefused("run -q " + scenario + " --report " + dir.Path("r.html") + " --trace " +
               dir.Path("again/r.html"),
           "--trace " + dir.Path("again/r.html") + ": is also written by --report (" +
               dir.Path("r.html") + ")");
   // A file the scenario names: the pod list CSV of the golden pod-list scenario.
   fs::copy(Source("tests/golden/pod-list"), dir.path() / "pod-list");
-  refused("run -q " + dir.Path("pod-list/scenario.json") + " --report " + dir.Path("pod-list/pods.csv"),
+  ExpectRefused("run -q " + dir.Path("pod-list/scenario.json") + " --report " + dir.Path("pod-list/pods.csv"),
           "--report " + dir.Path("pod-list/pods.csv") + ": is an input of this run");
   // import's inputs, one of them through standard input.
   const std::string pods = Source("scenarios/snapshot/pods.json");
-  refused("import --nodes " + nodes + " --pods " + pods + " --out " + dir.Path("./n.json"),
+  ExpectRefused("import --nodes " + nodes + " --pods " + pods + " --out " + dir.Path("./n.json"),
           "--out " + dir.Path("./n.json") + ": is an input of this run (" + nodes + ")");
-  refused("import --nodes - --pods " + pods + " --out " + nodes + " < " + nodes,
+  ExpectRefused("import --nodes - --pods " + pods + " --out " + nodes + " < " + nodes,
           "--out " + nodes + ": is an input of this run (stdin)");
   fs::remove_all(dir.path() / "pod-list");
   CHECK(Tree(dir.path()) == before);
