@@ -21,8 +21,7 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 // The names of the files --out holds, the MIG edition's after the milli-GPU runs'.
 std::vector<std::string> OutNames(bool mig) {
   std::vector<std::string> names{"alloc_discrete.csv", "frag_discrete.csv",
-                                 "frag_ratio_discrete.csv", "failed_pods.csv",
-                                 "final_state.csv"};
+                                 "frag_ratio_discrete.csv", "failed_pods.csv", "final_state.csv"};
   if (mig) {
     names.insert(names.end(),
                  {"mig_placed_discrete.csv", "mig_slices_discrete.csv", "mig_frag_discrete.csv"});

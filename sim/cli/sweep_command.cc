@@ -56,7 +56,7 @@ void NoteSeedAxis(const SweepFile& sweep) {
 
 // sweep.csv, or a shard's CSV stamped for `migsim merge` (ShardStamp).
 std::string SweepCsvText(const SweepFile& sweep, const std::optional<Shard>& shard,
-                     const SweepResults& results) {
+                         const SweepResults& results) {
   if (!shard) return FormatSweepCsv(results);
   std::vector<uint64_t> digests;
   for (const FileRead& file : FilesRead()) digests.push_back(file.digest);
@@ -77,7 +77,8 @@ int SweepCommand(const SweepOptions& options) {
   NoteSeedAxis(sweep.value());
   if (!options.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
-    Status s = CheckOutputTargets(TargetsIn("--out", options.out_dir, {SweepCsvName(shard.value())}));
+    Status s =
+        CheckOutputTargets(TargetsIn("--out", options.out_dir, {SweepCsvName(shard.value())}));
     if (!s.ok()) return Fail(s, kBadInput);
   }
   const bool progress = ShowsProgress(options.quiet);
@@ -97,8 +98,9 @@ int SweepCommand(const SweepOptions& options) {
                  std::max(1, std::min(run.threads, static_cast<int>(results.rows.size()))));
   }
   if (!options.out_dir.empty()) {
-    Status s = WriteFiles(options.out_dir, {{SweepCsvName(run.shard), SweepCsvText(sweep.value(),
-                                                                            run.shard, results)}});
+    Status s =
+        WriteFiles(options.out_dir,
+                   {{SweepCsvName(run.shard), SweepCsvText(sweep.value(), run.shard, results)}});
     if (!s.ok()) return Fail(s, kInternalError);
   }
   std::cout << FormatSweepTable(results);

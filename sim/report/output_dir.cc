@@ -236,22 +236,21 @@ Status CheckOutputTargets(const std::vector<OutputTarget>& targets) {
       for (const FileRead& input : inputs) {
         if (input.device == static_cast<uint64_t>(s.info.st_dev) &&
             input.inode == static_cast<uint64_t>(s.info.st_ino)) {
-          return Unusable(t.flag, t.path,
-                          "is an input of this run (" + input.path +
-                              "); migsim never writes over its inputs");
+          return Unusable(
+              t.flag, t.path,
+              "is an input of this run (" + input.path + "); migsim never writes over its inputs");
         }
       }
     }
     std::error_code ec;
     s.canonical = fs::weakly_canonical(fs::absolute(t.path, ec), ec);
     for (const Seen& before : seen) {
-      const bool same_file = s.exists && before.exists &&
-                             s.info.st_dev == before.info.st_dev &&
+      const bool same_file = s.exists && before.exists && s.info.st_dev == before.info.st_dev &&
                              s.info.st_ino == before.info.st_ino;
       if (same_file || (!s.canonical.empty() && s.canonical == before.canonical)) {
-        return Unusable(t.flag, t.path,
-                        "is also written by " + before.target->flag + " (" +
-                            before.target->path + ")");
+        return Unusable(
+            t.flag, t.path,
+            "is also written by " + before.target->flag + " (" + before.target->path + ")");
       }
     }
     seen.push_back(s);

@@ -150,14 +150,14 @@ mode_t Umask() {
 
 void InstallOutputCleanup() {
   Umask();  // read while the process has one thread
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = OnSignal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
     // A signal the caller ignores stays ignored (nohup; a shell's background job and
     // SIGINT), as the process would otherwise not have died of it.
-    struct sigaction before{};
+    struct sigaction before {};
     if (::sigaction(sig, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
     ::sigaction(sig, &action, nullptr);
   }

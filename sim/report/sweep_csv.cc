@@ -270,8 +270,9 @@ std::optional<ShardStamp> ParseShardStamp(std::string_view line) {
   const std::string text(line);
   int index = 0, count = 0;
   unsigned long long points = 0, rows = 0, definition = 0;
-  if (std::sscanf(text.c_str(), "# migsim sweep shard %d/%d: %llu points, %llu rows, definition %llx",
-                  &index, &count, &points, &rows, &definition) != 5) {
+  if (std::sscanf(text.c_str(),
+                  "# migsim sweep shard %d/%d: %llu points, %llu rows, definition %llx", &index,
+                  &count, &points, &rows, &definition) != 5) {
     return std::nullopt;
   }
   const ShardStamp stamp{Shard{index, count}, static_cast<size_t>(points),

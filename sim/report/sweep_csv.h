@@ -3,8 +3,8 @@
 // by FormatSweepCsv reads back through ParseSweepCsv to the same rows, so `migsim merge`
 // prints the same table as the sweep that wrote the shards.
 
-#include <string>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 

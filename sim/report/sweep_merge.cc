@@ -1,10 +1,10 @@
 #include "sim/report/sweep_merge.h"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <tuple>
 
 #include "sim/core/text.h"
 #include "sim/io/input_file.h"
@@ -84,10 +84,10 @@ Result<ShardStamp> ReadStamp(const ShardFile& f, std::string_view* rest) {
         {f.path, "line 1"});
   }
   if (stamp->shard.index != f.shard.index || stamp->shard.count != f.shard.count) {
-    return Status::InvalidArgument("is stamped shard " + std::to_string(stamp->shard.index) +
-                                       "/" + std::to_string(stamp->shard.count) +
-                                       " but named as shard " + std::to_string(f.shard.index) +
-                                       "/" + std::to_string(f.shard.count),
+    return Status::InvalidArgument("is stamped shard " + std::to_string(stamp->shard.index) + "/" +
+                                       std::to_string(stamp->shard.count) + " but named as shard " +
+                                       std::to_string(f.shard.index) + "/" +
+                                       std::to_string(f.shard.count),
                                    {f.path, "line 1"});
   }
   *rest = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
@@ -121,8 +121,8 @@ Status CheckShardRows(const ShardFile& f, const ShardStamp& stamp, const SweepCs
     const InputLocation at{f.path, "row " + std::to_string(r + 1)};
     if (row.point >= stamp.points) {
       return Status::InvalidArgument("point " + std::to_string(row.point) +
-                                         " is beyond the sweep's " +
-                                         std::to_string(stamp.points) + " points",
+                                         " is beyond the sweep's " + std::to_string(stamp.points) +
+                                         " points",
                                      at);
     }
     if (!InShard(row.point, f.shard)) {
@@ -173,11 +173,10 @@ Result<SweepCsv> ReadShard(const ShardFile& f, const ShardFile& first,
   if (!*first_stamp) *first_stamp = stamp.value();
   const ShardStamp& one = **first_stamp;
   if (stamp.value().points != one.points || stamp.value().definition != one.definition) {
-    return Status::InvalidArgument(
-        "is a shard of another sweep than " + first.path + " (" + Describe(stamp.value()) +
-            ", not " + Describe(one) +
-            "): merge the shards of one sweep, unchanged between them",
-        {f.path, "line 1"});
+    return Status::InvalidArgument("is a shard of another sweep than " + first.path + " (" +
+                                       Describe(stamp.value()) + ", not " + Describe(one) +
+                                       "): merge the shards of one sweep, unchanged between them",
+                                   {f.path, "line 1"});
   }
   return ParseSweepCsv(rest, f.path, 2);
 }

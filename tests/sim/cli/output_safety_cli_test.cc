@@ -80,7 +80,7 @@ pid_t Start(const std::vector<std::string>& args, const std::string& log,
     ::dup2(fd, STDOUT_FILENO);
     ::dup2(fd, STDERR_FILENO);
     if (max_file_bytes > 0) {
-      const struct rlimit limit{max_file_bytes, max_file_bytes};
+      const struct rlimit limit { max_file_bytes, max_file_bytes };
       ::setrlimit(RLIMIT_FSIZE, &limit);
     }
     ::execv(c_argv[0], c_argv.data());
@@ -108,11 +108,11 @@ int Wait(pid_t pid) {
 // (one variant, "base"): about 0.2 s for 30,000 pods with --out in Release, so that one of
 // 400,000 can be interrupted mid-run.
 std::string ManyPods(const ScratchDir& dir, int pods, const std::string& name = "many.json") {
-  return dir.Write(name,
-                   R"({"name":"many","description":"d","cluster":{"nodes":{"n":{"type":"p4d.24xlarge"}}},)"
-                   R"("job_classes":{"j":{"run_s":1}},"workloads":{"w":{"kind":"Pod","count":)" +
-                       std::to_string(pods) +
-                       R"(,"template":{"job_class":"j","resources":{"nvidia.com/gpu":1}}}}})");
+  return dir.Write(
+      name, R"({"name":"many","description":"d","cluster":{"nodes":{"n":{"type":"p4d.24xlarge"}}},)"
+            R"("job_classes":{"j":{"run_s":1}},"workloads":{"w":{"kind":"Pod","count":)" +
+                std::to_string(pods) +
+                R"(,"template":{"job_class":"j","resources":{"nvidia.com/gpu":1}}}}})");
 }
 
 // migsim `args` exits 2 with `message` in its output.
@@ -128,9 +128,10 @@ std::string Import(const std::string& out) {
   return "import --nodes " + dir + "nodes.json --pods " + dir + "pods.json --out " + out;
 }
 
-TEST_CASE("import refuses a FIFO, a symbolic link or a dangling link as --out and leaves it as "
-          "it was",
-          "[cli][outputs]") {
+TEST_CASE(
+    "import refuses a FIFO, a symbolic link or a dangling link as --out and leaves it as "
+    "it was",
+    "[cli][outputs]") {
   const ScratchDir dir("cli-out-kinds");
   const std::string fifo = dir.Path("fifo"), link = dir.Path("link"), target = dir.Path("t.json"),
                     dangling = dir.Path("dangling");
@@ -162,9 +163,10 @@ TEST_CASE("import refuses a FIFO, a symbolic link or a dangling link as --out an
   CHECK(Read(target).starts_with("{"));
 }
 
-TEST_CASE("sweep, merge, plan and openb refuse a FIFO or a link among their --out files before "
-          "running",
-          "[cli][outputs]") {
+TEST_CASE(
+    "sweep, merge, plan and openb refuse a FIFO or a link among their --out files before "
+    "running",
+    "[cli][outputs]") {
   const ScratchDir dir("cli-out-commands");
   const std::string out = dir.Path("out");
   fs::create_directories(out);
@@ -174,18 +176,19 @@ TEST_CASE("sweep, merge, plan and openb refuse a FIFO or a link among their --ou
   fs::create_symlink(dir.Path("elsewhere.csv"), dir.Path("out/final_state.csv"));
   const std::map<std::string, std::string> before = Tree(dir.path());
   ExpectRefused("sweep -q " + Source("scenarios/sweeps/superres-nodes.json") + " --out " + out,
-          "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
+                "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
   // merge: real shards in their own directory, sweep.csv into `out`.
   REQUIRE(RunMigsim("sweep -q " + Source("scenarios/sweeps/superres-nodes.json") +
                     " --shard 0/1 --out " + dir.Path("shards"))
               .exit_code == 0);
   ExpectRefused("merge " + dir.Path("shards") + " --out " + out,
-          "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
-  ExpectRefused("plan -q " + Source("scenarios/plans/capacity-inference-mix.plan.json") + " --out " + out,
-          "--out " + out + "/plan.csv: is a symbolic link (to " + dir.Path("elsewhere.csv") + ")");
+                "--out " + out + "/sweep.csv: is not a regular file (a FIFO)");
+  ExpectRefused(
+      "plan -q " + Source("scenarios/plans/capacity-inference-mix.plan.json") + " --out " + out,
+      "--out " + out + "/plan.csv: is a symbolic link (to " + dir.Path("elsewhere.csv") + ")");
   ExpectRefused("openb -q --data " + Source("tests/golden/openb-small") +
-              " --trace small --policy fgd --seeds 1 --out " + out,
-          "--out " + out + "/final_state.csv: is a symbolic link");
+                    " --trace small --policy fgd --seeds 1 --out " + out,
+                "--out " + out + "/final_state.csv: is a symbolic link");
   fs::remove_all(dir.path() / "shards");
   CHECK(Tree(dir.path()) == before);
 }
@@ -201,27 +204,30 @@ TEST_CASE("no output may overwrite an input of the same run, however it is spell
   const std::string nodes = dir.Write("n.json", Read(Source("scenarios/snapshot/nodes.json")));
   const std::map<std::string, std::string> before = Tree(dir.path());
   const std::string input = "is an input of this run (" + scenario + ")";
-  ExpectRefused("run -q " + scenario + " --report " + scenario, "--report " + scenario + ": " + input);
+  ExpectRefused("run -q " + scenario + " --report " + scenario,
+                "--report " + scenario + ": " + input);
   ExpectRefused("run -q " + scenario + " --trace " + dir.Path("./s.json"),
-          "--trace " + dir.Path("./s.json") + ": " + input);
+                "--trace " + dir.Path("./s.json") + ": " + input);
   ExpectRefused("run -q " + scenario + " --trace " + dir.Path("again/s.json"), input);
   ExpectRefused("run -q " + scenario + " --report " + dir.Path("hard.json"), input);
-  ExpectRefused("run -q " + summary + " --out " + dir.Path("out"),
-          "--out " + dir.Path("out/summary.json") + ": is an input of this run (" + summary + ")");
+  ExpectRefused(
+      "run -q " + summary + " --out " + dir.Path("out"),
+      "--out " + dir.Path("out/summary.json") + ": is an input of this run (" + summary + ")");
   ExpectRefused("run -q " + scenario + " --report " + dir.Path("r.html") + " --trace " +
-              dir.Path("again/r.html"),
-          "--trace " + dir.Path("again/r.html") + ": is also written by --report (" +
-              dir.Path("r.html") + ")");
+                    dir.Path("again/r.html"),
+                "--trace " + dir.Path("again/r.html") + ": is also written by --report (" +
+                    dir.Path("r.html") + ")");
   // A file the scenario names: the pod list CSV of the golden pod-list scenario.
   fs::copy(Source("tests/golden/pod-list"), dir.path() / "pod-list");
-  ExpectRefused("run -q " + dir.Path("pod-list/scenario.json") + " --report " + dir.Path("pod-list/pods.csv"),
-          "--report " + dir.Path("pod-list/pods.csv") + ": is an input of this run");
+  ExpectRefused(
+      "run -q " + dir.Path("pod-list/scenario.json") + " --report " + dir.Path("pod-list/pods.csv"),
+      "--report " + dir.Path("pod-list/pods.csv") + ": is an input of this run");
   // import's inputs, one of them through standard input.
   const std::string pods = Source("scenarios/snapshot/pods.json");
   ExpectRefused("import --nodes " + nodes + " --pods " + pods + " --out " + dir.Path("./n.json"),
-          "--out " + dir.Path("./n.json") + ": is an input of this run (" + nodes + ")");
+                "--out " + dir.Path("./n.json") + ": is an input of this run (" + nodes + ")");
   ExpectRefused("import --nodes - --pods " + pods + " --out " + nodes + " < " + nodes,
-          "--out " + nodes + ": is an input of this run (stdin)");
+                "--out " + nodes + ": is an input of this run (stdin)");
   fs::remove_all(dir.path() / "pod-list");
   CHECK(Tree(dir.path()) == before);
 }

@@ -102,8 +102,9 @@ TEST_CASE("an output that is a link, a FIFO, a device or a directory is refused 
                                  ": is not a regular file (a FIFO); outputs are replaced by a "
                                  "rename, which would replace it");
   // lstat only: the device is never opened.
-  CHECK(why("/dev/null") == "--out /dev/null: is not a regular file (a character device); "
-                            "outputs are replaced by a rename, which would replace it");
+  CHECK(why("/dev/null") ==
+        "--out /dev/null: is not a regular file (a character device); "
+        "outputs are replaced by a rename, which would replace it");
   CHECK(why(dir) == "--out " + dir.string() + ": is a directory");
   fs::remove_all(dir);
 }
@@ -115,16 +116,17 @@ TEST_CASE("an output is compared with the inputs read as a file, not as a spelli
   fs::create_directories(dir / "sub");
   REQUIRE(ReadInputFile((dir / "in.json").string()).ok());
   const std::string input = "is an input of this run (" + (dir / "in.json").string() + ")";
-  for (const fs::path& spelling : {dir / "in.json", dir / "./in.json", dir / "sub/../in.json",
-                                   dir / "hard.json"}) {
+  for (const fs::path& spelling :
+       {dir / "in.json", dir / "./in.json", dir / "sub/../in.json", dir / "hard.json"}) {
     INFO(spelling);
     CHECK(CheckOutputTargets({{"--report", spelling.string()}}).ToString() ==
           "--report " + spelling.string() + ": " + input + "; migsim never writes over its inputs");
   }
   // Two outputs that are one file, existing or not.
-  CHECK(CheckOutputTargets({{"--report", (dir / "r").string()}, {"--trace", (dir / "sub/../r").string()}})
-            .ToString() == "--trace " + (dir / "sub/../r").string() + ": is also written by --report (" +
-                               (dir / "r").string() + ")");
+  CHECK(CheckOutputTargets(
+            {{"--report", (dir / "r").string()}, {"--trace", (dir / "sub/../r").string()}})
+            .ToString() == "--trace " + (dir / "sub/../r").string() +
+                               ": is also written by --report (" + (dir / "r").string() + ")");
   fs::remove_all(dir);
 }
 
