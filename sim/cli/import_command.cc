@@ -32,6 +32,10 @@ int ImportCommand(const ImportOptions& options) {
   if (!nodes.ok()) return Fail(nodes.status(), kBadInput);
   Result<std::string> pods = ReadInput(options.pods_path);
   if (!pods.ok()) return Fail(pods.status(), kBadInput);
+  // After reading the inputs (so that --out is compared with them) and before importing.
+  if (options.out != "-") {
+    if (Status s = CheckOutputFile("--out", options.out); !s.ok()) return Fail(s, kBadInput);
+  }
   const k8s::SnapshotOptions snapshot{options.name, options.run_s, options.horizon_s};
   Result<k8s::SnapshotScenario> imported =
       k8s::ImportSnapshot(nodes.value(), Label(options.nodes_path), pods.value(),

@@ -17,6 +17,7 @@
 #include "sim/cli/run_command.h"
 #include "sim/cli/sweep_command.h"
 #include "sim/cli/validate_command.h"
+#include "sim/report/pending_outputs.h"
 
 namespace {
 
@@ -248,6 +249,8 @@ void AddImport(CLI::App& app, Cli& cli) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Ctrl-C, SIGTERM, SIGHUP and a file-size limit leave no temporary or partial outputs.
+  migsim::InstallOutputCleanup();
   CLI::App app{"migsim: a discrete-event simulator of Kubernetes GPU clusters with MIG"};
   app.set_version_flag("--version", "migsim 0.1.0");
   app.require_subcommand(1);

@@ -18,24 +18,33 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The MIG edition after the milli-GPU runs: its CSVs and its table.
-int RunMigEdition(const OpenbOptions& o, const OpenbInputs& inputs, int64_t openb_gpus,
-                  CampaignOptions campaign, bool progress) {
+// The names of the files --out holds, the MIG edition's after the milli-GPU runs'.
+std::vector<std::string> OutNames(bool mig) {
+  std::vector<std::string> names{"alloc_discrete.csv", "frag_discrete.csv",
+                                 "frag_ratio_discrete.csv", "failed_pods.csv", "final_state.csv"};
+  if (mig) {
+    names.insert(names.end(),
+                 {"mig_placed_discrete.csv", "mig_slices_discrete.csv", "mig_frag_discrete.csv"});
+  }
+  return names;
+}
+
+// The MIG edition after the milli-GPU runs: its table, and its CSVs (in OutNames' order)
+// appended to `files` unless it is null.
+void RunMigEdition(const OpenbInputs& inputs, int64_t openb_gpus, CampaignOptions campaign,
+                   bool progress, std::vector<std::string>* files) {
   campaign.progress = TerminalProgress(progress, "MIG runs done");
   const auto start = std::chrono::steady_clock::now();
   const std::vector<MigFillRun> mig = RunMigCampaign(inputs, openb_gpus, campaign);
   if (progress) std::fprintf(stderr, "\n");
   const double took = SecondsSince(start);
-  if (!o.out_dir.empty()) {
-    Status s =
-        WriteFiles(o.out_dir, {{"mig_placed_discrete.csv", FormatMigCsv(mig, &MigCurves::placed)},
-                               {"mig_slices_discrete.csv", FormatMigCsv(mig, &MigCurves::slices)},
-                               {"mig_frag_discrete.csv", FormatMigCsv(mig, &MigCurves::frag)}});
-    if (!s.ok()) return Fail(s, kInternalError);
+  if (files != nullptr) {
+    files->push_back(FormatMigCsv(mig, &MigCurves::placed));
+    files->push_back(FormatMigCsv(mig, &MigCurves::slices));
+    files->push_back(FormatMigCsv(mig, &MigCurves::frag));
   }
   std::fputs(FormatMigSummary(mig).c_str(), stdout);
   std::printf("%zu MIG runs in %.1f s\n", mig.size(), took);
-  return 0;
 }
 
 }  // namespace
@@ -52,6 +61,11 @@ int OpenbCommand(const OpenbOptions& o) {
   }
   Result<OpenbInputs> inputs = LoadOpenbInputs({o.data_dir, o.nodes, o.traces});
   if (!inputs.ok()) return bad(inputs.status());
+  if (!o.out_dir.empty()) {
+    if (Status s = CheckOutputTargets(TargetsIn("--out", o.out_dir, OutNames(o.mig))); !s.ok()) {
+      return bad(s);
+    }
+  }
   const bool progress = ShowsProgress(o.quiet);
   const CampaignOptions campaign{.seeds = seeds.value(),
                                  .tune = o.tune,
@@ -61,19 +75,25 @@ int OpenbCommand(const OpenbOptions& o) {
   const std::vector<FillRun> runs = RunFillCampaign(inputs.value(), policies.value(), campaign);
   if (progress) std::fprintf(stderr, "\n");
   const double took = SecondsSince(start);
+  std::vector<std::string> files;  // formatted only for --out
   if (!o.out_dir.empty()) {
-    Status s = WriteFiles(o.out_dir, {{"alloc_discrete.csv", FormatAllocCsv(runs)},
-                                      {"frag_discrete.csv", FormatFragCsv(runs)},
-                                      {"frag_ratio_discrete.csv", FormatFragRatioCsv(runs)},
-                                      {"failed_pods.csv", FormatFailedCsv(runs)},
-                                      {"final_state.csv", FormatFinalStateCsv(runs)}});
-    if (!s.ok()) return Fail(s, kInternalError);
+    files = {FormatAllocCsv(runs), FormatFragCsv(runs), FormatFragRatioCsv(runs),
+             FormatFailedCsv(runs), FormatFinalStateCsv(runs)};
   }
   std::fputs(FormatFillSummary(runs, policies.value()).c_str(), stdout);
   std::fputs(FormatFinalStateSummary(runs, policies.value()).c_str(), stdout);
   std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took, campaign.threads);
-  if (!o.mig) return 0;
-  return RunMigEdition(o, inputs.value(), runs.front().result.total_gpus, campaign, progress);
+  if (o.mig) {
+    RunMigEdition(inputs.value(), runs.front().result.total_gpus, campaign, progress,
+                  o.out_dir.empty() ? nullptr : &files);
+  }
+  if (o.out_dir.empty()) return 0;
+  // One set: an interrupted --mig run leaves none of the files, not the first five.
+  std::vector<std::pair<std::string, std::string>> named;
+  const std::vector<std::string> names = OutNames(o.mig);
+  for (size_t i = 0; i < names.size(); ++i) named.emplace_back(names[i], std::move(files[i]));
+  if (Status s = WriteFiles(o.out_dir, named); !s.ok()) return Fail(s, kInternalError);
+  return 0;
 }
 
 }  // namespace migsim

@@ -53,6 +53,9 @@ int PlanCommand(const PlanOptions& options) {
   NoteSeeds(plan);
   if (!options.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
+    Status s =
+        CheckOutputTargets(TargetsIn("--out", options.out_dir, {"plan.csv", "evidence.csv"}));
+    if (!s.ok()) return Fail(s, kBadInput);
   }
   PlanRunOptions run{.jobs = options.jobs, .on_evaluation = nullptr};
   if (!options.quiet && isatty(STDERR_FILENO)) run.on_evaluation = ShowEvaluation;

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <tuple>
 
 #include "sim/cli/failure.h"
 #include "sim/cli/unschedulable_warnings.h"
@@ -74,14 +73,56 @@ bool Wanted(const std::vector<std::string>& wanted, const std::string& name) {
   return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
 }
 
-std::vector<std::pair<std::string, std::string>> OutputFiles(const RunReport& report) {
-  std::vector<std::pair<std::string, std::string>> files;
-  files.emplace_back("summary.json", FormatResultsJson(report));
-  for (const VariantResult& v : report.variants) {
-    files.emplace_back("pods-" + v.name + ".csv", FormatPodsCsv(v));
-    files.emplace_back("timeseries-" + v.name + ".csv", FormatTimeseriesCsv(v));
+// The names --out holds for these variants: summary.json, then per variant its pods and
+// time-series CSVs.
+std::vector<std::string> OutDirNames(const std::vector<std::string>& variants) {
+  std::vector<std::string> names{"summary.json"};
+  for (const std::string& v : variants) {
+    names.push_back("pods-" + v + ".csv");
+    names.push_back("timeseries-" + v + ".csv");
   }
-  return files;
+  return names;
+}
+
+// Every output of the run, checked together once the scenario (and every file it names)
+// is read and before anything runs: see CheckOutputTargets.
+Status CheckOutputs(const RunCommandOptions& options, const ScenarioFile& file) {
+  std::vector<OutputTarget> targets;
+  if (!options.out_dir.empty()) {
+    if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return s;
+    std::vector<std::string> variants;
+    for (const auto& [name, scenario] : file.variants) {
+      if (Wanted(options.variants, name)) variants.push_back(name);
+    }
+    targets = TargetsIn("--out", options.out_dir, OutDirNames(variants));
+  }
+  for (const auto& [flag, path] :
+       {std::pair{"--report", &options.report}, std::pair{"--trace", &options.trace}}) {
+    if (path->empty()) continue;
+    if (Status s = CheckOutputFile(flag, *path); !s.ok()) return s;
+    targets.push_back({flag, *path});
+  }
+  return CheckOutputTargets(targets);
+}
+
+// --out's files, --report and --trace: one set, published together or not at all.
+Status WriteOutputs(const RunCommandOptions& options, const RunReport& report) {
+  std::vector<std::string> dirs, variants;
+  std::vector<OutputFile> files;
+  if (!options.out_dir.empty()) {
+    for (const VariantResult& v : report.variants) variants.push_back(v.name);
+    const std::vector<std::string> names = OutDirNames(variants);
+    std::vector<std::pair<std::string, std::string>> in_dir{{names[0], FormatResultsJson(report)}};
+    for (size_t i = 0; i < report.variants.size(); ++i) {
+      in_dir.emplace_back(names[1 + 2 * i], FormatPodsCsv(report.variants[i]));
+      in_dir.emplace_back(names[2 + 2 * i], FormatTimeseriesCsv(report.variants[i]));
+    }
+    dirs.push_back(options.out_dir);
+    files = FilesIn(options.out_dir, in_dir);
+  }
+  if (!options.report.empty()) files.push_back({options.report, FormatHtmlReport(report)});
+  if (!options.trace.empty()) files.push_back({options.trace, FormatChromeTrace(report)});
+  return PublishOutputs(dirs, files);
 }
 
 }  // namespace
@@ -104,13 +145,7 @@ int RunCommand(const RunCommandOptions& options) {
         SeedChangesNothing(file, "seed " + std::to_string(*options.seed), options.variants);
     if (!nothing.empty()) std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
   }
-  for (const auto& [flag, path, dir] :
-       {std::tuple{"--out", &options.out_dir, true}, std::tuple{"--report", &options.report, false},
-        std::tuple{"--trace", &options.trace, false}}) {
-    if (path->empty()) continue;
-    Status s = dir ? CheckOutputDir(flag, *path) : CheckOutputFile(flag, *path);
-    if (!s.ok()) return Fail(s, kBadInput);
-  }
+  if (Status s = CheckOutputs(options, file); !s.ok()) return Fail(s, kBadInput);
   RunReport report{&file, {}};
   Progress progress(options.quiet);
   const bool details =
@@ -135,18 +170,7 @@ int RunCommand(const RunCommandOptions& options) {
       std::fprintf(stderr, "migsim: warning: %s\n", warning.c_str());
     }
   }
-  if (!options.out_dir.empty()) {
-    if (Status s = WriteFiles(options.out_dir, OutputFiles(report)); !s.ok()) {
-      return Fail(s, kInternalError);
-    }
-  }
-  for (const auto& [path, format] : {std::pair{options.report, &FormatHtmlReport},
-                                     std::pair{options.trace, &FormatChromeTrace}}) {
-    if (path.empty()) continue;
-    if (Status s = WriteFileAtomically(path, format(report)); !s.ok()) {
-      return Fail(s, kInternalError);
-    }
-  }
+  if (Status s = WriteOutputs(options, report); !s.ok()) return Fail(s, kInternalError);
   std::cout << (options.json ? FormatResultsJson(report) : FormatSummaryTable(report));
   return 0;
 }

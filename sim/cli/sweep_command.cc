@@ -10,6 +10,7 @@
 
 #include "sim/cli/failure.h"
 #include "sim/cli/progress.h"
+#include "sim/io/input_file.h"
 #include "sim/io/sweep_json.h"
 #include "sim/report/output_dir.h"
 #include "sim/report/sweep_csv.h"
@@ -53,6 +54,16 @@ void NoteSeedAxis(const SweepFile& sweep) {
   if (!nothing.empty()) std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
 }
 
+// sweep.csv, or a shard's CSV stamped for `migsim merge` (ShardStamp).
+std::string SweepCsvText(const SweepFile& sweep, const std::optional<Shard>& shard,
+                         const SweepResults& results) {
+  if (!shard) return FormatSweepCsv(results);
+  std::vector<uint64_t> digests;
+  for (const FileRead& file : FilesRead()) digests.push_back(file.digest);
+  return FormatSweepShardCsv(results, *shard, sweep.points.size(),
+                             SweepDefinitionDigest(sweep, digests));
+}
+
 }  // namespace
 
 int SweepCommand(const SweepOptions& options) {
@@ -66,6 +77,9 @@ int SweepCommand(const SweepOptions& options) {
   NoteSeedAxis(sweep.value());
   if (!options.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
+    Status s =
+        CheckOutputTargets(TargetsIn("--out", options.out_dir, {SweepCsvName(shard.value())}));
+    if (!s.ok()) return Fail(s, kBadInput);
   }
   const bool progress = ShowsProgress(options.quiet);
   SweepRunOptions run{.threads = static_cast<int>(WorkerCount(options.jobs)),
@@ -84,7 +98,9 @@ int SweepCommand(const SweepOptions& options) {
                  std::max(1, std::min(run.threads, static_cast<int>(results.rows.size()))));
   }
   if (!options.out_dir.empty()) {
-    Status s = WriteFiles(options.out_dir, {{SweepCsvName(run.shard), FormatSweepCsv(results)}});
+    Status s =
+        WriteFiles(options.out_dir,
+                   {{SweepCsvName(run.shard), SweepCsvText(sweep.value(), run.shard, results)}});
     if (!s.ok()) return Fail(s, kInternalError);
   }
   std::cout << FormatSweepTable(results);
@@ -110,6 +126,9 @@ int MergeCommand(const MergeOptions& options) {
     if (out_dir.empty()) out_dir = ".";
   }
   if (Status s = CheckOutputDir("--out", out_dir); !s.ok()) return Fail(s, kBadInput);
+  if (Status s = CheckOutputTargets(TargetsIn("--out", out_dir, {"sweep.csv"})); !s.ok()) {
+    return Fail(s, kBadInput);
+  }
   if (Status s = WriteFiles(out_dir, {{"sweep.csv", merged.value().csv}}); !s.ok()) {
     return Fail(s, kInternalError);
   }

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
+#include "sim/core/digest.h"
 #include "sim/io/utf8.h"
 
 namespace migsim {
@@ -34,13 +36,7 @@ Status CannotRead(const std::string& path, int error) {
 
 // Names what the file is instead.
 Status NotRegular(const std::string& path, mode_t mode) {
-  const char* kind = S_ISDIR(mode)    ? "a directory"
-                     : S_ISFIFO(mode) ? "a FIFO"
-                     : S_ISCHR(mode)  ? "a character device"
-                     : S_ISBLK(mode)  ? "a block device"
-                     : S_ISSOCK(mode) ? "a socket"
-                                      : "an unknown kind of file";
-  return Status::IoError("not a regular file (" + std::string(kind) +
+  return Status::IoError("not a regular file (" + std::string(FileKind(mode)) +
                              "); migsim reads scenarios, traces and configs from regular files",
                          {path, ""});
 }
@@ -89,7 +85,60 @@ Status CheckUtf8(const std::string& path, const std::string& text) {
   return Status::ParseError(NotUtf8Message(text, bad), {path, "line " + std::to_string(line)});
 }
 
+// The registry behind FilesRead.
+std::mutex& FilesReadMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::vector<FileRead>& FilesReadList() {
+  static std::vector<FileRead> files;
+  return files;
+}
+
+void Remember(const std::string& path, bool from_stdin, const struct stat& info,
+              const std::string& text) {
+  const FileRead read{path, from_stdin, static_cast<uint64_t>(info.st_dev),
+                      static_cast<uint64_t>(info.st_ino), Fnv1a64(text)};
+  const std::lock_guard<std::mutex> lock(FilesReadMutex());
+  std::vector<FileRead>& files = FilesReadList();
+  for (FileRead& f : files) {
+    if (f.device == read.device && f.inode == read.inode) {
+      f = read;  // the same file again, or a new one where a read one was deleted
+      return;
+    }
+  }
+  files.push_back(read);
+}
+
 }  // namespace
+
+const char* FileKind(uint32_t mode) {
+  return S_ISREG(mode)    ? "a regular file"
+         : S_ISDIR(mode)  ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+         : S_ISLNK(mode)  ? "a symbolic link"
+                          : "an unknown kind of file";
+}
+
+std::vector<FileRead> FilesRead() {
+  std::vector<FileRead> files;
+  {
+    const std::lock_guard<std::mutex> lock(FilesReadMutex());
+    files = FilesReadList();
+  }
+  // A file read, then deleted, may leave its inode to a new file: keep those still named
+  // by their path (standard input by its descriptor).
+  std::erase_if(files, [](const FileRead& f) {
+    struct stat info;
+    const int found = f.from_stdin ? ::fstat(STDIN_FILENO, &info) : ::stat(f.path.c_str(), &info);
+    return found != 0 || static_cast<uint64_t>(info.st_dev) != f.device ||
+           static_cast<uint64_t>(info.st_ino) != f.inode;
+  });
+  return files;
+}
 
 // Refused by the path's type before opening, since opening some devices has effects; and
 // again by the descriptor's, so the file checked is the file read even if the path changed
@@ -114,6 +163,7 @@ Result<std::string> ReadInputFile(const std::string& path, InputLimits limits) {
   Result<std::string> text = ReadBounded(file.get(), path, limits.max_bytes, size);
   if (!text.ok()) return text;
   if (Status s = CheckUtf8(path, text.value()); !s.ok()) return s;
+  Remember(path, false, info, text.value());
   return text;
 }
 
@@ -125,6 +175,10 @@ Result<std::string> ReadStandardInput(const std::string& label, InputLimits limi
   Result<std::string> text = ReadBounded(STDIN_FILENO, label, limits.max_bytes, 0);
   if (!text.ok()) return text;
   if (Status s = CheckUtf8(label, text.value()); !s.ok()) return s;
+  struct stat info;
+  if (::fstat(STDIN_FILENO, &info) == 0 && S_ISREG(info.st_mode)) {
+    Remember(label, true, info, text.value());
+  }
   return text;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/core/status.h"
 
@@ -43,5 +44,25 @@ Result<std::string> ReadInputFile(const std::string& path, InputLimits limits = 
 //  - IoError "stdin: larger than the input limit of 1 GiB (more than ... bytes when read)";
 //  - ParseError "stdin:line 3: not valid UTF-8 (...)".
 Result<std::string> ReadStandardInput(const std::string& label, InputLimits limits = {});
+
+// A file this process read successfully: which file (device and inode, so that spellings,
+// links and hard links of one file compare equal) and a digest of the text read.
+struct FileRead {
+  std::string path;         // as last read (the label, "stdin", for standard input)
+  bool from_stdin = false;  // read by ReadStandardInput
+  uint64_t device = 0, inode = 0;
+  uint64_t digest = 0;  // FNV-1a 64 of the text
+};
+
+// Every regular file ReadInputFile and ReadStandardInput (when standard input is a
+// redirected regular file) returned and that its path (or standard input) still names,
+// once each, in the order first read. The commands compare their outputs with them, so
+// that no output replaces an input of the same run, the files a scenario names included.
+// Thread-safe.
+std::vector<FileRead> FilesRead();
+
+// "a directory", "a FIFO", "a character device", "a block device", "a socket", "a symbolic
+// link", "a regular file" or "an unknown kind of file", for a stat(2) st_mode.
+const char* FileKind(uint32_t st_mode);
 
 }  // namespace migsim

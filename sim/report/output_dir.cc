@@ -1,29 +1,100 @@
 #include "sim/report/output_dir.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <tuple>
+
+#include "sim/io/input_file.h"
+#include "sim/report/pending_outputs.h"
 
 namespace migsim {
 namespace fs = std::filesystem;
 
 namespace {
 
-Status WriteOne(const fs::path& path, const std::string& contents) {
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-  if (out) out.close();
-  if (!out) {
-    // ofstream does not always set errno (e.g. for a directory): say what we know.
-    const std::string why = errno != 0 ? std::strerror(errno) : "the stream failed";
-    return Status::IoError("cannot write: " + why, {path.string(), ""});
+// The system's reason, with a hint for the one a user can lift.
+std::string Reason(int error) {
+  std::string why = std::strerror(error);
+  if (error == EFBIG) why += " (the file-size limit, ulimit -f)";
+  return why;
+}
+
+Status CannotWrite(const std::string& path, int error) {
+  return Status::IoError("cannot write: " + Reason(error), {path, ""});
+}
+
+// Writes all of `contents` to `fd` and closes it; errno's reason on failure.
+Status WriteAndClose(int fd, const std::string& contents, const std::string& target) {
+  size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return CannotWrite(target, error);
+    }
+    done += static_cast<size_t>(n);
   }
+  if (::close(fd) != 0) return CannotWrite(target, errno);
   return Status::Ok();
+}
+
+// Closes the descriptors, releasing their locks, on every return path.
+class DirectoryLocks {
+ public:
+  DirectoryLocks() = default;
+  DirectoryLocks(const DirectoryLocks&) = delete;
+  DirectoryLocks& operator=(const DirectoryLocks&) = delete;
+  ~DirectoryLocks() {
+    for (const int fd : fds_) ::close(fd);
+  }
+
+  // An exclusive flock on each directory, in (device, inode) order so that two runs
+  // locking overlapping sets cannot deadlock. A file system without flock (some network
+  // ones) is published into unlocked: the temporaries' names are still unique.
+  void Lock(const std::vector<std::string>& dirs) {
+    std::vector<std::tuple<dev_t, ino_t, int>> open;
+    for (const std::string& dir : dirs) {
+      const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      struct stat info;
+      if (fd < 0) continue;
+      if (::fstat(fd, &info) != 0) {
+        ::close(fd);
+        continue;
+      }
+      const bool seen = std::any_of(open.begin(), open.end(), [&](const auto& o) {
+        return std::get<0>(o) == info.st_dev && std::get<1>(o) == info.st_ino;
+      });
+      if (seen) {
+        ::close(fd);
+        continue;
+      }
+      open.emplace_back(info.st_dev, info.st_ino, fd);
+    }
+    std::sort(open.begin(), open.end());
+    for (const auto& [dev, ino, fd] : open) {
+      fds_.push_back(fd);
+      while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+
+ private:
+  std::vector<int> fds_;
+};
+
+std::string DirectoryOf(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
 }
 
 // The directory, existing or nearest existing ancestor, that a new path would go in.
@@ -49,63 +120,70 @@ bool CanCreateIn(const fs::path& dir) {
   return true;
 }
 
+// Why an existing `path` (lstat `info`) cannot be replaced by an output; "" if it can.
+std::string CannotReplace(const std::string& path, const struct stat& info) {
+  if (S_ISLNK(info.st_mode)) {
+    std::error_code ec;
+    const fs::path to = fs::read_symlink(path, ec);
+    return "is a symbolic link (to " + to.string() +
+           "); outputs are replaced by a rename, which would turn the link into a file: give "
+           "the link's target instead";
+  }
+  if (S_ISDIR(info.st_mode)) return "is a directory";
+  if (!S_ISREG(info.st_mode)) {
+    return "is not a regular file (" + std::string(FileKind(info.st_mode)) +
+           "); outputs are replaced by a rename, which would replace it";
+  }
+  return "";
+}
+
 }  // namespace
+
+std::vector<OutputFile> FilesIn(const std::string& dir,
+                                const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<OutputFile> in;
+  for (const auto& [name, contents] : files) {
+    in.push_back({(fs::path(dir) / name).string(), contents});
+  }
+  return in;
+}
+
+Status PublishOutputs(const std::vector<std::string>& dirs, const std::vector<OutputFile>& files) {
+  PendingOutputs pending;  // removes what is not published on every failure path
+  for (const std::string& dir : dirs) {
+    if (Status s = pending.MakeDirectories(dir); !s.ok()) return s;
+  }
+  std::vector<std::pair<std::string, std::string>> renames;
+  std::vector<std::string> targets_dirs;
+  for (const OutputFile& file : files) {
+    std::string temporary;
+    Result<int> fd = pending.CreateTemporary(file.path, &temporary);
+    if (!fd.ok()) return fd.status();
+    if (Status s = WriteAndClose(fd.value(), file.contents, file.path); !s.ok()) return s;
+    renames.emplace_back(temporary, file.path);
+    targets_dirs.push_back(DirectoryOf(file.path));
+  }
+  DirectoryLocks locks;
+  locks.Lock(targets_dirs);
+  // Checked again under the lock: something that appeared since the command's checks
+  // (a FIFO, a link) is not replaced either, and then nothing is.
+  for (const OutputFile& file : files) {
+    struct stat info;
+    if (::lstat(file.path.c_str(), &info) != 0) continue;
+    if (std::string why = CannotReplace(file.path, info); !why.empty()) {
+      return Status::IoError("cannot write: " + why, {file.path, ""});
+    }
+  }
+  return pending.Publish(renames);
+}
 
 Status WriteFiles(const std::string& dir,
                   const std::vector<std::pair<std::string, std::string>>& files) {
-  std::error_code ec;
-  const fs::path existing = NearestExisting(dir);
-  // On failure: no temporary file stays, nor the directories this call created.
-  std::vector<fs::path> temps;
-  const auto clean_up = [&] {
-    std::error_code ignored;
-    for (const fs::path& t : temps) fs::remove(t, ignored);
-    // Spelled as NearestExisting spells `existing`, so the walk stops there.
-    for (fs::path p = fs::absolute(dir, ignored).lexically_normal();
-         !p.empty() && p != existing && p != p.parent_path(); p = p.parent_path()) {
-      if (!fs::exists(p, ignored)) continue;  // never created: creation stopped above it
-      if (!fs::is_empty(p, ignored) || !fs::remove(p, ignored)) break;
-    }
-  };
-  fs::create_directories(dir, ec);
-  if (ec) {
-    clean_up();
-    return Status::IoError("cannot create directory: " + ec.message(), {dir, ""});
-  }
-  for (const auto& [name, contents] : files) {
-    temps.push_back(fs::path(dir) / ("." + name + ".tmp"));
-    if (Status s = WriteOne(temps.back(), contents); !s.ok()) {
-      clean_up();
-      return Status::IoError(s.message(), {(fs::path(dir) / name).string(), ""});
-    }
-  }
-  for (size_t i = 0; i < files.size(); ++i) {
-    const fs::path target = fs::path(dir) / files[i].first;
-    fs::rename(temps[i], target, ec);
-    if (ec) {
-      temps.erase(temps.begin(), temps.begin() + static_cast<std::ptrdiff_t>(i));
-      clean_up();
-      return Status::IoError("cannot write: " + ec.message(), {target.string(), ""});
-    }
-  }
-  return Status::Ok();
+  return PublishOutputs({dir}, FilesIn(dir, files));
 }
 
 Status WriteFileAtomically(const std::string& path, const std::string& contents) {
-  const fs::path target(path);
-  const fs::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp");
-  if (Status s = WriteOne(temp, contents); !s.ok()) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    return Status::IoError(s.message(), {path, ""});  // the user's path, not the temporary's
-  }
-  std::error_code ec;
-  fs::rename(temp, target, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return Status::IoError("cannot write: " + ec.message(), {path, ""});
-  }
-  return Status::Ok();
+  return PublishOutputs({}, {{path, contents}});
 }
 
 Status CheckOutputDir(const std::string& flag, const std::string& dir) {
@@ -124,19 +202,59 @@ Status CheckOutputDir(const std::string& flag, const std::string& dir) {
 
 Status CheckOutputFile(const std::string& flag, const std::string& path) {
   if (path.empty()) return Unusable(flag, "''", "an empty path");
+  if (Status s = CheckOutputTargets({{flag, path}}); !s.ok()) return s;
+  const std::string parent = DirectoryOf(path);
   std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (fs::is_directory(status)) return Unusable(flag, path, "is a directory");
-  // The file is replaced by a rename: a device or a FIFO would be replaced, not written.
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
-    return Unusable(flag, path, "is not a regular file");
+  if (!fs::is_directory(parent, ec)) return Unusable(flag, path, "no directory " + parent);
+  if (!CanCreateIn(parent)) return Unusable(flag, path, "cannot write in " + parent);
+  return Status::Ok();
+}
+
+std::vector<OutputTarget> TargetsIn(const std::string& flag, const std::string& dir,
+                                    const std::vector<std::string>& names) {
+  std::vector<OutputTarget> targets;
+  for (const std::string& name : names) targets.push_back({flag, (fs::path(dir) / name).string()});
+  return targets;
+}
+
+Status CheckOutputTargets(const std::vector<OutputTarget>& targets) {
+  const std::vector<FileRead> inputs = FilesRead();
+  struct Seen {
+    const OutputTarget* target;
+    fs::path canonical;
+    bool exists;
+    struct stat info;
+  };
+  std::vector<Seen> seen;
+  for (const OutputTarget& t : targets) {
+    Seen s{&t, {}, false, {}};
+    s.exists = ::lstat(t.path.c_str(), &s.info) == 0;
+    if (s.exists) {
+      if (std::string why = CannotReplace(t.path, s.info); !why.empty()) {
+        return Unusable(t.flag, t.path, why);
+      }
+      for (const FileRead& input : inputs) {
+        if (input.device == static_cast<uint64_t>(s.info.st_dev) &&
+            input.inode == static_cast<uint64_t>(s.info.st_ino)) {
+          return Unusable(
+              t.flag, t.path,
+              "is an input of this run (" + input.path + "); migsim never writes over its inputs");
+        }
+      }
+    }
+    std::error_code ec;
+    s.canonical = fs::weakly_canonical(fs::absolute(t.path, ec), ec);
+    for (const Seen& before : seen) {
+      const bool same_file = s.exists && before.exists && s.info.st_dev == before.info.st_dev &&
+                             s.info.st_ino == before.info.st_ino;
+      if (same_file || (!s.canonical.empty() && s.canonical == before.canonical)) {
+        return Unusable(
+            t.flag, t.path,
+            "is also written by " + before.target->flag + " (" + before.target->path + ")");
+      }
+    }
+    seen.push_back(s);
   }
-  fs::path parent = fs::path(path).parent_path();
-  if (parent.empty()) parent = ".";
-  if (!fs::is_directory(parent, ec)) {
-    return Unusable(flag, path, "no directory " + parent.string());
-  }
-  if (!CanCreateIn(parent)) return Unusable(flag, path, "cannot write in " + parent.string());
   return Status::Ok();
 }
 

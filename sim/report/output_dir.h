@@ -1,5 +1,7 @@
 #pragma once
-// Writing result files so that a failure leaves nothing half-written.
+// Writing result files so that nothing is destroyed and a failure or an interruption
+// leaves nothing half-written: output paths are checked before any work, and each
+// command's outputs are published together, as one set.
 
 #include <string>
 #include <utility>
@@ -9,23 +11,60 @@
 
 namespace migsim {
 
-// Creates `dir` if needed and writes each (file name, contents) into it. Every file is
-// first written beside its target under a temporary name and renamed only when all of
-// them were written, so readers never see a partial set. IoError naming the path on
-// failure (temporary files are removed).
+// One file of an output set.
+struct OutputFile {
+  std::string path;
+  std::string contents;
+};
+
+// Writes a set of output files, all or none. `dirs` (and their missing ancestors) are
+// created first. Each file is written to a temporary of a unique name beside its target
+// (".<name>.XXXXXX.tmp"), so that concurrent runs never share one; when all are written
+// the temporaries are renamed over their targets, holding an exclusive flock(2) on each
+// target directory meanwhile, so that two migsim runs publishing into one directory do so
+// one set after the other and the directory holds one run's whole set, never a mix. A
+// signal (pending_outputs.h) or a failure — a full disk, a file-size limit (EFBIG) —
+// before the renames removes the temporaries and the directories made: nothing is
+// published. IoError naming the target file otherwise.
+Status PublishOutputs(const std::vector<std::string>& dirs, const std::vector<OutputFile>& files);
+
+// `files` (name, contents) as OutputFiles in `dir`.
+std::vector<OutputFile> FilesIn(const std::string& dir,
+                                const std::vector<std::pair<std::string, std::string>>& files);
+
+// PublishOutputs({dir}, FilesIn(dir, files)).
 Status WriteFiles(const std::string& dir,
                   const std::vector<std::pair<std::string, std::string>>& files);
 
-// Writes one file at `path` (its directory must exist), through a temporary file beside
-// it and a rename, so a reader never sees it half-written.
+// PublishOutputs of one file, whose directory must exist.
 Status WriteFileAtomically(const std::string& path, const std::string& contents);
 
 // Checked before a command computes anything, so that a bad output path fails at once
-// and leaves nothing behind: `dir` is an existing directory, or its nearest existing
-// ancestor is a writable directory (WriteFiles creates the rest). InvalidArgument naming
-// `flag` and the path otherwise.
+// and leaves nothing behind: `dir` is an existing directory (or a link to one, written
+// into), or its nearest existing ancestor is a directory where a file can be created
+// (WriteFiles creates the rest). InvalidArgument naming `flag` and the path otherwise.
 Status CheckOutputDir(const std::string& flag, const std::string& dir);
-// The same for one output file: not a directory, in an existing writable directory.
+// The same for one output file: in an existing directory where a file can be created,
+// and acceptable to CheckOutputTargets.
 Status CheckOutputFile(const std::string& flag, const std::string& path);
+
+// A file a command will write, and the flag that named it (or its directory).
+struct OutputTarget {
+  std::string flag;
+  std::string path;
+};
+
+// `names` in `dir`, all named by `flag`.
+std::vector<OutputTarget> TargetsIn(const std::string& flag, const std::string& dir,
+                                    const std::vector<std::string>& names);
+
+// The whole set of a command's outputs, checked once its inputs are read and before it
+// computes anything. Each target, if it exists, must be a regular file: never a symbolic
+// link (a rename would turn the link into a file; migsim asks for the link's target
+// instead), a directory, a device, a FIFO or a socket. No target may be a file the
+// process has read (FilesRead, input_file.h: the real file — device and inode — however
+// it is spelled, through links and hard links), and no two targets may be the same file.
+// InvalidArgument "--report s.json: is an input of this run (s.json): ..." otherwise.
+Status CheckOutputTargets(const std::vector<OutputTarget>& targets);
 
 }  // namespace migsim

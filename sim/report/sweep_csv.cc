@@ -217,14 +217,15 @@ void NormalizeEnd(std::string* record) {
 
 }  // namespace
 
-Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_label) {
+Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_label,
+                               size_t first_line) {
   SweepCsv csv;
   std::vector<std::string> fields;
   auto error = [&](size_t line, const std::string& message) {
     return Status::InvalidArgument(message, {file_label, "line " + std::to_string(line)});
   };
   if (!NextRecord(&text, &fields, &csv.header) || !IsSweepHeader(fields)) {
-    return error(1,
+    return error(first_line,
                  "not a sweep CSV: expected the header point,<pointers...>,variant,"
                  "makespan_s,...,pending_mean");
   }
@@ -232,7 +233,7 @@ Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_la
   const size_t width = fields.size();
   csv.results.columns.assign(fields.begin() + 1, fields.end() - kMetricCount - 1);
   size_t next_line =
-      1 + static_cast<size_t>(std::count(csv.header.begin(), csv.header.end(), '\n'));
+      first_line + static_cast<size_t>(std::count(csv.header.begin(), csv.header.end(), '\n'));
   while (!text.empty()) {
     std::string raw;
     const size_t line = next_line;
@@ -253,6 +254,38 @@ Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_la
     csv.row_texts.push_back(std::move(raw));
   }
   return csv;
+}
+
+std::string FormatShardStamp(const ShardStamp& stamp) {
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx",
+                static_cast<unsigned long long>(stamp.definition));
+  return "# migsim sweep shard " + std::to_string(stamp.shard.index) + "/" +
+         std::to_string(stamp.shard.count) + ": " + std::to_string(stamp.points) + " points, " +
+         std::to_string(stamp.rows) + " rows, definition " + digest + "\n";
+}
+
+std::optional<ShardStamp> ParseShardStamp(std::string_view line) {
+  if (line.ends_with('\r')) line.remove_suffix(1);
+  const std::string text(line);
+  int index = 0, count = 0;
+  unsigned long long points = 0, rows = 0, definition = 0;
+  if (std::sscanf(text.c_str(),
+                  "# migsim sweep shard %d/%d: %llu points, %llu rows, definition %llx", &index,
+                  &count, &points, &rows, &definition) != 5) {
+    return std::nullopt;
+  }
+  const ShardStamp stamp{Shard{index, count}, static_cast<size_t>(points),
+                         static_cast<size_t>(rows), static_cast<uint64_t>(definition)};
+  // Only the exact spelling: no sign, no leading zeros, nothing after.
+  if (FormatShardStamp(stamp) != text + "\n") return std::nullopt;
+  return stamp;
+}
+
+std::string FormatSweepShardCsv(const SweepResults& results, const Shard& shard, size_t points,
+                                uint64_t definition) {
+  return FormatShardStamp({shard, points, results.rows.size(), definition}) +
+         FormatSweepCsv(results);
 }
 
 }  // namespace migsim

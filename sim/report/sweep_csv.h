@@ -3,12 +3,14 @@
 // by FormatSweepCsv reads back through ParseSweepCsv to the same rows, so `migsim merge`
 // prints the same table as the sweep that wrote the shards.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/core/status.h"
 #include "sim/study/sweep/sweep_results.h"
+#include "sim/study/sweep/sweep_shard.h"
 
 namespace migsim {
 
@@ -27,7 +29,29 @@ struct SweepCsv {
   std::vector<std::string> row_texts;  // one per row, line break included
 };
 
-// InvalidArgument located at "line N" of `file_label`, e.g. "expected 17 fields, got 16".
-Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_label);
+// InvalidArgument located at "line N" of `file_label`, e.g. "expected 17 fields, got 16";
+// `first_line` is the line number of the header in the file.
+Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_label,
+                               size_t first_line = 1);
+
+// What the first line of a shard CSV says about it, so that `migsim merge` can prove a set
+// of shards complete and unique: which shard of how many, the sweep's number of points,
+// the rows the shard holds, and the digest of the sweep's definition
+// (SweepDefinitionDigest).
+struct ShardStamp {
+  Shard shard;
+  size_t points = 0;
+  size_t rows = 0;
+  uint64_t definition = 0;
+};
+
+// "# migsim sweep shard 1/4: 12 points, 6 rows, definition 0123456789abcdef\n".
+std::string FormatShardStamp(const ShardStamp& stamp);
+// The stamp a line (without its line break) is, as FormatShardStamp writes it exactly.
+std::optional<ShardStamp> ParseShardStamp(std::string_view line);
+
+// A shard's CSV: its stamp (the rows counted from `results`), then FormatSweepCsv.
+std::string FormatSweepShardCsv(const SweepResults& results, const Shard& shard, size_t points,
+                                uint64_t definition);
 
 }  // namespace migsim

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <tuple>
 
 #include "sim/core/text.h"
 #include "sim/io/input_file.h"
@@ -70,6 +72,115 @@ Result<std::vector<ShardFile>> OrderShards(
   return shards;
 }
 
+// The stamp on the first line of a shard file; `*rest` is set to what follows it.
+Result<ShardStamp> ReadStamp(const ShardFile& f, std::string_view* rest) {
+  const std::string_view text = *f.text;
+  const size_t end = text.find('\n');
+  const std::optional<ShardStamp> stamp = ParseShardStamp(text.substr(0, end));
+  if (!stamp) {
+    return Status::InvalidArgument(
+        "no shard stamp ('# migsim sweep shard i/N: P points, R rows, definition D'): migsim "
+        "merge takes only the shard files migsim sweep --shard writes, unedited",
+        {f.path, "line 1"});
+  }
+  if (stamp->shard.index != f.shard.index || stamp->shard.count != f.shard.count) {
+    return Status::InvalidArgument("is stamped shard " + std::to_string(stamp->shard.index) + "/" +
+                                       std::to_string(stamp->shard.count) + " but named as shard " +
+                                       std::to_string(f.shard.index) + "/" +
+                                       std::to_string(f.shard.count),
+                                   {f.path, "line 1"});
+  }
+  *rest = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+  return *stamp;
+}
+
+// The first point of the shard with fewer rows than most of its points have (a row cut
+// off or deleted), or its last point when they all have as many.
+size_t ShortPoint(const std::map<size_t, size_t>& rows_of_point) {
+  std::map<size_t, size_t> points_with;  // rows per point -> how many points
+  for (const auto& [point, rows] : rows_of_point) ++points_with[rows];
+  size_t usual = 0, most = 0;
+  for (const auto& [rows, points] : points_with) {
+    if (points > most) std::tie(usual, most) = std::pair{rows, points};
+  }
+  for (const auto& [point, rows] : rows_of_point) {
+    if (rows < usual) return point;
+  }
+  return rows_of_point.empty() ? 0 : rows_of_point.rbegin()->first;
+}
+
+// Every row is one of the shard's points, each (point, variant) once, every point of the
+// shard is there, and the rows are as many as the stamp says.
+Status CheckShardRows(const ShardFile& f, const ShardStamp& stamp, const SweepCsv& csv) {
+  const std::string shard =
+      "shard " + std::to_string(f.shard.index) + " of " + std::to_string(f.shard.count);
+  std::map<std::pair<size_t, std::string>, size_t> row_of;
+  std::map<size_t, size_t> rows_of_point;
+  for (size_t r = 0; r < csv.results.rows.size(); ++r) {
+    const SweepRow& row = csv.results.rows[r];
+    const InputLocation at{f.path, "row " + std::to_string(r + 1)};
+    if (row.point >= stamp.points) {
+      return Status::InvalidArgument("point " + std::to_string(row.point) +
+                                         " is beyond the sweep's " + std::to_string(stamp.points) +
+                                         " points",
+                                     at);
+    }
+    if (!InShard(row.point, f.shard)) {
+      return Status::InvalidArgument(
+          "point " + std::to_string(row.point) + " does not belong to " + shard, at);
+    }
+    const auto [it, fresh] = row_of.emplace(std::pair{row.point, row.variant}, r + 1);
+    if (!fresh) {
+      return Status::InvalidArgument("point " + std::to_string(row.point) + ", variant " +
+                                         row.variant + " appears twice (also row " +
+                                         std::to_string(it->second) + ")",
+                                     at);
+    }
+    ++rows_of_point[row.point];
+  }
+  for (size_t p = static_cast<size_t>(f.shard.index); p < stamp.points;
+       p += static_cast<size_t>(f.shard.count)) {
+    if (rows_of_point.count(p) == 0) {
+      return Status::InvalidArgument("point " + std::to_string(p) + " of " + shard +
+                                         " has no row (the file was cut or edited)",
+                                     {f.path, ""});
+    }
+  }
+  if (csv.results.rows.size() != stamp.rows) {
+    return Status::InvalidArgument(
+        "holds " + std::to_string(csv.results.rows.size()) + " rows but was written with " +
+            std::to_string(stamp.rows) + " (the file was cut or edited): point " +
+            std::to_string(ShortPoint(rows_of_point)) + " is short of rows",
+        {f.path, ""});
+  }
+  return Status::Ok();
+}
+
+// "12 points, definition 0123456789abcdef": what must agree between shards.
+std::string Describe(const ShardStamp& stamp) {
+  const std::string line = FormatShardStamp(stamp);  // ends in "definition <16 digits>\n"
+  return std::to_string(stamp.points) + " points, " + line.substr(line.rfind("definition"), 27);
+}
+
+// One shard's rows, its stamp checked against its name and the first shard's.
+// `*own` is set to its stamp.
+Result<SweepCsv> ReadShard(const ShardFile& f, const ShardFile& first,
+                           std::optional<ShardStamp>* first_stamp, ShardStamp* own) {
+  std::string_view rest;
+  Result<ShardStamp> stamp = ReadStamp(f, &rest);
+  if (!stamp.ok()) return stamp.status();
+  *own = stamp.value();
+  if (!*first_stamp) *first_stamp = stamp.value();
+  const ShardStamp& one = **first_stamp;
+  if (stamp.value().points != one.points || stamp.value().definition != one.definition) {
+    return Status::InvalidArgument("is a shard of another sweep than " + first.path + " (" +
+                                       Describe(stamp.value()) + ", not " + Describe(one) +
+                                       "): merge the shards of one sweep, unchanged between them",
+                                   {f.path, "line 1"});
+  }
+  return ParseSweepCsv(rest, f.path, 2);
+}
+
 }  // namespace
 
 Result<MergedSweep> MergeSweepShards(
@@ -77,23 +188,17 @@ Result<MergedSweep> MergeSweepShards(
   Result<std::vector<ShardFile>> ordered = OrderShards(files);
   if (!ordered.ok()) return ordered.status();
   std::vector<SweepCsv> csvs;
+  std::optional<ShardStamp> first_stamp;
   for (const ShardFile& f : ordered.value()) {
-    Result<SweepCsv> csv = ParseSweepCsv(*f.text, f.path);
+    ShardStamp stamp;
+    Result<SweepCsv> csv = ReadShard(f, ordered.value()[0], &first_stamp, &stamp);
     if (!csv.ok()) return csv.status();
     if (!csvs.empty() && csv.value().header != csvs[0].header) {
       return Status::InvalidArgument("header differs from the one of " + ordered.value()[0].path +
                                          " (shards of another sweep?)",
-                                     {f.path, "line 1"});
+                                     {f.path, "line 2"});
     }
-    for (size_t r = 0; r < csv.value().results.rows.size(); ++r) {
-      const size_t point = csv.value().results.rows[r].point;
-      if (!InShard(point, f.shard)) {
-        return Status::InvalidArgument(
-            "point " + std::to_string(point) + " does not belong to shard " +
-                std::to_string(f.shard.index) + " of " + std::to_string(f.shard.count),
-            {f.path, "row " + std::to_string(r + 1)});
-      }
-    }
+    if (Status s = CheckShardRows(f, stamp, csv.value()); !s.ok()) return s;
     csvs.push_back(std::move(csv).value());
   }
   struct Entry {
@@ -130,7 +235,15 @@ Result<MergedSweep> MergeSweepShardFiles(const std::vector<std::string>& paths) 
     std::vector<std::string> found;
     for (fs::directory_iterator it(path, ec); !ec && it != fs::directory_iterator();
          it.increment(ec)) {
-      if (ShardOfCsvName(it->path().filename().string())) found.push_back(it->path().string());
+      const std::string name = it->path().filename().string();
+      if (ShardOfCsvName(name)) {
+        found.push_back(it->path().string());
+      } else if (name.starts_with("sweep-shard-") && name.ends_with(".csv")) {
+        return Status::InvalidArgument(
+            "named like a shard file but not one migsim sweep --shard writes "
+            "(sweep-shard-<i>-of-<N>.csv with 0 <= i < N): move it away to merge this directory",
+            {it->path().string(), ""});
+      }
     }
     if (ec) return Status::IoError("cannot list directory: " + ec.message(), {path, ""});
     if (found.empty()) {

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "sim/core/digest.h"
+
 namespace migsim {
 namespace {
 
@@ -75,6 +77,23 @@ std::optional<Shard> ShardOfCsvName(std::string_view name) {
     return std::nullopt;
   }
   return shard.value();
+}
+
+uint64_t SweepDefinitionDigest(const SweepFile& sweep, const std::vector<uint64_t>& file_digests) {
+  // Each piece ends with a NUL byte, which JSON text never holds raw, so that ("ab", "c")
+  // and ("a", "bc") differ.
+  uint64_t d = kFnvOffset;
+  const auto add = [&d](std::string_view piece) {
+    d = Fnv1a64(std::string_view("\0", 1), Fnv1a64(piece, d));
+  };
+  for (const std::string& column : sweep.columns) add(column);
+  for (const SweepPoint& point : sweep.points) {
+    add(std::to_string(point.index));
+    for (const std::string& value : point.values) add(value);
+    for (const auto& [name, scenario] : point.scenario.variants) add(name);
+  }
+  for (const uint64_t file : file_digests) add(std::to_string(file));
+  return d;
 }
 
 }  // namespace migsim

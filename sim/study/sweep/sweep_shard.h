@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/core/status.h"
+#include "sim/io/sweep_json.h"
 
 namespace migsim {
 
@@ -43,5 +45,12 @@ std::string SweepCsvName(const std::optional<Shard>& shard);
 
 // The shard a file name "sweep-shard-<i>-of-<N>.csv" (without directory) stands for.
 std::optional<Shard> ShardOfCsvName(std::string_view file_name);
+
+// A digest of what a sweep runs, stamped on its shard CSVs so that a merge takes only the
+// shards of one sweep: its columns, every point's values and variant names, and
+// `file_digests`, those of the files it was read from (the sweep file, its scenario and
+// the files that names: FilesRead, input_file.h), so that shards run before and after an
+// edit are told apart.
+uint64_t SweepDefinitionDigest(const SweepFile& sweep, const std::vector<uint64_t>& file_digests);
 
 }  // namespace migsim

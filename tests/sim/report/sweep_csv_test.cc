@@ -105,7 +105,9 @@ TEST_CASE("three shards merged are byte-identical to the unsharded sweep.csv", "
     const Shard shard{i, 3};
     const SweepResults part = RunSweep(sweep, SweepThreads(2, shard));
     for (const SweepRow& row : part.rows) CHECK(row.point % 3 == static_cast<size_t>(i));
-    REQUIRE(WriteFiles(shards.string(), {{SweepCsvName(shard), FormatSweepCsv(part)}}).ok());
+    const std::string csv =
+        FormatSweepShardCsv(part, shard, sweep.points.size(), SweepDefinitionDigest(sweep, {}));
+    REQUIRE(WriteFiles(shards.string(), {{SweepCsvName(shard), csv}}).ok());
   }
   Result<MergedSweep> merged = MergeSweepShardFiles({shards.string()});
   REQUIRE(merged.ok());
@@ -136,9 +138,14 @@ TEST_CASE("three shards merged are byte-identical to the unsharded sweep.csv", "
 }
 
 TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[sweep]") {
-  const SweepResults results = RunSweep(LoadSweep(kSmallSweep), SweepThreads(2, Shard{0, 2}));
-  const std::string shard0 = FormatSweepCsv(results);
-  const std::string shard1 = FormatSweepCsv(SweepResults{.columns = results.columns, .rows = {}});
+  const SweepFile sweep = LoadSweep(kSmallSweep);  // 5 points of 2 variants
+  const SweepResults results = RunSweep(sweep, SweepThreads(2, Shard{0, 2}));
+  const SweepResults results1 = RunSweep(sweep, SweepThreads(2, Shard{1, 2}));
+  const auto stamped = [](const SweepResults& r, int index, size_t points = 5,
+                          uint64_t definition = 7) {
+    return FormatSweepShardCsv(r, Shard{index, 2}, points, definition);
+  };
+  const std::string shard0 = stamped(results, 0), shard1 = stamped(results1, 1);
   auto error = [](const std::vector<std::pair<std::string, std::string>>& files) {
     Result<MergedSweep> merged = MergeSweepShards(files);
     REQUIRE_FALSE(merged.ok());
@@ -155,24 +162,108 @@ TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[
         "merge the shards of one sweep at a time");
   CHECK(error({{"a/sweep-shard-0-of-2.csv", shard0}, {"b/sweep-shard-0-of-2.csv", shard0}}) ==
         "a/sweep-shard-0-of-2.csv: shard 0 of 2 is given twice (also b/sweep-shard-0-of-2.csv)");
+  const std::string other_header =
+      "point,/x,variant,makespan_s,p50_s,p95_s,"
+      "p99_s,max_s,gpu_allocation_ratio,gpu_"
+      "compute_utilization,completed,failed,"
+      "running,pending,deleted,cost_per_hour,preemptions,gpu_hours_lost_to_preemption,"
+      "faults,gpu_hours_lost_to_faults,goodput,deleted_unbound,never_bound,"
+      "longest_wait_s,pending_peak,pending_mean\n";
   CHECK(error({{"d/sweep-shard-0-of-2.csv", shard0},
                {"d/sweep-shard-1-of-2.csv",
-                "point,/x,variant,makespan_s,p50_s,p95_s,"
-                "p99_s,max_s,gpu_allocation_ratio,gpu_"
-                "compute_utilization,completed,failed,"
-                "running,pending,deleted,cost_per_hour,preemptions,gpu_hours_lost_to_preemption,"
-                "faults,gpu_hours_lost_to_faults,goodput,deleted_unbound,never_bound,"
-                "longest_wait_s,pending_peak,pending_mean\n"}}) ==
-        "d/sweep-shard-1-of-2.csv:line 1: header differs from the one of "
+                FormatShardStamp({Shard{1, 2}, 5, 0, 7}) + other_header}}) ==
+        "d/sweep-shard-1-of-2.csv:line 2: header differs from the one of "
         "d/sweep-shard-0-of-2.csv (shards of another sweep?)");
-  CHECK(error({{"d/sweep-shard-1-of-2.csv", shard0}, {"d/sweep-shard-0-of-2.csv", shard1}}) ==
-        "d/sweep-shard-1-of-2.csv:row 1: point 0 does not belong to shard 1 of 2");
+  CHECK(error({{"d/sweep-shard-1-of-2.csv", stamped(results, 1)},
+               {"d/sweep-shard-0-of-2.csv", stamped(results1, 0)}}) ==
+        "d/sweep-shard-0-of-2.csv:row 1: point 1 does not belong to shard 0 of 2");
   CHECK(error({{"d/results.csv", shard0}}) ==
         "d/results.csv: not a shard file name (expected sweep-shard-<i>-of-<N>.csv)");
   const fs::path empty = SweepTempDir("empty");
   CHECK(MergeSweepShardFiles({empty.string()}).status().ToString() ==
         empty.string() + ": no sweep-shard-<i>-of-<N>.csv files in this directory");
   fs::remove_all(empty);
+}
+
+TEST_CASE("a merge refuses a shard cut short, header-only, with a row twice or unstamped, naming the point",
+          "[sweep]") {
+  const SweepFile sweep = LoadSweep(kSmallSweep);  // 5 points of 2 variants
+  const SweepResults results0 = RunSweep(sweep, SweepThreads(2, Shard{0, 2}));
+  const SweepResults results1 = RunSweep(sweep, SweepThreads(2, Shard{1, 2}));
+  const std::string shard0 = FormatSweepShardCsv(results0, Shard{0, 2}, 5, 7);
+  const std::string shard1 = FormatSweepShardCsv(results1, Shard{1, 2}, 5, 7);
+  const std::string name0 = "d/sweep-shard-0-of-2.csv", name1 = "d/sweep-shard-1-of-2.csv";
+  auto error = [&](const std::string& edited0) {
+    Result<MergedSweep> merged = MergeSweepShards({{name0, edited0}, {name1, shard1}});
+    REQUIRE_FALSE(merged.ok());
+    return merged.status().ToString();
+  };
+  REQUIRE(results0.rows.size() == 6);  // points 0, 2, 4
+  // The last row cut off (a copy stopped short, an editor): point 4 has one row of two.
+  const size_t last = shard0.rfind('\n', shard0.size() - 2);
+  CHECK(error(shard0.substr(0, last + 1)) ==
+        name0 + ": holds 5 rows but was written with 6 (the file was cut or edited): point 4 is "
+                "short of rows");
+  // Only the stamp and the header.
+  const std::string header_only = shard0.substr(0, shard0.find('\n', shard0.find('\n') + 1) + 1);
+  CHECK(error(header_only) ==
+        name0 + ": point 0 of shard 0 of 2 has no row (the file was cut or edited)");
+  // A row twice.
+  const std::string row = shard0.substr(last + 1);
+  CHECK(error(shard0 + row) == name0 + ":row 7: point 4, variant " +
+                                   results0.rows.back().variant + " appears twice (also row 6)");
+  // No stamp: a file written by hand or by an older migsim.
+  CHECK(error(FormatSweepCsv(results0)) ==
+        name0 +
+            ":line 1: no shard stamp ('# migsim sweep shard i/N: P points, R rows, definition D'): "
+            "migsim merge takes only the shard files migsim sweep --shard writes, unedited");
+  // Stamped as another shard than its name says, or of another sweep.
+  CHECK(error(FormatSweepShardCsv(results0, Shard{1, 2}, 5, 7)) ==
+        name0 + ":line 1: is stamped shard 1/2 but named as shard 0/2");
+  CHECK(error(FormatSweepShardCsv(results0, Shard{0, 2}, 5, 8)) ==
+        name1 + ":line 1: is a shard of another sweep than " + name0 +
+            " (5 points, definition 0000000000000007, not 5 points, definition "
+            "0000000000000008): merge the shards of one sweep, unchanged between them");
+  // A point beyond the sweep (the stamp says 4 points).
+  const std::string four = FormatSweepShardCsv(results0, Shard{0, 2}, 4, 7);
+  Result<MergedSweep> beyond = MergeSweepShards(
+      {{name0, four}, {name1, FormatSweepShardCsv(results1, Shard{1, 2}, 4, 7)}});
+  REQUIRE_FALSE(beyond.ok());
+  CHECK(beyond.status().ToString() == name0 + ":row 5: point 4 is beyond the sweep's 4 points");
+}
+
+TEST_CASE("a directory with a file named like a shard that is none is not merged", "[sweep]") {
+  const SweepFile sweep = LoadSweep(kSmallSweep);
+  const fs::path dir = SweepTempDir("stray");
+  const Shard only{0, 1};
+  REQUIRE(WriteFiles(dir.string(), {{SweepCsvName(only),
+                                     FormatSweepShardCsv(RunSweep(sweep, SweepThreads(2, only)),
+                                                         only, 5, 7)}})
+              .ok());
+  REQUIRE(MergeSweepShardFiles({dir.string()}).ok());
+  std::ofstream(dir / "sweep-shard-1-of-1.csv") << "stray\n";  // shard 1 of 1 does not exist
+  CHECK(MergeSweepShardFiles({dir.string()}).status().ToString() ==
+        (dir / "sweep-shard-1-of-1.csv").string() +
+            ": named like a shard file but not one migsim sweep --shard writes "
+            "(sweep-shard-<i>-of-<N>.csv with 0 <= i < N): move it away to merge this directory");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a shard stamp reads back only as written", "[sweep]") {
+  const ShardStamp stamp{Shard{3, 4}, 12, 6, 0x0123456789abcdefull};
+  const std::string line = FormatShardStamp(stamp);
+  CHECK(line == "# migsim sweep shard 3/4: 12 points, 6 rows, definition 0123456789abcdef\n");
+  const std::optional<ShardStamp> read = ParseShardStamp(line.substr(0, line.size() - 1));
+  REQUIRE(read);
+  CHECK(read->shard.index == 3);
+  CHECK(read->shard.count == 4);
+  CHECK(read->points == 12);
+  CHECK(read->rows == 6);
+  CHECK(read->definition == stamp.definition);
+  CHECK_FALSE(ParseShardStamp("# migsim sweep shard 3/4: 12 points, 6 rows, definition 0123"));
+  CHECK_FALSE(ParseShardStamp("# migsim sweep shard 03/4: 12 points, 6 rows, definition "
+                              "0123456789abcdef"));
+  CHECK_FALSE(ParseShardStamp("point,/x,variant"));
 }
 
 }  // namespace migsim
