@@ -57,6 +57,22 @@ TEST_CASE("migsim run stops a run past its budget: exit 2, the reason, nothing w
   CHECK(RunMigsim("run " + s + " --limit run-pods=100 -q").exit_code == 0);
 }
 
+TEST_CASE("migsim sweep refuses a sweep one of whose runs passes its budget, writing nothing",
+          "[cli][limits]") {
+  const test::ScratchDir dir("limits");
+  dir.Write("s.json", kHundredPods);
+  const std::string sweep = dir.Write(
+      "sweep.json", R"({"name": "w", "description": "d", "scenario": "s.json",
+                       "axes": {"/workloads/w/count": [10, 100]}})");
+  const Outcome r = RunMigsim("sweep " + sweep + " --limit run-pods=50 --out " +
+                              dir.Path("out") + " -q");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("sweep.json: point 1, variant base: the run stopped at "
+                                       "simulated time 0 s: more than 50 pods created"));
+  CHECK_FALSE(std::filesystem::exists(dir.Path("out") + "/sweep.csv"));
+  CHECK(RunMigsim("sweep " + sweep + " -q").exit_code == 0);
+}
+
 TEST_CASE("an unknown limit or a bad value is a usage error naming the limits", "[cli][limits]") {
   const test::ScratchDir dir("limits");
   const std::string s = dir.Write("s.json", kHundredPods);
