@@ -56,7 +56,7 @@ TEST_CASE("a fault process expected to hit past the limit over the horizon is re
   CHECK_THAT(message, Catch::StartsWith("s.json:/fault_processes/0: expects about 2.2e+07 fault "
                                         "events over the horizon"));
   CHECK_THAT(message, Catch::Contains("x 100 nodes") &&
-                          Catch::EndsWith("the limit is 10000000 (raise it with --limit "
+                          Catch::EndsWith("the limit is 1000000 (raise it with --limit "
                                           "fault-events=N)"));
   // Raised on purpose, the same scenario loads.
   ScopedLimit raised("fault-events=30000000");
