@@ -18,6 +18,7 @@
 #include "sim/cli/sweep_command.h"
 #include "sim/cli/validate_command.h"
 #include "sim/report/pending_outputs.h"
+#include "sim/io/input_limits.h"
 
 namespace {
 
@@ -44,6 +45,19 @@ CLI::Validator NonEmpty(const std::string& what, const std::string& kind) {
 }
 CLI::Validator NonEmptyPath() { return NonEmpty("path", "PATH"); }
 
+// --limit NAME=N (repeatable): raises one of the documented limits (sim/io/input_limits.h,
+// README "Limits") before anything is read; a bad one is a usage error.
+void AddLimitOption(CLI::App* cmd) {
+  cmd->add_option("--limit", "Raise a limit on what the input may create: NAME=N, repeatable "
+                             "(README \"Limits\")")
+      ->type_name("NAME=N")
+      ->each([](const std::string& value) {
+        if (migsim::Status s = migsim::io::SetInputLimit(value); !s.ok()) {
+          throw CLI::ValidationError(s.message());
+        }
+      });
+}
+
 void AddRun(CLI::App& app, Cli& cli) {
   migsim::RunCommandOptions& run = cli.run;
   CLI::App* cmd = app.add_subcommand("run", "Simulate a scenario's variants and print the results");
@@ -57,6 +71,7 @@ void AddRun(CLI::App& app, Cli& cli) {
       ->check(NonEmptyPath());
   cmd->add_option("--variant", run.variants, "Run only this variant (repeatable)");
   cmd->add_flag("-q,--quiet", run.quiet, "No progress on stderr");
+  AddLimitOption(cmd);
   CLI::Option* seed = cmd->add_option(
       "--seed", cli.run_seed,
       "Replace the seed of the scenario and of every variant: every draw comes from it");
@@ -131,6 +146,7 @@ void AddPlan(CLI::App& app, Cli& cli) {
   cmd->add_option("-j,--jobs", o.jobs, "Configurations evaluated at once (default: every core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
+  AddLimitOption(cmd);
   cmd->footer(
       "Example:\n"
       "  migsim plan scenarios/plans/capacity-inference-mix.plan.json --out out/plan\n"
@@ -154,6 +170,7 @@ void AddSweep(CLI::App& app, Cli& cli) {
                   "Also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here")
       ->check(NonEmptyPath());
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
+  AddLimitOption(cmd);
   cmd->footer(
       "Examples:\n"
       "  migsim sweep scenarios/sweeps/superres-nodes.json --out out/\n"
@@ -208,6 +225,7 @@ void AddExplain(CLI::App& app, Cli& cli) {
   validate->add_option("manifests", cli.manifests,
                        "Kubernetes manifests (YAML or JSON files, or directories of them) added "
                        "to the scenario's own");
+  AddLimitOption(validate);
   Sub(app, "policies", "List the scheduling policies and their parameters", "migsim policies",
       [&cli] { cli.code = migsim::PoliciesCommand(); });
   Sub(app, "job-classes", "List the built-in job classes with their speeds and sources",

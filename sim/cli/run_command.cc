@@ -1,13 +1,12 @@
 #include "sim/cli/run_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 
 #include "sim/cli/failure.h"
+#include "sim/cli/progress.h"
 #include "sim/cli/unschedulable_warnings.h"
 #include "sim/core/text.h"
 #include "sim/io/scenario_json.h"
@@ -19,15 +18,18 @@ namespace migsim {
 namespace {
 
 // Progress goes to stderr, and only to a terminal: pipes and CI logs stay clean. A
-// variant that runs longer than a second gets a live line (simulated time, pods ended),
-// refreshed at most ten times a second; every variant gets its wall time when done.
+// variant that runs longer than a second gets a live line (simulated time of the horizon,
+// pods ended), refreshed at most ten times a second as simulated time moves (the engine's
+// OnProgress, every few thousand instants) or pods end; every variant gets its wall time
+// when done.
 class Progress final : public EngineObserver {
  public:
-  explicit Progress(bool quiet) : on_(!quiet && isatty(STDERR_FILENO)) {}
+  explicit Progress(bool quiet) : on_(ShowsProgress(quiet)) {}
   bool on() const { return on_; }
-  void Begin(const std::string& variant, size_t i, size_t n) {
+  void Begin(const std::string& variant, size_t i, size_t n, SimTime horizon) {
     if (!on_) return;
     start_ = last_ = Clock::now();
+    horizon_ = horizon;
     label_ = "[" + std::to_string(i + 1) + "/" + std::to_string(n) + "] " + variant;
     ended_ = submitted_ = 0;
     std::fprintf(stderr, "%s ...", label_.c_str());
@@ -40,18 +42,24 @@ class Progress final : public EngineObserver {
   }
   void OnPodSubmitted(SimTime, const Pod&) override { ++submitted_; }
   void OnPodEnded(SimTime now, const Pod&) override {
-    if ((++ended_ & 1023) != 0) return;  // look at the clock every 1024 pods only
-    const Clock::time_point t = Clock::now();
-    if (t - start_ < std::chrono::seconds(1) || t - last_ < std::chrono::milliseconds(100)) return;
-    last_ = t;
-    std::fprintf(stderr, "\r%s: simulated %.0f s, %lld of %lld pods ended\x1b[K", label_.c_str(),
-                 now.seconds(), static_cast<long long>(ended_), static_cast<long long>(submitted_));
+    if ((++ended_ & 1023) == 0) Show(now);  // look at the clock every 1024 pods only
   }
+  void OnProgress(SimTime now, SimTime) override { Show(now); }
 
  private:
   using Clock = std::chrono::steady_clock;
+  void Show(SimTime now) {
+    const Clock::time_point t = Clock::now();
+    if (t - start_ < std::chrono::seconds(1) || t - last_ < std::chrono::milliseconds(100)) return;
+    last_ = t;
+    std::fprintf(stderr, "\r%s: %s, %lld of %lld pods ended\x1b[K", label_.c_str(),
+                 SimulatedProgress(now, horizon_).c_str(), static_cast<long long>(ended_),
+                 static_cast<long long>(submitted_));
+  }
+
   bool on_;
   std::string label_;
+  SimTime horizon_ = SimTime::Max();
   Clock::time_point start_, last_;
   int64_t ended_ = 0, submitted_ = 0;
 };
@@ -161,9 +169,15 @@ int RunCommand(const RunCommandOptions& options) {
     for (const std::string& warning : UnschedulableWarnings(scenario)) {
       std::fprintf(stderr, "migsim: warning: variant %s: %s\n", name.c_str(), warning.c_str());
     }
-    progress.Begin(name, i, file.variants.size());
+    progress.Begin(name, i, file.variants.size(), scenario.horizon);
     report.variants.push_back(RunVariant(name, scenario, run_options));
     progress.End();
+    if (const std::optional<BudgetOverrun>& o = report.variants.back().overrun) {
+      // The scenario asked for more than a run may create: bad input, nothing written.
+      return Fail(Status::InvalidArgument("variant " + name + ": " + OverrunMessage(*o),
+                                          {file.path, ""}),
+                  kBadInput);
+    }
   }
   for (const auto& warnings : {RejectionWarnings(report), UnservedWarnings(report)}) {
     for (const std::string& warning : warnings) {

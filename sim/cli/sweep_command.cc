@@ -97,6 +97,9 @@ int SweepCommand(const SweepOptions& options) {
                  results.rows.size(), took.count(),
                  std::max(1, std::min(run.threads, static_cast<int>(results.rows.size()))));
   }
+  if (!results.overrun.empty()) {  // the sweep asked for it: bad input, nothing written
+    return Fail(Status::InvalidArgument(results.overrun, {options.sweep_path, ""}), kBadInput);
+  }
   if (!options.out_dir.empty()) {
     Status s =
         WriteFiles(options.out_dir,

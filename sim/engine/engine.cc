@@ -156,7 +156,9 @@ void Engine::Run() {
   if (!cluster_->node_groups.empty()) StartAutoscaling();
   NotifyAllocation();
   ScheduleCycle();
+  uint64_t instants = 0;
   while (std::optional<SimTime> next = events_.NextTime()) {
+    if (OverBudget()) break;
     if (Stale(events_.Top().payload)) {
       events_.Pop();
       continue;
@@ -172,6 +174,9 @@ void Engine::Run() {
     }
     ScheduleCycle();
     if (scan_due_) AutoscalerScan();
+    if (++instants % kInstantsPerProgress == 0) {
+      for (EngineObserver* o : observers_) o->OnProgress(now_, config_.horizon);
+    }
     if (config_.should_stop && config_.should_stop()) {
       stopped_ = true;
       return;
@@ -179,9 +184,21 @@ void Engine::Run() {
   }
   // With a horizon the run reports the cluster as it stands then; the state does not
   // change between the last event and the horizon.
-  if (config_.horizon != SimTime::Max()) now_ = config_.horizon;
+  if (config_.horizon != SimTime::Max() && !overrun_) now_ = config_.horizon;
   for (uint32_t i = 0; i < billed_since_.size(); ++i) StopBilling(i);
   CheckAccounting();
+}
+
+// Checked between instants: the instant that went past a bound is finished first, so the
+// state stays consistent (the pod accounting still holds) when the run stops.
+bool Engine::OverBudget() {
+  const RunBudget& budget = config_.budget;
+  if (static_cast<int64_t>(pods_.size()) > budget.pods) {
+    overrun_ = BudgetOverrun{BudgetItem::kPods, budget.pods, now_};
+  } else if (fault_hits_ > budget.fault_hits) {
+    overrun_ = BudgetOverrun{BudgetItem::kFaultHits, budget.fault_hits, now_};
+  }
+  return overrun_.has_value();
 }
 
 // In the submitting call, not in AddPod where the pod is stored: the pod accounting

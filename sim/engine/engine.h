@@ -32,6 +32,7 @@
 #include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
 #include "sim/engine/preemption.h"
+#include "sim/engine/run_budget.h"
 #include "sim/engine/scheduler_config.h"
 #include "sim/engine/node_claims.h"
 #include "sim/engine/scale_up_estimate.h"
@@ -52,6 +53,8 @@ struct EngineConfig {
   // stops the run there: Run returns at once and stopped() is true. For a caller that
   // must be interruptible (Ctrl-C in Python); it must be cheap or rate-limit itself.
   std::function<bool()> should_stop{};
+  // What the run may create; past it the run stops (overrun()).
+  RunBudget budget{};
 };
 
 // Everything a run is made of. The engine takes ownership of the controllers; the
@@ -133,6 +136,9 @@ class Engine final : private ControllerContext {
   // held that no checkpoint kept (as for preemption), in GPU-hours.
   std::span<const int64_t> killed_by_cause() const { return killed_; }
   int64_t fault_hits() const { return fault_hits_; }
+  // Set when the run stopped early, past its budget (EngineConfig::budget): the results
+  // then describe the cluster as it stood at overrun()->at.
+  const std::optional<BudgetOverrun>& overrun() const { return overrun_; }
   double gpu_hours_lost_to_faults() const { return fault_gpu_seconds_ / 3600; }
   // The node pools availability is reported for (OnPoolAvailability): the scenario's, or
   // one "cluster" pool of every node when it names none.
@@ -296,6 +302,11 @@ class Engine final : private ControllerContext {
   // True for an event made obsolete since it was queued; it is dropped unseen, so it
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
+  // Records overrun_ when the run went past its budget; true then.
+  bool OverBudget();
+  // Observers' OnProgress is called after every this many instants: often enough for a
+  // live line, rare enough to cost nothing.
+  static constexpr uint64_t kInstantsPerProgress = 4096;
 
   PodId AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag, std::optional<SimTime> recorded_run,
                Handover from = {});
@@ -703,6 +714,7 @@ class Engine final : private ControllerContext {
   // node is in, and the draws queued (see OnlyFlushesLeft).
   std::array<int64_t, kEndReasonCount> killed_{};
   int64_t fault_hits_ = 0;
+  std::optional<BudgetOverrun> overrun_;
   double fault_gpu_seconds_ = 0;
   std::vector<NodeFaults> node_faults_;
   Rng fault_rng_;                  // scripted faults' draws of pool members

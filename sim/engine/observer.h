@@ -56,6 +56,10 @@ class EngineObserver {
   virtual void OnGpuBusy(SimTime, double /*busy*/, int64_t /*capacity*/) {}
   // A node of node group `group` (ClusterSpec::node_groups) changed state.
   virtual void OnNodeScaled(SimTime, NodeId, uint32_t /*group*/, NodeScaleChange) {}
+  // Simulated time moved on: called every few thousand instants whatever happens in them,
+  // so a display (the run's progress line) can show how far a run is without the engine
+  // doing I/O or reading a clock. `horizon` is SimTime::Max() when the run has none.
+  virtual void OnProgress(SimTime /*now*/, SimTime /*horizon*/) {}
 };
 
 // 7000 = lcm(7, 4, 1000): whole units for 7-slice (A100/H100/H200) and 4-slice (A30) MIG

@@ -3,6 +3,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "sim/io/input_limits.h"
+#include "sim/io/scenario_cost.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {
@@ -162,9 +164,27 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
     ctx->Fail(ref.pointer(), "must have at least one node pool");
     return;
   }
+  int64_t devices = 0;
   for (const auto& [name, value] : ref.value().items()) {
+    const size_t first = cluster->nodes.size();
     LoadPool(ctx, name, ref.Member(name), custom, cluster, pools);
     if (!ctx->ok()) return;
+    // Pools are checked as they are made: each is capped, but pools x nodes x GPUs could
+    // still multiply past memory.
+    int64_t pool_devices = 0;
+    for (size_t n = first; n < cluster->nodes.size(); ++n) {
+      pool_devices += GpuDevices(cluster->nodes[n]);
+    }
+    devices += pool_devices;
+    if (devices > CurrentInputLimits().gpu_devices) {
+      ctx->Fail(ref.PointerTo(name),
+                "the pools so far hold " + std::to_string(devices) + " GPU devices (this one " +
+                    std::to_string(cluster->nodes.size() - first) + " nodes, " +
+                    std::to_string(pool_devices) +
+                    " devices, a MIG-capable GPU counted as its compute slices); the limit is " +
+                    std::to_string(CurrentInputLimits().gpu_devices) + RaiseHint("gpu-devices"));
+      return;
+    }
   }
   CheckUniqueNames(ctx, ref, *cluster, *pools);
 }

@@ -76,7 +76,7 @@ std::string FormatNumber(double value) {
 Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
   JsonParseChecks checks;
   try {
-    Json doc = Json::parse(text.begin(), text.end(), std::ref(checks));
+    Json doc = ParseJsonLinear(text, &checks);
     if (checks.duplicate()) {
       return Status::InvalidArgument("duplicate key (JSON keeps only one of the values)",
                                      {file_label, *checks.duplicate()});

@@ -14,6 +14,7 @@
 #include "sim/io/k8s/manifest_scenario.h"
 #include "sim/io/k8s/manifest_training.h"
 #include "sim/io/policy_json.h"
+#include "sim/io/scenario_cost.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim {
@@ -81,46 +82,6 @@ void RequireHorizonForDeployments(LoadContext* ctx, const Scenario& scenario) {
                 "a Deployment runs until deleted: the scenario needs horizon_s");
       return;
     }
-  }
-}
-
-// The pods a workload creates before retries, and for a Deployment at its largest scale.
-int64_t PodsBeforeRetries(const WorkloadSpec& w) {
-  struct Count {
-    int64_t operator()(const PodGroupSpec& s) const { return s.count; }
-    int64_t operator()(const DeploymentSpec& s) const {
-      int64_t most = s.replicas;
-      for (const ScaleEvent& e : s.scale) most = std::max<int64_t>(most, e.replicas);
-      return most;
-    }
-    int64_t operator()(const JobSpec& s) const { return s.completions; }
-    int64_t operator()(const WorkflowSpec& s) const {
-      int64_t pods = 0;
-      for (const WorkflowStepSpec& step : s.steps) {
-        pods += step.items.empty() ? 1 : static_cast<int64_t>(step.items.size());
-      }
-      return pods;
-    }
-    int64_t operator()(const TraceSpec& s) const { return static_cast<int64_t>(s.entries.size()); }
-    int64_t operator()(const DistributedJobSpec& s) const { return s.workers; }
-  };
-  return std::visit(Count{}, w);
-}
-
-// Each workload field is capped (InputLimits::pods_per_field), but many workloads could
-// still ask for more pods than memory holds: the whole scenario is capped too.
-int64_t PodsBeforeRetries(const Scenario& scenario) {
-  int64_t total = 0;
-  for (const WorkloadSpec& w : scenario.workloads) total += PodsBeforeRetries(w);
-  return total;
-}
-
-void LimitTotalPods(LoadContext* ctx, const Scenario& scenario) {
-  const int64_t total = PodsBeforeRetries(scenario);
-  if (total > CurrentInputLimits().pods_per_scenario) {
-    ctx->Fail("/workloads",
-              "the workloads create " + std::to_string(total) + " pods before retries; at most " +
-                  std::to_string(CurrentInputLimits().pods_per_scenario) + " fit in one run");
   }
 }
 
@@ -219,7 +180,8 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
     io::LoadQueueingTheory(&ctx, r.Field("queueing_theory"), &scenario);
   }
   if (ctx.ok()) RequireHorizonForDeployments(&ctx, scenario);
-  if (ctx.ok()) LimitTotalPods(&ctx, scenario);
+  // What the run will create, estimated before it runs (scenario_cost.h).
+  if (ctx.ok()) io::CheckScenarioCost(&ctx, scenario);
   if (!ctx.ok()) return ctx.status();
   return scenario;
 }
@@ -227,8 +189,17 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
 std::vector<std::pair<std::string, Json>> ReadVariants(LoadContext* ctx, const JsonRef& ref) {
   std::vector<std::pair<std::string, Json>> variants;
   if (!io::ExpectObject(ctx, ref)) return variants;
+  // Every variant is a scenario built and held while the file loads.
+  const int64_t most = CurrentInputLimits().variants;
+  if (static_cast<int64_t>(ref.value().size()) > most) {
+    ctx->Fail(ref.pointer(), std::to_string(ref.value().size()) + " variants; the limit is " +
+                                 std::to_string(most) + io::RaiseHint("variants"));
+    return variants;
+  }
   for (const auto& [name, patch] : ref.value().items()) {
-    const JsonRef variant = ref.Member(name);
+    // Not ref.Member(name): a lookup in an ordered_json object searches its members, and
+    // per variant that is quadratic in the variants.
+    const JsonRef variant(patch, ref.PointerTo(name));
     if (!IsPlainName(name)) {
       ctx->Fail(variant.pointer(),
                 "variant name '" + name + "' may only contain letters, digits, '.', '_' and '-'");
@@ -299,12 +270,12 @@ Status LoadVariants(const std::string& file, const Header& header, const LoadExt
     Result<Scenario> scenario = LoadScenario(file, merged, extras);
     if (!scenario.ok()) return VariantError(file, header.base, name, scenario.status(), extras);
     // Checked as the variants are built, so that memory stays bounded by the cap.
-    pods += PodsBeforeRetries(scenario.value());
+    pods += io::PodsBeforeRetries(scenario.value());
     if (pods > CurrentInputLimits().pods_per_file) {
       return Status::InvalidArgument("the variants up to this one create " + std::to_string(pods) +
                                          " pods before retries; at most " +
                                          std::to_string(CurrentInputLimits().pods_per_file) +
-                                         " fit in one file",
+                                         " fit in one file" + io::RaiseHint("pods-per-file"),
                                      {file, "/variants/" + io::EscapePointerToken(name)});
     }
     out->variants.emplace_back(name, std::move(scenario).value());

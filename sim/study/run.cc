@@ -1,11 +1,13 @@
 #include "sim/study/run.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
+#include "sim/io/input_limits.h"
 #include "sim/metrics/job_completion.h"
 #include "sim/metrics/kueue_metrics.h"
 #include "sim/metrics/priority_latency.h"
@@ -145,6 +147,22 @@ void AddJobsAndTenants(const Engine& engine, const Scenario& scenario, RunMetric
 
 }  // namespace
 
+RunBudget CurrentRunBudget() {
+  const io::InputLimits& limits = io::CurrentInputLimits();
+  return RunBudget{.pods = limits.run_pods, .fault_hits = limits.fault_events};
+}
+
+std::string OverrunMessage(const BudgetOverrun& overrun) {
+  const bool pods = overrun.item == BudgetItem::kPods;
+  char at[64];
+  std::snprintf(at, sizeof at, "%.6g", overrun.at.seconds());
+  return "the run stopped at simulated time " + std::string(at) + " s: more than " +
+         std::to_string(overrun.limit) + " " + std::string(BudgetItemName(overrun.item)) +
+         (pods ? " (pods replaced or retried, or a Deployment scaled up and down, over and over)"
+               : " (a failure process faster than its repairs)") +
+         io::RaiseHint(pods ? "run-pods" : "fault-events");
+}
+
 std::unique_ptr<Policy> MakeScenarioPolicy(const Scenario& scenario) {
   std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
   MIGSIM_CHECK(policy != nullptr, ("unknown policy " + scenario.policy.label()).c_str());
@@ -189,7 +207,8 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
                              .horizon = scenario.horizon,
                              .measure_mig_fragmentation =
                                  HasDraPool(scenario) || options.measure_mig_fragmentation,
-                             .should_stop = options.should_stop});
+                             .should_stop = options.should_stop,
+                             .budget = CurrentRunBudget()});
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
   TimelineRecorder timeline;
@@ -214,6 +233,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.policy_decisions = engine.policy_decisions();
   result.rejected_decisions = engine.rejected_decisions();
   result.first_rejection = engine.first_rejection();
+  result.overrun = engine.overrun();
   result.stopped = engine.stopped();
   if (result.stopped) return result;
   result.metrics =

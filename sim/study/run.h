@@ -66,7 +66,17 @@ struct VariantResult {
   std::optional<FaultMetrics> faults;
   // What node autoscaling did and what the nodes cost; none without node groups.
   std::optional<AutoscalingMetrics> autoscaling;
+  // Set when the run stopped early, past its budget (CurrentRunBudget): its results are
+  // not a run's and must not be reported as one (OverrunMessage says why).
+  std::optional<BudgetOverrun> overrun;
 };
+
+// The budget every run gets: io::CurrentInputLimits' run-pods and fault-events.
+RunBudget CurrentRunBudget();
+
+// "the run stopped at simulated time T s: more than N pods created (...) (raise it with
+// --limit run-pods=N)".
+std::string OverrunMessage(const BudgetOverrun& overrun);
 
 // True when the scenario puts a pool under DRA.
 bool HasDraPool(const Scenario& scenario);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "sim/io/input_limits.h"
+
 namespace migsim::k8s {
 namespace {
 
@@ -43,6 +45,15 @@ const ManifestPlace* PlacedJson::PlaceOf(const std::string& pointer) const {
 }
 
 Json ManifestJsonBuilder::ToJson(const ManifestNode& node, const std::string& pointer, int depth) {
+  const int64_t most = io::CurrentInputLimits().yaml_nodes;
+  if (++values_ > most) {
+    if (values_ == most + 1) {
+      node.Fail(log_, "the object expands to more than " + std::to_string(most) +
+                          " values (YAML aliases repeat a value wherever they are used)" +
+                          io::RaiseHint("yaml-nodes"));
+    }
+    return Json();
+  }
   Place(pointer, node.place());
   if (depth > kMaxDepth) {
     node.Fail(log_, "nested too deeply");

@@ -5,6 +5,7 @@
 // value written is recorded with its manifest place under its JSON pointer (PlacedJson), so
 // that the loader's errors are reported at YAML paths.
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -36,6 +37,10 @@ class ManifestJsonBuilder {
  private:
   ManifestLog* log_;
   PlacedJson* out_;
+  // Values written so far: yaml-cpp expands an alias wherever it is read, so a few lines
+  // of anchors can stand for 10^7 values ("billion laughs"); past InputLimits::yaml_nodes
+  // the object is refused at the value that went past.
+  int64_t values_ = 0;
 };
 
 }  // namespace migsim::k8s

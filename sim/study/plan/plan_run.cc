@@ -62,6 +62,15 @@ void AddPoolCosts(const std::string& varied, const ClusterSpec& cluster,
   }
 }
 
+// An evaluation that measured nothing: it misses, with `why`.
+PlanEvaluation Misses(std::string why, PlanEvaluation* e) {
+  e->why_not = std::move(why);
+  e->runs.clear();
+  e->pools.clear();
+  e->cost_per_hour = 0;
+  return std::move(*e);
+}
+
 }  // namespace
 
 PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& configuration,
@@ -72,18 +81,14 @@ PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& confi
   // Loaded once per seed: what the scenario draws while loading (arrivals) is the seed's.
   for (uint64_t seed : plan.seeds) {
     Result<Scenario> loaded = PlanScenario(plan, configuration, nodes, seed);
-    if (!loaded.ok()) {
-      e.why_not = "does not load: " + loaded.status().ToString();
-      e.runs.clear();
-      e.pools.clear();
-      e.cost_per_hour = 0;
-      return e;
-    }
+    if (!loaded.ok()) return Misses("does not load: " + loaded.status().ToString(), &e);
     const Scenario& scenario = loaded.value();
     // A fixed pool costs its nodes' prices; an autoscaled one what its runs billed, per
     // hour of run, averaged over the seeds run.
     autoscaled = !scenario.cluster.node_groups.empty();
     VariantResult result = RunVariant(configuration.name, scenario);
+    // A run stopped past its budget (run.h) measured nothing: the size misses, saying why.
+    if (result.overrun) return Misses(OverrunMessage(*result.overrun), &e);
     if (!autoscaled) {
       e.cost_per_hour = ClusterCostPerHour(scenario.cluster);
     } else if (result.autoscaling && result.autoscaling->run_hours > 0) {

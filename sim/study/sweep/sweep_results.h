@@ -41,6 +41,9 @@ struct SweepRow {
 struct SweepResults {
   std::vector<std::string> columns;  // the pointers the points set
   std::vector<SweepRow> rows;        // by point, then variant in the scenario's order
+  // Why the first run (by row) that went past its budget stopped, with its point and
+  // variant (OverrunMessage); empty when every run finished. A sweep with one is refused.
+  std::string overrun{};
 };
 
 // x rounded to the microsecond, the precision the CSV keeps; -0 becomes 0.

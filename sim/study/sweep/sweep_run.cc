@@ -48,9 +48,14 @@ SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scen
   return row;
 }
 
-SweepRow Execute(const Run& run) {
+// The run's row; `overrun` set when it stopped past its budget.
+SweepRow Execute(const Run& run, std::string* overrun) {
   const auto& [name, scenario] = run.point->scenario.variants[run.variant];
   const VariantResult result = RunVariant(name, scenario);
+  if (result.overrun) {
+    *overrun = "point " + std::to_string(run.point->index) + ", variant " + name + ": " +
+               OverrunMessage(*result.overrun);
+  }
   return MakeRow(*run.point, name, scenario, result.metrics, result.faults);
 }
 
@@ -65,10 +70,15 @@ SweepResults RunSweep(const SweepFile& sweep, const SweepRunOptions& options) {
   // Each run writes its own row, found by its index: the output order does not depend on
   // which worker ran what.
   std::vector<SweepRow> rows(runs.size());
+  std::vector<std::string> overruns(runs.size());
   ParallelFor(
       runs.size(), static_cast<size_t>(std::max(options.threads, 1)),
-      [&](size_t i) { rows[i] = Execute(runs[i]); }, options.on_run_done);
-  return SweepResults{.columns = sweep.columns, .rows = std::move(rows)};
+      [&](size_t i) { rows[i] = Execute(runs[i], &overruns[i]); }, options.on_run_done);
+  SweepResults results{.columns = sweep.columns, .rows = std::move(rows)};
+  const auto first = std::find_if(overruns.begin(), overruns.end(),
+                                  [](const std::string& o) { return !o.empty(); });
+  if (first != overruns.end()) results.overrun = *first;
+  return results;
 }
 
 }  // namespace migsim

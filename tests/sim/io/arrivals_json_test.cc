@@ -309,8 +309,8 @@ TEST_CASE("generated arrivals count towards the scenario's pod limit", "[io][arr
   const std::string arrivals =
       R"("w": {"kind": "Arrivals", "count": 1, "rate_per_s": 1, "template": {"job_class": "train"}})";
   CHECK(Error(Doc(workloads + arrivals)) ==
-        "s.json:/workloads: the workloads create 10000001 pods before retries; at most 10000000 fit "
-        "in one run");
+        "s.json:/workloads/p0: the workloads create 10000001 pods before retries (this one "
+        "1000000); at most 10000000 fit in one run (raise it with --limit pods=N)");
 }
 
 }  // namespace migsim

@@ -126,8 +126,8 @@ TEST_CASE("a scenario whose workloads together create more than ten million pods
                  R"(": {"kind": "Pod", "count": 1000000, "template": {"job_class": "train"}})";
   }
   CHECK(MessageOf(Doc(workloads + "}")) ==
-        "t.json:/workloads: the workloads create 11000000 pods before retries; at most 10000000 "
-        "fit in one run");
+        "t.json:/workloads/w0: the workloads create 11000000 pods before retries (this one "
+        "1000000); at most 10000000 fit in one run (raise it with --limit pods=N)");
 }
 
 TEST_CASE("the variants of one file create at most ten million pods together", "[io]") {
@@ -142,7 +142,7 @@ TEST_CASE("the variants of one file create at most ten million pods together", "
   CHECK(MessageOf(text.substr(0, text.size() - 1) +
                   R"(, "variants": {"a": {}, "b": {"seed": 2}, "c": {"seed": 3}})" + "}") ==
         "t.json:/variants/c: the variants up to this one create 12000000 pods before retries; "
-        "at most 10000000 fit in one file");
+        "at most 10000000 fit in one file (raise it with --limit pods-per-file=N)");
 }
 
 TEST_CASE("a scale event before the deployment starts is rejected", "[io]") {
