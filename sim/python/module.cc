@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "policies/registry.h"
+#include "sim/io/input_limits.h"
 #include "sim/io/scenario_json.h"
 #include "sim/python/interrupt.h"
 #include "sim/python/python_policy.h"
@@ -78,6 +79,15 @@ std::unique_ptr<Policy> BuiltIn(const std::string& name, uint64_t run_seed) {
   return MakePolicy(spec);
 }
 
+// A run past its budget (sim/engine/run_budget.h) stopped early: its results are partial,
+// so it is the scenario's error (ValueError), as it is exit 2 for the CLI.
+VariantResult Checked(VariantResult result) {
+  if (result.overrun) {
+    throw std::invalid_argument("variant " + result.name + ": " + OverrunMessage(*result.overrun));
+  }
+  return result;
+}
+
 // Runs one variant under `policy`: None (the scenario's), a built-in's name, or a Python
 // object. Built-in policies run without the GIL, so other Python threads go on meanwhile.
 // Ctrl-C (or another signal whose handler raises) stops the run between two event times
@@ -96,7 +106,7 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
       result.emplace(RunVariant(name, scenario, *built_in, options));
     }
     interrupt.RaiseIfSignalled();
-    return std::move(*result);
+    return Checked(std::move(*result));
   }
   PythonPolicy wrapped(policy);
   Interrupt interrupt(&wrapped, /*gil_released=*/false);
@@ -104,7 +114,7 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
   VariantResult result = RunVariant(name, scenario, wrapped, options);
   if (std::optional<py::error_already_set> e = wrapped.TakeError()) throw *e;
   interrupt.RaiseIfSignalled();
-  return result;
+  return Checked(std::move(result));
 }
 
 // One dict for a named variant, else a list of them, one per variant in file order. A seed
@@ -138,6 +148,14 @@ py::object Run(const py::object& scenario, const std::optional<std::string>& var
   return results[0];
 }
 
+// Raises one of the limits of README "Limits" for this process, as `--limit NAME=N` does for
+// a command; ValueError names the limits on a bad name or value.
+void SetLimit(const std::string& name, int64_t value) {
+  if (Status s = io::SetInputLimit(name + "=" + std::to_string(value)); !s.ok()) {
+    throw std::invalid_argument(s.message());
+  }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(migsim, m) {
@@ -154,6 +172,10 @@ PYBIND11_MODULE(migsim, m) {
   BindViews(m);
   m.def("load", &Load, py::arg("path"),
         "Loads and validates a scenario file; ValueError names the file and JSON pointer.");
+  m.def("set_limit", &SetLimit, py::arg("name"), py::arg("value"),
+        "Sets one of the limits on what a scenario may create (README \"Limits\"), as the "
+        "CLI's --limit NAME=N does, for the rest of the process. A run that goes past its "
+        "budget raises ValueError rather than returning partial results.");
   m.def("policies", &PolicyNames, "The built-in policies' names (for run's `policy`).");
   m.def("run", &Run, py::arg("scenario"), py::arg("variant") = py::none(),
         py::arg("policy") = py::none(), py::arg("seed") = py::none(),

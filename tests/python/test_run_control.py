@@ -114,5 +114,36 @@ class TestRejections(unittest.TestCase):
         self.assertGreater(clean["policy_decisions"], 0)
 
 
+class TestBudget(unittest.TestCase):
+    HUNDRED_PODS = {
+        "name": "t", "description": "a hundred bare pods at once",
+        "cluster": {"nodes": {"a": {"type": "p4d.24xlarge"}}},
+        "job_classes": {"train": {"run_s": 10}},
+        "workloads": {"w": {"kind": "Pod", "count": 100,
+                            "template": {"job_class": "train",
+                                         "resources": {"nvidia.com/gpu": 1}}}},
+    }
+
+    def test_a_run_past_its_budget_raises_instead_of_returning_partial_results(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "s.json")
+            with open(path, "w") as f:
+                json.dump(self.HUNDRED_PODS, f)
+            try:
+                migsim.set_limit("run-pods", 50)
+                with self.assertRaises(ValueError) as caught:
+                    migsim.run(path)
+                self.assertIn("more than 50 pods created", str(caught.exception))
+                self.assertIn("--limit run-pods=N", str(caught.exception))
+            finally:
+                migsim.set_limit("run-pods", 20000000)
+            self.assertEqual(migsim.run(path)[0]["name"], "base")
+
+    def test_an_unknown_limit_is_a_value_error_naming_the_limits(self):
+        with self.assertRaises(ValueError) as caught:
+            migsim.set_limit("memory", 5)
+        self.assertIn("run-pods", str(caught.exception))
+
+
 if __name__ == "__main__":
     unittest.main()
