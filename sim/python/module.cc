@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "policies/registry.h"
+#include "sim/core/check.h"
 #include "sim/io/scenario_json.h"
 #include "sim/python/python_policy.h"
 #include "sim/python/python_view.h"
@@ -132,6 +133,9 @@ PYBIND11_MODULE(migsim, m) {
         return names;
       });
   BindViews(m);
+  // A broken invariant of migsim (sim/core/check.h) raises, instead of ending the
+  // interpreter; memory exhausted is pybind11's MemoryError.
+  py::register_exception<InternalError>(m, "InternalError", PyExc_RuntimeError);
   m.def("load", &Load, py::arg("path"),
         "Loads and validates a scenario file; ValueError names the file and JSON pointer.");
   m.def("policies", &PolicyNames, "The built-in policies' names (for run's `policy`).");
