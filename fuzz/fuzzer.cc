@@ -1,6 +1,7 @@
 // The libFuzzer entry points of every fuzz target: compiled once per target with
-// MIGSIM_FUZZ_TARGET naming it (fuzz/CMakeLists.txt). A broken promise is printed and
-// aborts, which libFuzzer reports as a crash with the input.
+// MIGSIM_FUZZ_TARGET naming it (fuzz/CMakeLists.txt). A broken promise, and an internal
+// error (MIGSIM_CHECK throws), is printed and aborts, which libFuzzer reports as a crash
+// with the input.
 
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "fuzz/fuzz_inputs.h"
+#include "sim/core/check.h"
 #include "sim/io/input_limits.h"
 
 // Before the first input: the loaders' size limits at the fuzz size (sim/io/input_limits.h).
@@ -24,7 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::fprintf(stderr, "fuzz: no target '%s'\n", MIGSIM_FUZZ_TARGET);
     std::abort();
   }
-  const std::string problem = target->parse({reinterpret_cast<const char*>(data), size});
+  std::string problem;
+  try {
+    problem = target->parse({reinterpret_cast<const char*>(data), size});
+  } catch (const migsim::InternalError& e) {
+    // A broken invariant (sim/core/check.h) is a finding, as the abort it used to be.
+    std::fprintf(stderr, "fuzz: %s: internal error: %s\n", MIGSIM_FUZZ_TARGET, e.what());
+    std::abort();
+  }
   if (!problem.empty()) {
     std::fprintf(stderr, "fuzz: %s: %s\n", MIGSIM_FUZZ_TARGET, problem.c_str());
     std::abort();

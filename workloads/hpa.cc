@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 
 namespace migsim {
@@ -17,10 +18,17 @@ struct Recommendation {
   int replicas = 0;
 };
 
+// ceil(load / target), worked out in double and brought within 0 .. max_replicas before it
+// is an int: a load of 3e9 per replica's target is past any int (the cast would be
+// undefined). Every later step clamps to max_replicas anyway (Kubernetes' normalization
+// caps the recommendation at maxReplicas), and capping each recommendation first leaves the
+// stabilization's minima and maxima, and so the result, as they were.
 int RawRecommendation(const HpaSpec& hpa, int current, double load) {
   const double ratio = load / (hpa.target_per_replica * current);
   if (std::abs(ratio - 1) <= hpa.tolerance) return current;
-  return static_cast<int>(std::ceil(load / hpa.target_per_replica - 1e-9));
+  const double wanted = std::ceil(load / hpa.target_per_replica - 1e-9);
+  if (!(wanted > 0)) return 0;  // no load (or none that is a number)
+  return static_cast<int>(std::min(wanted, static_cast<double>(hpa.max_replicas)));
 }
 
 // Kubernetes' stabilizeRecommendationWithBehaviors: recommendations strictly newer than
@@ -61,8 +69,9 @@ std::vector<ScaleEvent> HpaScaleEvents(const HpaSpec& hpa, int replicas, SimTime
       for (auto e = events.rbegin(); e != events.rend() && e->at > now - kPolicyPeriod; ++e) {
         period_start = e + 1 == events.rend() ? replicas : (e + 1)->replicas;
       }
-      const int up_limit = std::max(2 * period_start, period_start + kScaleUpPods);
-      desired = std::min(desired, up_limit);
+      const int64_t up_limit =
+          std::max<int64_t>(int64_t{2} * period_start, int64_t{period_start} + kScaleUpPods);
+      desired = static_cast<int>(std::min<int64_t>(desired, up_limit));
       desired = std::clamp(desired, hpa.min_replicas, hpa.max_replicas);
     }
     if (desired != current) {

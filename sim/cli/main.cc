@@ -16,6 +16,7 @@
 #include "sim/cli/policies_command.h"
 #include "sim/cli/run_command.h"
 #include "sim/cli/sweep_command.h"
+#include "sim/cli/uncaught.h"
 #include "sim/cli/validate_command.h"
 #include "sim/report/pending_outputs.h"
 #include "sim/io/input_limits.h"
@@ -269,6 +270,7 @@ void AddImport(CLI::App& app, Cli& cli) {
 int main(int argc, char** argv) {
   // Ctrl-C, SIGTERM, SIGHUP and a file-size limit leave no temporary or partial outputs.
   migsim::InstallOutputCleanup();
+  migsim::ExitOnTerminate();  // what nothing catches still exits 1 with its message
   CLI::App app{"migsim: a discrete-event simulator of Kubernetes GPU clusters with MIG"};
   app.set_version_flag("--version", "migsim 0.1.0");
   app.require_subcommand(1);
@@ -288,9 +290,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
-  } catch (const std::exception& e) {
-    std::cerr << "migsim: internal error: " << e.what() << "\n";
-    return 1;
+  } catch (...) {  // an internal error or memory exhausted: one line, exit 1 (uncaught.h)
+    const std::vector<CLI::App*> command = app.get_subcommands();
+    return migsim::ExitOnUncaught(
+        std::current_exception(),
+        "running 'migsim" + (command.empty() ? "" : " " + command.front()->get_name()) + "'");
   }
   return cli.code;
 }

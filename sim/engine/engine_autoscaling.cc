@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
@@ -509,6 +510,8 @@ void Engine::TerminateNode(uint32_t node) {
     --group_scale_[scale.group].draining;
     --node_faults_[node].cordons;
   }
+  // Spot notices end with the instance: a launch in its slot starts uncordoned.
+  node_faults_[node].cordons -= std::exchange(node_faults_[node].spot_notices, 0);
   last_scale_down_ = now_;
   scaled_down_ = true;
   scale.state = NodeScale::State::kAbsent;
@@ -530,13 +533,12 @@ bool Engine::OtherInstance(const FaultStep& e) const {
          node_scale_[e.node].launch != e.launch;
 }
 
-// The spot notice's cordon goes with the instance; the group's slot may launch again.
-// A node awaiting its Karpenter replacement leaves that state first (the replacement
-// stays, free to be consolidated).
+// The group's slot may launch again (the spot notices' cordons go with the instance, in
+// TerminateNode). A node awaiting its Karpenter replacement leaves that state first (the
+// replacement stays, free to be consolidated).
 void Engine::ReclaimGroupNode(uint32_t node) {
   NodeScale& scale = node_scale_[node];
   if (scale.state == NodeScale::State::kAwaitingReplacement) EndAwaitingReplacement(node);
-  --node_faults_[node].cordons;
   ++group_counters_[scale.group].spot_reclaims;
   TerminateNode(node);
 }

@@ -19,6 +19,7 @@ void Engine::StartDrain(uint32_t node, const FaultStep& origin) {
   if (!node_scale_.empty()) tick.launch = node_scale_[node].launch;
   if (KindOf(origin) == FaultKind::kSpotInterruption) {
     // A spot-interruption process gives AWS's two-minute notice.
+    ++node_faults_[node].spot_notices;
     tick.step = FaultStepKind::kRemove;
     events_.Push(now_ + (origin.process ? kSpotNotice : cluster_->faults[origin.source].notice),
                  tick);
@@ -68,7 +69,11 @@ bool Engine::EvictAllowed(uint32_t node, SimTime max_grace, LossBook book) {
 }
 
 void Engine::DrainTick(const FaultStep& e) {
-  if (node_faults_[e.node].removed || OtherInstance(e)) return;
+  const NodeFaults& nf = node_faults_[e.node];
+  if (nf.removed || OtherInstance(e)) return;
+  // A spot notice's node group instance is gone (by the notice or before it): nothing to
+  // drain until another instance, with notices of its own, runs in the slot.
+  if (nf.absent && KindOf(e) == FaultKind::kSpotInterruption) return;
   EvictAllowed(e.node, SimTime::Max(), LossBook::kFaults);
   FaultStep next = e;
   if (KindOf(e) == FaultKind::kDrain && node_info_[e.node].pods.empty()) {
@@ -80,10 +85,12 @@ void Engine::DrainTick(const FaultStep& e) {
 }
 
 // The instance is gone: pods still there end now (those being evicted with the reason
-// they were evicted for), and the node never comes back.
+// they were evicted for), and the node never comes back. A node group's instance that is
+// already gone (terminated by the autoscaler during its notice, or by an earlier notice)
+// is not terminated twice: its group's count of nodes would go below what runs.
 void Engine::RemoveNode(uint32_t node) {
   NodeFaults& nf = node_faults_[node];
-  if (nf.removed) return;
+  if (nf.removed || nf.absent) return;
   if (!node_scale_.empty() && node_scale_[node].group >= 0) return ReclaimGroupNode(node);
   nf.removed = true;
   ReleaseReservationsOn(NodeId(node));

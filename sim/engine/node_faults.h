@@ -12,6 +12,9 @@ namespace migsim {
 struct NodeFaults {
   int lost = 0;     // node-lost faults not repaired yet: NotReady while > 0
   int cordons = 0;  // drains and spot notices under way
+  // Spot notices under way on a node group's instance (their cordons are among `cordons`):
+  // lifted when the instance goes, whichever way it goes first (Engine::TerminateNode).
+  int spot_notices = 0;
   bool removed = false;
   bool absent = false;  // a node group's node not running (never launched or scaled down)
   std::vector<int> gpu_faults;  // by GPU: unhealthy while > 0

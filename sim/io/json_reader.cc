@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "sim/core/check.h"
+#include "sim/core/out_of_memory.h"
 #include "sim/core/text.h"
 #include "sim/io/json_parse_checks.h"
 
@@ -73,7 +74,9 @@ std::string FormatNumber(double value) {
   return buffer;
 }
 
-Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
+namespace {
+
+Result<Json> ParseJsonText(std::string_view text, const std::string& file_label) {
   JsonParseChecks checks;
   try {
     Json doc = ParseJsonLinear(text, &checks);
@@ -96,6 +99,13 @@ Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
         "malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)),
         {file_label, checks.CurrentPointer()});
   }
+}
+
+}  // namespace
+
+Result<Json> ParseJson(std::string_view text, const std::string& file_label) {
+  return NamingOutOfMemory("parsing " + file_label,
+                           [&] { return ParseJsonText(text, file_label); });
 }
 
 bool LoadContext::MayReadNamedFile(const std::string& pointer) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/core/out_of_memory.h"
 #include "sim/io/utf8.h"
 
 namespace migsim {
@@ -98,8 +99,10 @@ std::string TokenAt(std::string_view text, const YAML::Mark& mark) {
 
 }  // namespace
 
-Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text,
-                                                  const std::string& file_label) {
+namespace {
+
+Result<std::vector<YAML::Node>> LoadYamlText(std::string_view text,
+                                             const std::string& file_label) {
   // Refused: a byte that is not UTF-8 (yaml-cpp refuses escapes that would make a scalar
   // of a UTF-8 text that is not: "\ud800" is "invalid unicode"), a control character.
   if (const size_t bad = FirstInvalidUtf8(text); bad != std::string_view::npos) {
@@ -121,6 +124,14 @@ Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text,
   } catch (const YAML::Exception& e) {
     return MalformedAt(e.mark, e.msg, file_label);
   }
+}
+
+}  // namespace
+
+Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text,
+                                                  const std::string& file_label) {
+  return NamingOutOfMemory("parsing " + file_label,
+                           [&] { return LoadYamlText(text, file_label); });
 }
 
 }  // namespace migsim

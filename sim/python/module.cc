@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "policies/registry.h"
+#include "sim/core/check.h"
 #include "sim/io/input_limits.h"
 #include "sim/io/scenario_json.h"
 #include "sim/python/interrupt.h"
@@ -170,6 +171,9 @@ PYBIND11_MODULE(migsim, m) {
         return names;
       });
   BindViews(m);
+  // A broken invariant of migsim (sim/core/check.h) raises, instead of ending the
+  // interpreter; memory exhausted is pybind11's MemoryError.
+  py::register_exception<InternalError>(m, "InternalError", PyExc_RuntimeError);
   m.def("load", &Load, py::arg("path"),
         "Loads and validates a scenario file; ValueError names the file and JSON pointer.");
   m.def("set_limit", &SetLimit, py::arg("name"), py::arg("value"),

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -26,12 +27,28 @@ inline size_t WorkerCount(int requested, size_t tasks = std::numeric_limits<size
 // Calls task(i) once for each i in [0, n), on `threads` workers of which the calling thread
 // is one. Tasks are handed out in index order; each must write only its own results (e.g.
 // slot i of a vector sized beforehand), so the outcome does not depend on `threads`. Any
-// shared reporting inside a task needs its own lock.
+// shared reporting inside a task needs its own lock. A task that throws (an internal error,
+// memory exhausted) stops the handing out; once the workers are done, the exception of the
+// lowest such task is rethrown to the caller (not std::terminate, as from a bare thread).
 template <typename Task>
 void ParallelFor(size_t n, size_t threads, Task task) {
   std::atomic<size_t> next{0};
+  std::mutex failure_lock;
+  std::exception_ptr failure;
+  size_t failed_task = n;
   auto worker = [&] {
-    for (size_t i; (i = next++) < n;) task(i);
+    for (size_t i; (i = next++) < n;) {
+      try {
+        task(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> guard(failure_lock);
+        if (i < failed_task) {
+          failed_task = i;
+          failure = std::current_exception();
+        }
+        next = n;
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < std::clamp<size_t>(threads, 1, std::max<size_t>(n, 1)); ++t) {
@@ -43,6 +60,7 @@ void ParallelFor(size_t n, size_t threads, Task task) {
   }
   worker();
   for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 // Told the tasks done so far and their total after each task, one call at a time, from

@@ -46,6 +46,13 @@ class BestFit:
         return 100.0 * (sum(terms) / len(terms))
 
 
+class TestInternalError(unittest.TestCase):
+    def test_an_internal_error_is_a_runtime_error_of_the_module_not_the_end_of_the_interpreter(self):
+        # MIGSIM_CHECK throws migsim::InternalError; the module maps it to this class.
+        self.assertTrue(issubclass(migsim.InternalError, RuntimeError))
+        self.assertEqual(migsim.InternalError.__module__, "migsim")
+
+
 class TestRun(unittest.TestCase):
     def test_a_scenario_runs_with_its_own_policy_and_reports_the_golden_makespan(self):
         scenario = migsim.load(SUPERRES)

@@ -62,4 +62,19 @@ TEST_CASE("the HPA keeps the replicas within min and max and brings a count outs
             .empty());  // a Deployment at 0 replicas: the HPA is off
 }
 
+TEST_CASE("the HPA scales a load of 3e9 per replica's target up to max replicas, not past int",
+          "[workloads][hpa]") {
+  // ceil(3e9 / 1) is past 2^31: the Deployment still doubles each 15 s to max.
+  HpaSpec hpa = Hpa({{SimTime::Zero(), 3e9}}, 1, 100);
+  hpa.target_per_replica = 1;
+  const auto events = HpaScaleEvents(hpa, 1, SimTime::Zero(), SimTime::Seconds(300));
+  REQUIRE(events.size() == 6);  // 5, 10, 20, 40, 80, 100
+  CHECK(events[0].replicas == 5);
+  CHECK(events.back().replicas == 100);
+  hpa.max_replicas = 2'000'000'000;  // the cap itself near the top of int
+  const auto big = HpaScaleEvents(hpa, 1, SimTime::Zero(), SimTime::Seconds(3600));
+  REQUIRE_FALSE(big.empty());
+  CHECK(big.back().replicas == 2'000'000'000);
+}
+
 }  // namespace migsim

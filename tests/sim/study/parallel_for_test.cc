@@ -1,5 +1,7 @@
 #include "sim/study/parallel_for.h"
 
+#include "sim/core/check.h"
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -23,6 +25,23 @@ TEST_CASE("ParallelFor with no tasks or zero threads still returns", "[core][par
   CHECK(calls == 0);
   ParallelFor(3, 0, [&](size_t) { ++calls; });  // zero threads means the caller alone
   CHECK(calls == 3);
+}
+
+TEST_CASE(
+    "a task that throws stops ParallelFor handing out tasks and its exception reaches the "
+    "caller instead of ending the process",
+    "[core][parallel]") {
+  for (size_t threads : {1, 2, 8}) {
+    std::atomic<int> calls{0};
+    const auto run = [&] {
+      ParallelFor(1000, threads, [&](size_t i) {
+        ++calls;
+        if (i == 3) throw InternalError("task 3");
+      });
+    };
+    CHECK_THROWS_AS(run(), InternalError);
+    CHECK(calls.load() < 1000);  // the tasks after the failure were not handed out
+  }
 }
 
 TEST_CASE("WorkerCount honours a request, caps it at the tasks and defaults to the cores",
