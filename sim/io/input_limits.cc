@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <limits>
 
 #include "sim/core/text.h"
 
@@ -15,15 +16,22 @@ InputLimits& Limits() {
   return limits;
 }
 
+// Far above any default, below what int arithmetic on counts (sums of counts) can hold: a
+// raised limit cannot make a count overflow.
+constexpr int64_t kMostRaised = int64_t{1} << 40;
+// A field's count (replicas, completions, count, max_replicas) is held as an int.
+constexpr int64_t kMostPerField = std::numeric_limits<int32_t>::max();
+
 // One limit by its name: where it lives and its largest value.
 struct NamedLimit {
   std::string_view name;
   int64_t* value64 = nullptr;
   size_t* value_size = nullptr;
+  int64_t most = kMostRaised;
 };
 
 std::vector<NamedLimit> NamedLimits(InputLimits& l) {
-  return {{"pods-per-field", &l.pods_per_field, nullptr},
+  return {{"pods-per-field", &l.pods_per_field, nullptr, kMostPerField},
           {"pods", &l.pods_per_scenario, nullptr},
           {"pods-with-retries", &l.pods_with_retries, nullptr},
           {"pods-per-file", &l.pods_per_file, nullptr},
@@ -34,10 +42,6 @@ std::vector<NamedLimit> NamedLimits(InputLimits& l) {
           {"yaml-nodes", &l.yaml_nodes, nullptr},
           {"run-pods", &l.run_pods, nullptr}};
 }
-
-// Far above any default, below what int arithmetic on counts (an int replica count, sums of
-// counts) can hold: a raised limit cannot make a count overflow.
-constexpr int64_t kMostRaised = int64_t{1} << 40;
 
 }  // namespace
 
@@ -74,10 +78,10 @@ Status SetInputLimit(std::string_view assignment) {
     int64_t n = 0;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
     if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || n < 1 ||
-        n > kMostRaised) {
+        n > l.most) {
       return Status::InvalidArgument(std::string(assignment) + ": give " +
                                      std::string(name) + "=N, N an integer from 1 to " +
-                                     std::to_string(kMostRaised));
+                                     std::to_string(l.most));
     }
     if (l.value64 != nullptr) *l.value64 = n;
     if (l.value_size != nullptr) *l.value_size = static_cast<size_t>(n);

@@ -148,6 +148,15 @@ TEST_CASE("a limit is set by name, and an unknown name or a bad number is refuse
   CHECK(io::CurrentInputLimits().pods_per_scenario == 10'000'000);
 }
 
+TEST_CASE("pods-per-field cannot be raised past what a field's int count holds",
+          "[io][limits]") {
+  // A count past 2^31 - 1 would not fit the int a workload's replicas or count is held in.
+  CHECK(io::SetInputLimit("pods-per-field=3000000000").message() ==
+        "pods-per-field=3000000000: give pods-per-field=N, N an integer from 1 to 2147483647");
+  CHECK(io::SetInputLimit("pods-per-field=2147483647").ok());
+  io::ResetInputLimits();
+}
+
 namespace {
 
 // An object of `n` members, each an object, as a scenario's variants are.
