@@ -8,6 +8,7 @@
 #include "sim/cli/failure.h"
 #include "sim/core/check.h"
 #include "sim/core/out_of_memory.h"
+#include "sim/report/pending_outputs.h"
 
 namespace migsim {
 namespace {
@@ -40,6 +41,7 @@ void Print(const std::exception_ptr& failure, const char* command) {
     std::fputs("migsim: internal error: terminated\n", stderr);
   }
   std::fflush(stderr);
+  RemovePendingOutputsBeforeExit();  // _Exit runs no destructor: the set is removed here
   std::_Exit(kInternalError);
 }
 

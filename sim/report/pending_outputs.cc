@@ -164,6 +164,13 @@ void InstallOutputCleanup() {
   ::signal(SIGXFSZ, SIG_IGN);
 }
 
+void RemovePendingOutputsBeforeExit() {
+  // Whatever the state: the process ends right after, so a hold (this thread's, if a
+  // destructor terminated mid-publish) will never end.
+  g_state.store(kDying);
+  RemoveAllPending();
+}
+
 PendingOutputs::~PendingOutputs() {
   if (slots_.empty()) return;
   const Hold hold;

@@ -22,6 +22,11 @@ namespace migsim {
 // once, at the start of main.
 void InstallOutputCleanup();
 
+// Removes every pending output now, for a process that is about to end without unwinding
+// (std::terminate's handler, which exits at once): nothing half-written stays. After it no
+// signal handler removes anything and no set may be published. Async-signal-safe.
+void RemovePendingOutputsBeforeExit();
+
 // The temporary files and new directories of one output set, owned by one thread. What
 // is still pending when it is destroyed (a failure) is removed.
 class PendingOutputs {

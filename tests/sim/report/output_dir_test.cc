@@ -178,4 +178,26 @@ TEST_CASE("a signal while outputs are pending removes them and the directories m
   fs::remove_all(dir);
 }
 
+TEST_CASE("a process ending without unwinding removes its pending outputs first", "[io]") {
+  // What std::terminate's handler does before _Exit (sim/cli/uncaught.cc): no destructor
+  // runs, so the pending set must be removed explicitly.
+  const fs::path dir = FreshDir("terminate");
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    PendingOutputs pending;
+    std::string temporary;
+    if (!pending.MakeDirectories((dir / "made").string()).ok()) ::_exit(3);
+    const Result<int> fd = pending.CreateTemporary((dir / "made/x.csv").string(), &temporary);
+    if (!fd.ok() || ::write(fd.value(), "x", 1) != 1) ::_exit(4);
+    RemovePendingOutputsBeforeExit();
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  CHECK(Entries(dir).empty());
+  fs::remove_all(dir);
+}
+
 }  // namespace migsim
