@@ -100,6 +100,9 @@ int SweepCommand(const SweepOptions& options) {
   if (!results.overrun.empty()) {  // the sweep asked for it: bad input, nothing written
     return Fail(Status::InvalidArgument(results.overrun, {options.sweep_path, ""}), kBadInput);
   }
+  for (const std::string& rejection : results.rejections) {
+    std::fprintf(stderr, "migsim: warning: %s\n", rejection.c_str());
+  }
   if (!options.out_dir.empty()) {
     Status s =
         WriteFiles(options.out_dir,

@@ -44,6 +44,10 @@ struct SweepResults {
   // Why the first run (by row) that went past its budget stopped, with its point and
   // variant (OverrunMessage); empty when every run finished. A sweep with one is refused.
   std::string overrun{};
+  // One line per run whose policy had decisions rejected by the engine, in row order:
+  // "point N, variant V: policy 'P': R of D decisions were rejected (first: ...)". A
+  // policy that keeps answering wrong must not pass for a result (the CLI warns).
+  std::vector<std::string> rejections{};
 };
 
 // x rounded to the microsecond, the precision the CSV keeps; -0 becomes 0.

@@ -48,13 +48,24 @@ SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scen
   return row;
 }
 
-// The run's row; `overrun` set when it stopped past its budget.
-SweepRow Execute(const Run& run, std::string* overrun) {
+// What a run says beside its row: why it stopped past its budget, and its policy's rejected
+// decisions; each empty when there is nothing to say.
+struct RunNotes {
+  std::string overrun;
+  std::string rejection;
+};
+
+// The run's row, and its notes.
+SweepRow Execute(const Run& run, RunNotes* notes) {
   const auto& [name, scenario] = run.point->scenario.variants[run.variant];
   const VariantResult result = RunVariant(name, scenario);
-  if (result.overrun) {
-    *overrun = "point " + std::to_string(run.point->index) + ", variant " + name + ": " +
-               OverrunMessage(*result.overrun);
+  const std::string where = "point " + std::to_string(run.point->index) + ", variant " + name;
+  if (result.overrun) notes->overrun = where + ": " + OverrunMessage(*result.overrun);
+  if (result.rejected_decisions > 0) {
+    notes->rejection = where + ": policy '" + result.policy + "': " +
+                       std::to_string(result.rejected_decisions) + " of " +
+                       std::to_string(result.policy_decisions) +
+                       " decisions were rejected (first: " + result.first_rejection + ")";
   }
   return MakeRow(*run.point, name, scenario, result.metrics, result.faults);
 }
@@ -70,14 +81,17 @@ SweepResults RunSweep(const SweepFile& sweep, const SweepRunOptions& options) {
   // Each run writes its own row, found by its index: the output order does not depend on
   // which worker ran what.
   std::vector<SweepRow> rows(runs.size());
-  std::vector<std::string> overruns(runs.size());
+  std::vector<RunNotes> notes(runs.size());
   ParallelFor(
       runs.size(), static_cast<size_t>(std::max(options.threads, 1)),
-      [&](size_t i) { rows[i] = Execute(runs[i], &overruns[i]); }, options.on_run_done);
+      [&](size_t i) { rows[i] = Execute(runs[i], &notes[i]); }, options.on_run_done);
   SweepResults results{.columns = sweep.columns, .rows = std::move(rows)};
-  const auto first = std::find_if(overruns.begin(), overruns.end(),
-                                  [](const std::string& o) { return !o.empty(); });
-  if (first != overruns.end()) results.overrun = *first;
+  const auto first = std::find_if(notes.begin(), notes.end(),
+                                  [](const RunNotes& n) { return !n.overrun.empty(); });
+  if (first != notes.end()) results.overrun = first->overrun;
+  for (const RunNotes& n : notes) {
+    if (!n.rejection.empty()) results.rejections.push_back(n.rejection);
+  }
   return results;
 }
 

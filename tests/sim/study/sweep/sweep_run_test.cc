@@ -94,3 +94,23 @@ TEST_CASE("a sweep runs every point and variant, rows by point then variant", "[
 }
 
 }  // namespace migsim
+
+namespace migsim {
+
+TEST_CASE("a sweep keeps, per run, a policy's rejected decisions for the CLI to warn of",
+          "[sweep]") {
+  // The fixture plugin that answers node 999 (tests/policies/plugin): every answer rejected.
+  const std::string plugin =
+      std::string(MIGSIM_PLUGIN_FIXTURE_DIR) + "/libplugin_bad_answer.so";
+  const SweepFile sweep = test::LoadSweep(R"("points": [{"/variants/spread/policy": {"name": null, "library": ")" +
+                                          plugin + R"("}}, {"/cluster/nodes/a/count": 2}])");
+  const SweepResults results = RunSweep(sweep, test::SweepThreads(2));
+  REQUIRE(results.rows.size() == 4);
+  REQUIRE(results.rejections.size() == 1);  // point 0's spread variant only
+  CHECK_THAT(results.rejections[0],
+             Catch::StartsWith("point 0, variant spread: policy 'fixture': ") &&
+                 Catch::Contains(" decisions were rejected (first: at 0 s, pod w") &&
+                 Catch::EndsWith("node 999 does not exist (the cluster has 1 node))"));
+}
+
+}  // namespace migsim
