@@ -7,9 +7,7 @@ std::vector<std::string> RejectionWarnings(const RunReport& report) {
   for (const VariantResult& v : report.variants) {
     if (v.rejected_decisions == 0) continue;
     out.push_back("policy '" + v.policy + "' in variant '" + v.name + "': " +
-                  std::to_string(v.rejected_decisions) + " of " +
-                  std::to_string(v.policy_decisions) + " decisions were rejected (first: " +
-                  v.first_rejection + ")");
+                  RejectionMessage(v));
   }
   return out;
 }

@@ -163,6 +163,12 @@ std::string OverrunMessage(const BudgetOverrun& overrun) {
          io::RaiseHint(pods ? "run-pods" : "fault-events");
 }
 
+std::string RejectionMessage(const VariantResult& result) {
+  return std::to_string(result.rejected_decisions) + " of " +
+         std::to_string(result.policy_decisions) +
+         " decisions were rejected (first: " + result.first_rejection + ")";
+}
+
 std::unique_ptr<Policy> MakeScenarioPolicy(const Scenario& scenario) {
   std::unique_ptr<Policy> policy = MakePolicy(scenario.policy);
   MIGSIM_CHECK(policy != nullptr, ("unknown policy " + scenario.policy.label()).c_str());

@@ -78,6 +78,10 @@ RunBudget CurrentRunBudget();
 // --limit run-pods=N)".
 std::string OverrunMessage(const BudgetOverrun& overrun);
 
+// "R of D decisions were rejected (first: <first_rejection>)", for a result whose policy
+// had answers refused (rejected_decisions > 0): the one wording `run` and `sweep` warn with.
+std::string RejectionMessage(const VariantResult& result);
+
 // True when the scenario puts a pool under DRA.
 bool HasDraPool(const Scenario& scenario);
 // True when a variant of the file puts a pool under DRA: its outputs then report the MIG

@@ -62,10 +62,7 @@ SweepRow Execute(const Run& run, RunNotes* notes) {
   const std::string where = "point " + std::to_string(run.point->index) + ", variant " + name;
   if (result.overrun) notes->overrun = where + ": " + OverrunMessage(*result.overrun);
   if (result.rejected_decisions > 0) {
-    notes->rejection = where + ": policy '" + result.policy + "': " +
-                       std::to_string(result.rejected_decisions) + " of " +
-                       std::to_string(result.policy_decisions) +
-                       " decisions were rejected (first: " + result.first_rejection + ")";
+    notes->rejection = where + ": policy '" + result.policy + "': " + RejectionMessage(result);
   }
   return MakeRow(*run.point, name, scenario, result.metrics, result.faults);
 }
