@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "sim/core/check.h"
+#include "sim/engine/engine_api.h"
 
 namespace migsim {
 
@@ -15,6 +16,7 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       job_classes_(std::move(inputs.job_classes)),
       templates_(std::move(inputs.templates)),
       controllers_(std::move(inputs.controllers)),
+      cluster_controllers_(std::move(inputs.cluster_controllers)),
       policy_(&policy),
       scheduler_(inputs.scheduler),
       queue_order_(std::move(inputs.queue_order)),
@@ -147,9 +149,7 @@ void Engine::Run() {
   for (size_t i = 0; i < controllers_.size(); ++i) {
     controllers_[i]->Start(*this, OwnerId(static_cast<OwnerId::Rep>(i)));
   }
-  for (size_t i = 0; i < cluster_->reconfigurations.size(); ++i) {
-    events_.Push(cluster_->reconfigurations[i].at, ReconfigureBegin{static_cast<uint32_t>(i)});
-  }
+  StartClusterControllers();
   billed_since_.assign(cluster_->nodes.size(), SimTime::Zero());
   billed_seconds_.assign(cluster_->nodes.size(), 0);
   if (!cluster_->faults.empty() || !cluster_->fault_processes.empty()) StartFaults();
@@ -174,6 +174,7 @@ void Engine::Run() {
     }
     ScheduleCycle();
     if (scan_due_) AutoscalerScan();
+    ClusterControllersAfterCycle();
     if (++instants % kInstantsPerProgress == 0) {
       for (EngineObserver* o : observers_) o->OnProgress(now_, config_.horizon);
     }
@@ -186,6 +187,7 @@ void Engine::Run() {
   // change between the last event and the horizon.
   if (config_.horizon != SimTime::Max() && !overrun_) now_ = config_.horizon;
   for (uint32_t i = 0; i < billed_since_.size(); ++i) StopBilling(i);
+  FinishClusterControllers();
   CheckAccounting();
 }
 

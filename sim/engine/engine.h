@@ -19,6 +19,7 @@
 #include "sim/core/event_queue.h"
 #include "sim/core/rng.h"
 #include "sim/engine/autoscaling.h"
+#include "sim/engine/cluster_controller.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
 #include "sim/engine/disruption_budget.h"
@@ -65,6 +66,9 @@ struct EngineInputs {
   std::vector<JobClass> job_classes;
   std::vector<PodTemplate> templates;
   std::vector<std::unique_ptr<Controller>> controllers;
+  // The cluster controllers (cluster_controller.h), in the order the engine calls them
+  // (sim/controllers/make_controllers.h builds them from the cluster spec).
+  ClusterControllers cluster_controllers{};
   SchedulerConfig scheduler{};
   // The queue discipline; null: PrioritySort. A policy that orders the queue itself
   // (Policy::OrdersQueue) takes precedence.
@@ -86,6 +90,7 @@ class Engine final : private ControllerContext {
   Engine(EngineInputs inputs, Policy& policy, EngineConfig config);
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
+  ~Engine();
 
   // REQUIRES: called before Run. The observer must outlive the run.
   void AddObserver(EngineObserver* observer) { observers_.push_back(observer); }
@@ -126,6 +131,10 @@ class Engine final : private ControllerContext {
   // Pods each controller submitted (by OwnerId), counted as Submit and SubmitRecorded
   // are called, apart from the pods' storage: the other side of the pod accounting.
   std::span<const int64_t> submitted_by_owner() const { return submitted_by_owner_; }
+  // The cluster controllers, whose results are read after the run (FindController).
+  std::span<const std::unique_ptr<ClusterController>> cluster_controllers() const {
+    return cluster_controllers_;
+  }
   // Kueue's state at the end (workloads, quotas, borrowing); null without Kueue.
   const KueueAdmission* kueue() const { return kueue_.get(); }
   // The gangs the controllers declared (by GangId) and what happened to them.
@@ -179,6 +188,12 @@ class Engine final : private ControllerContext {
     OwnerId owner;
     uint64_t tag;
   };
+  // A cluster controller's timer (ClusterApi::SetTimer); `idle`: TimerKind::kIdle.
+  struct ClusterTimer {
+    uint32_t controller;
+    bool idle;
+    uint64_t tag;
+  };
   struct PodStart {
     PodId pod;
     uint32_t generation;
@@ -187,17 +202,6 @@ class Engine final : private ControllerContext {
     PodId pod;
     uint32_t generation;
     EndReason reason;
-  };
-  struct ReconfigureBegin {
-    uint32_t index;
-  };
-  struct ReconfigureEnd {
-    uint32_t index;
-  };
-  // The end of a policy's MigReconfiguration (index into policy_changes_).
-  struct PolicyReconfigureEnd {
-    NodeId node;
-    uint32_t index;
   };
   // The earliest end among a time-sliced device's processes (see Reshare).
   struct DeviceTick {
@@ -255,9 +259,9 @@ class Engine final : private ControllerContext {
     uint32_t node = 0;
     uint32_t launch = 0;  // the node's launch it belongs to (stale after another)
   };
-  using Event = std::variant<ControllerTimer, PodStart, PodEnd, ReconfigureBegin, ReconfigureEnd,
-                             DeviceTick, PolicyReconfigureEnd, BackoffWake, UnschedulableFlush,
-                             GangTimeout, RankChange, FaultStep, ScaleStep>;
+  using Event =
+      std::variant<ControllerTimer, ClusterTimer, PodStart, PodEnd, DeviceTick, BackoffWake,
+                   UnschedulableFlush, GangTimeout, RankChange, FaultStep, ScaleStep>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -279,10 +283,8 @@ class Engine final : private ControllerContext {
   void Handle(const ControllerTimer& e);
   void Handle(const PodStart& e);
   void Handle(const PodEnd& e);
-  void Handle(const ReconfigureBegin& e);
-  void Handle(const ReconfigureEnd& e);
+  void Handle(const ClusterTimer& e);
   void Handle(const DeviceTick& e);
-  void Handle(const PolicyReconfigureEnd& e);
   void Handle(const BackoffWake& e);
   void Handle(const UnschedulableFlush& e);
   void Handle(const GangTimeout& e);
@@ -291,14 +293,21 @@ class Engine final : private ControllerContext {
   void Handle(const ScaleStep& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
-  // True when every queued event is an UnschedulableFlush, a failure process's next draw
-  // or an autoscaler scan that could do nothing (those do not keep a run without a horizon
-  // going).
-  bool OnlyFlushesLeft() {
-    const size_t idle = pending_flushes_ + pending_draws_;
-    if (events_.size() == idle) return true;
-    return scans_queued_ > 0 && events_.size() == idle + scans_queued_ && !AutoscalerMayAct();
-  }
+  // True when every queued event is an UnschedulableFlush, a failure process's next draw,
+  // an autoscaler scan that could do nothing or a cluster controller's idle timer whose
+  // controller may not act (those do not keep a run without a horizon going).
+  bool OnlyFlushesLeft();
+  // Cluster controllers (engine_cluster_api.cc): each one's ClusterApi, and the calls the
+  // engine makes to them all.
+  class Api;
+  void StartClusterControllers();
+  void ClusterControllersBeforeCycle();
+  void ClusterControllersAfterCycle();
+  void FinishClusterControllers();
+  bool IdleControllerMayAct() const;
+  // The controller that takes `role` (ClusterController::admission(), mig_layouts()).
+  template <class Role>
+  std::pair<Role*, ClusterApi*> RoleOf(Role* (ClusterController::*role)());
   // True for an event made obsolete since it was queued; it is dropped unseen, so it
   // neither runs nor moves the clock.
   bool Stale(const Event& e) const;
@@ -387,7 +396,9 @@ class Engine final : private ControllerContext {
   void ReleaseSharedClaims(const Pod& pod);
   // Re-measures the node's stranded MIG slices (a bind, a release, a MIG change).
   void UpdateMigFragmentation(uint32_t node);
-  void Reconfigure(const std::vector<MigReconfiguration>& changes);
+  // The policy's MIG repartitions: each validated (a decision, counted), the valid ones
+  // handed to the MIG manager (engine_mig_change.cc).
+  void RequestMigLayouts(const std::vector<MigReconfiguration>& changes);
   // The MIG manager starts applying `target` to `node` (labelled `config`) for `duration`:
   // gang reservations there are released, pods on the GPUs that change lose their device
   // (ended kDeviceLost at once, their lost GPU time booked to `book`) and the plugin is
@@ -395,10 +406,12 @@ class Engine final : private ControllerContext {
   void BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
                       const std::string& config, SimTime duration, LossBook book);
   bool Valid(const MigReconfiguration& change) const;
+  // ClusterApi::BeginMigRepartition.
+  void BeginMigRepartition(uint32_t node, const std::string& config, SimTime until);
   // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
   // rebuilt, surviving pods follow theirs, and the pending pods get another chance.
-  void FinishReconfigure(uint32_t node, const std::vector<GpuMigSetting>& gpus,
-                         const std::string& config);
+  void FinishMigChange(uint32_t node, const std::vector<GpuMigSetting>& gpus,
+                       const std::string& config);
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
   void Leave(Pod& pod);
   void ReleaseFromNode(Pod& pod);
@@ -631,6 +644,9 @@ class Engine final : private ControllerContext {
   std::vector<PodTemplate> templates_;
   std::vector<SchedulingClassId> template_class_;
   std::vector<std::unique_ptr<Controller>> controllers_;
+  ClusterControllers cluster_controllers_;
+  std::vector<std::unique_ptr<Api>> apis_;  // by cluster controller
+  size_t idle_timers_ = 0;                  // ClusterTimers queued with `idle`
   Policy* policy_;
   SchedulerConfig scheduler_;
   uint32_t next_start_node_ = 0;  // percentageOfNodesToScore: where the next cycle looks first
@@ -688,8 +704,6 @@ class Engine final : private ControllerContext {
   int32_t lowest_priority_ = 0;                 // over the templates
   int64_t preemptions_ = 0;
   double preempted_gpu_seconds_ = 0;
-  // Policy-requested MIG layouts being applied, by PolicyReconfigureEnd::index.
-  std::vector<std::vector<GpuMigSetting>> policy_changes_;
   // By node: when the MIG change under way (scripted or a policy's) ends.
   std::vector<SimTime> reconfiguring_until_;
   std::vector<double> demands_, caps_;      // Reshare's scratch

@@ -158,11 +158,11 @@ void Engine::MigApplyEnds(const FaultStep& e) {
   NodeFaults& nf = node_faults_[e.node];
   NodeInfo& info = node_info_[e.node];
   if (e.step == FaultStepKind::kMigFailed) {
-    FinishReconfigure(e.node, Emptied(runtimes_[e.node].gpus()), nf.config_before);
+    FinishMigChange(e.node, Emptied(runtimes_[e.node].gpus()), nf.config_before);
     runtimes_[e.node].SetMigState("failed", info);
     nf.mig_failed = true;
   } else {
-    FinishReconfigure(e.node, nf.mig_before, nf.config_before);
+    FinishMigChange(e.node, nf.mig_before, nf.config_before);
     nf.mig_failed = false;
   }
   ReportAvailability(e.node);

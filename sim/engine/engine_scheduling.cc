@@ -10,6 +10,7 @@
 namespace migsim {
 
 void Engine::ScheduleCycle() {
+  ClusterControllersBeforeCycle();
   AdmitWorkloads();
   BindPinned();
   if (!queue_.HasWork()) return;
@@ -103,7 +104,7 @@ bool Engine::TryBind(Pod& pod) {
   std::vector<MigReconfiguration> changes;
   if (!placement) changes = PostFilter(pod, view, cluster);
   if (holds) HoldNominated(pod, -1);
-  if (!changes.empty()) Reconfigure(changes);
+  if (!changes.empty()) RequestMigLayouts(changes);
   if (!valid) return false;
   Bind(pod, placement->node, placement->devices);
   return true;

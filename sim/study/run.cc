@@ -5,6 +5,7 @@
 
 #include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
+#include "sim/controllers/make_controllers.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
 #include "sim/io/input_limits.h"
@@ -42,6 +43,7 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   in.job_classes = scenario.job_classes;
   in.templates = scenario.templates;
   for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
+  in.cluster_controllers = MakeClusterControllers(scenario.cluster);
   in.scheduler = scenario.scheduler;
   in.queue_order = MakeQueueOrder(scenario.queue_order, scenario.queue_params);
   in.disruption_budgets = scenario.disruption_budgets;

@@ -1,0 +1,16 @@
+#pragma once
+// The run's cluster controllers (sim/engine/cluster_controller.h), built from its cluster
+// spec, in the fixed order the engine calls them. The order is part of a run's definition:
+// controllers' timers set at the same instant run in it, so moving one changes the run.
+//
+// Order: the MIG manager (its scripted relabels' timers are set first at t = 0).
+// A new controller is one folder under sim/controllers/ and one line in make_controllers.cc.
+
+#include "sim/engine/cluster_controller.h"
+#include "sim/engine/cluster_spec.h"
+
+namespace migsim {
+
+ClusterControllers MakeClusterControllers(const ClusterSpec& cluster);
+
+}  // namespace migsim

@@ -1,0 +1,82 @@
+#pragma once
+// Cluster controllers: what acts on the cluster itself rather than on a workload's pods
+// (those are workload Controllers, controller.h) — the Cluster Autoscaler, Karpenter,
+// Kueue, the MIG manager, node faults. Each lives in sim/controllers/<name>/, owns its state,
+// its events (as timers) and its results, and talks to the engine only through its
+// ClusterApi (cluster_api.h).
+//
+// The engine calls its controllers in the order it was given them (make_controllers.cc
+// documents that order): the order of their timers' sequence numbers, and so of the run,
+// depends on it. Within an instant: the events (timers among them), then BeforeCycle of
+// each controller, the scheduling cycle, then AfterCycle of each.
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "sim/engine/cluster_api.h"
+#include "sim/engine/kueue_spec.h"
+
+namespace migsim {
+
+// The Kueue role: the engine forwards workload controllers' admission requests
+// (ControllerContext::RequestAdmission, FinishWorkload) to the one controller that takes it.
+class WorkloadAdmission {
+ public:
+  // REQUIRES: `local_queue` is a LocalQueue of the run's Kueue objects, `pod_sets` not empty.
+  virtual WorkloadId RequestAdmission(ClusterApi& api, OwnerId owner, int32_t local_queue,
+                                      std::span<const PodSet> pod_sets) = 0;
+  virtual void FinishWorkload(ClusterApi& api, WorkloadId workload) = 0;
+
+ protected:
+  ~WorkloadAdmission() = default;
+};
+
+// The MIG manager role: takes the MIG layouts policies ask for (Policy::PostFilter's
+// MigReconfiguration), once the engine validated them, and applies them.
+class MigLayoutRequests {
+ public:
+  // `target`: every GPU's setting once applied. REQUIRES: the node is not reconfiguring.
+  virtual void RequestLayout(ClusterApi& api, NodeId node,
+                             std::vector<GpuMigSetting> target) = 0;
+
+ protected:
+  ~MigLayoutRequests() = default;
+};
+
+class ClusterController {
+ public:
+  virtual ~ClusterController() = default;
+  // "mig-manager", "kueue", "faults", "cluster-autoscaler", "karpenter", ...
+  virtual std::string_view name() const = 0;
+  // At t = 0, after the workload controllers' Start.
+  virtual void Start(ClusterApi& /*api*/) {}
+  virtual void OnTimer(ClusterApi& /*api*/, uint64_t /*tag*/) {}
+  // Around each scheduling cycle: before it (Kueue's admissions), after it (an autoscaler's
+  // scan of what the scheduler left pending). AfterCycle is not called after the cycle at
+  // t = 0, which runs before any event.
+  virtual void BeforeCycle(ClusterApi& /*api*/) {}
+  virtual void AfterCycle(ClusterApi& /*api*/) {}
+  // Asked when only idle events are left (TimerKind::kIdle) and this controller has an idle
+  // timer queued: true when it may still change something, which keeps the run going.
+  virtual bool MayAct(const ClusterApi& /*api*/) const { return false; }
+  // At the end of a run that was not stopped (EngineConfig::should_stop): books close.
+  virtual void Finish(ClusterApi& /*api*/) {}
+  // The roles this controller takes, if any (at most one controller takes each).
+  virtual WorkloadAdmission* admission() { return nullptr; }
+  virtual MigLayoutRequests* mig_layouts() { return nullptr; }
+};
+
+using ClusterControllers = std::vector<std::unique_ptr<ClusterController>>;
+
+// The first of `controllers` that is a T, or null: how results are read after a run.
+template <class T>
+const T* FindController(std::span<const std::unique_ptr<ClusterController>> controllers) {
+  for (const std::unique_ptr<ClusterController>& c : controllers) {
+    if (const auto* found = dynamic_cast<const T*>(c.get())) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace migsim

@@ -1,0 +1,72 @@
+// The engine's side of the cluster-controller seam: each controller's ClusterApi, its
+// timers, and the calls the engine makes to the controllers at each point of a run.
+
+#include <algorithm>
+
+#include "sim/core/check.h"
+#include "sim/engine/engine_api.h"
+
+namespace migsim {
+
+Engine::~Engine() = default;
+
+void Engine::StartClusterControllers() {
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    apis_.push_back(std::make_unique<Api>(*this, i));
+  }
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    cluster_controllers_[i]->Start(*apis_[i]);
+  }
+}
+
+void Engine::Handle(const ClusterTimer& e) {
+  if (e.idle) --apis_[e.controller]->idle_timers, --idle_timers_;
+  cluster_controllers_[e.controller]->OnTimer(*apis_[e.controller], e.tag);
+}
+
+void Engine::ClusterControllersBeforeCycle() {
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    cluster_controllers_[i]->BeforeCycle(*apis_[i]);
+  }
+}
+
+void Engine::ClusterControllersAfterCycle() {
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    cluster_controllers_[i]->AfterCycle(*apis_[i]);
+  }
+}
+
+void Engine::FinishClusterControllers() {
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    cluster_controllers_[i]->Finish(*apis_[i]);
+  }
+}
+
+bool Engine::IdleControllerMayAct() const {
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    if (apis_[i]->idle_timers > 0 && cluster_controllers_[i]->MayAct(*apis_[i])) return true;
+  }
+  return false;
+}
+
+bool Engine::OnlyFlushesLeft() {
+  const size_t idle = pending_flushes_ + pending_draws_ + idle_timers_;
+  if (events_.size() == idle) return !IdleControllerMayAct();
+  return scans_queued_ > 0 && events_.size() == idle + scans_queued_ && !AutoscalerMayAct() &&
+         !IdleControllerMayAct();
+}
+
+template <class Role>
+std::pair<Role*, ClusterApi*> Engine::RoleOf(Role* (ClusterController::*role)()) {
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    if (Role* r = (cluster_controllers_[i].get()->*role)()) return {r, apis_[i].get()};
+  }
+  return {nullptr, nullptr};
+}
+
+template std::pair<MigLayoutRequests*, ClusterApi*> Engine::RoleOf(
+    MigLayoutRequests* (ClusterController::*)());
+template std::pair<WorkloadAdmission*, ClusterApi*> Engine::RoleOf(
+    WorkloadAdmission* (ClusterController::*)());
+
+}  // namespace migsim

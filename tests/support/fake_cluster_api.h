@@ -1,0 +1,71 @@
+#pragma once
+// A ClusterApi without an engine, for testing a cluster controller alone (the way a fake
+// command runner tests a build planner): real nodes (NodeRuntime, built from the cluster
+// spec), pods and templates the test sets, a clock the test moves, and a record of every
+// verb the controller used, in order.
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "sim/engine/cluster_api.h"
+#include "sim/engine/cluster_controller.h"
+
+namespace migsim::test {
+
+class FakeClusterApi final : public ClusterApi {
+ public:
+  // REQUIRES: `cluster` outlives the fake.
+  explicit FakeClusterApi(const ClusterSpec& cluster, uint64_t seed = 1);
+  FakeClusterApi(const FakeClusterApi&) = delete;
+  FakeClusterApi& operator=(const FakeClusterApi&) = delete;
+
+  struct Timer {
+    SimTime at;
+    uint64_t tag;
+    TimerKind kind;
+  };
+  // Every verb the controller used, as one line each ("BeginMigChange node 0 all-1g.5gb
+  // 600 s"), in call order.
+  std::vector<std::string> calls;
+  std::vector<Pod> pod_list;
+  std::vector<PodTemplate> templates;
+
+  // Runs `controller`'s timers in (time, order set) order, moving the clock, until none is
+  // left or the next is after `until`; returns how many ran.
+  int RunTimers(ClusterController& controller, SimTime until = SimTime::Max());
+  const std::deque<Timer>& timers() const { return timers_; }
+  void set_now(SimTime now) { now_ = now; }
+
+  SimTime now() const override { return now_; }
+  uint64_t seed() const override { return seed_; }
+  const ClusterSpec& cluster() const override { return *cluster_; }
+  std::span<const Pod> pods() const override { return pod_list; }
+  std::span<const NodeInfo> nodes() const override { return infos_; }
+  const NodeRuntime& node_runtime(NodeId node) const override;
+  const PodTemplate& pod_template(TemplateId tmpl) const override;
+  const ResourceTable& resources() const override { return resources_; }
+  SimTime reconfiguring_until(NodeId node) const override;
+  void SetTimer(SimTime at, uint64_t tag, TimerKind kind) override;
+  void BeginMigChange(NodeId node, const std::vector<GpuMigSetting>& target,
+                      const std::string& config, SimTime duration, LossBook book) override;
+  void BeginMigRepartition(NodeId node, const std::string& config, SimTime until) override;
+  void FinishMigChange(NodeId node, const std::vector<GpuMigSetting>& gpus,
+                       const std::string& config) override;
+  void TellAdmitted(OwnerId owner, WorkloadId workload,
+                    std::span<const TemplateId> templates) override;
+  void TellEvicted(OwnerId owner, WorkloadId workload) override;
+
+ private:
+  const ClusterSpec* cluster_;
+  uint64_t seed_;
+  SimTime now_ = SimTime::Zero();
+  ResourceTable resources_;
+  std::vector<NodeInfo> infos_;  // sized once: the runtimes point into it
+  std::vector<NodeRuntime> runtimes_;
+  std::vector<SimTime> until_;
+  std::deque<Timer> timers_;
+};
+
+}  // namespace migsim::test
