@@ -131,11 +131,7 @@ void Engine::AssignSchedulingClasses() {
   }
   queue_ = SchedulingQueue(std::move(class_priority));
   queue_.set_unschedulable_timeout(scheduler_.pod_max_in_unschedulable);
-  if (policy_->OrdersQueue()) {
-    queue_.set_order([this](PodId a, PodId b) {
-      return policy_->Less(ViewOf(pods_[a.value()]), ViewOf(pods_[b.value()]));
-    });
-  } else if (queue_order_) {
+  if (queue_order_) {
     queue_.set_order(
         [this](PodId a, PodId b) {
           return queue_order_->Less(ViewOf(pods_[a.value()]), ViewOf(pods_[b.value()]));

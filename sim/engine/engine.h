@@ -4,8 +4,8 @@
 // give the same run, event for event.
 //
 // Each instant: all events at that time are applied in (time, sequence) order, then one
-// scheduling cycle offers pending pods to the policy, oldest first (or in the policy's
-// queue order).
+// scheduling cycle offers pending pods to the policy in the queue order (EngineInputs::
+// queue_order; by default PrioritySort: higher priority, then older, first).
 
 #include <array>
 #include <functional>
@@ -70,8 +70,7 @@ struct EngineInputs {
   // (sim/controllers/make_controllers.h builds them from the cluster spec).
   ClusterControllers cluster_controllers{};
   SchedulerConfig scheduler{};
-  // The queue discipline; null: PrioritySort. A policy that orders the queue itself
-  // (Policy::OrdersQueue) takes precedence.
+  // The queue discipline, the one queue-order extension point; null: PrioritySort.
   std::unique_ptr<QueueOrder> queue_order{};
   std::vector<PodDisruptionBudget> disruption_budgets{};
   // Kueue's objects, when the scenario has them (engine_kueue.cc).

@@ -2,7 +2,6 @@
 // The policy API, modelled on the kube-scheduler framework: one interface whose extension
 // points all have defaults, so a policy overrides only what it decides.
 //
-//   queue order   Less(a, b)                 which pending pod is tried first
 //   filter        Filter(view, pod, node)    may the pod go there, besides fitting
 //                                            (default: every node that fits)
 //   score         Score(view, pod, node)     how good is the node (default: none, so the
@@ -18,6 +17,10 @@
 // chosen device exists, has room and serves what the pod asks, each MIG layout obeys the
 // GPU's placement rules and keeps every busy GPU instance — and rejects a bad one without
 // touching the cluster: the pod stays pending and the rejection is counted.
+//
+// Which pending pod is tried first is not a policy's to say: as kube-scheduler's QueueSort
+// is a plugin of its own, the queue order is a QueueOrder (sim/policy/queue_order.h), the
+// one the scenario names in scheduler.queue_order.
 
 #include <cstdint>
 #include <optional>
@@ -65,12 +68,6 @@ class Policy {
  public:
   virtual ~Policy() = default;
   virtual std::string_view name() const = 0;
-
-  // Queue order: true when `a` is to be tried before `b`. The engine asks only when
-  // OrdersQueue() is true; otherwise pods are tried in creation order. Pods alike to the
-  // scheduler (same requests, selector and affinity) keep creation order among themselves.
-  virtual bool OrdersQueue() const { return false; }
-  virtual bool Less(const PodView& a, const PodView& b) const { return a.id < b.id; }
 
   // Filter, beyond the scheduler's fit (ClusterView::Fits), which the default Place and
   // the engine always require: may the pod go on `node`? Default: yes. Called only for

@@ -1,7 +1,11 @@
 #pragma once
 // A queue discipline: the order in which pending pods are offered to the placement policy
-// (kube-scheduler's QueueSort extension point). The engine's default, without one, is
-// PrioritySort: higher priority first, then the older pod.
+// (kube-scheduler's QueueSort extension point). It is the one way to order the queue, as
+// kube-scheduler enables exactly one QueueSort plugin (frameworkruntime.NewFramework: "only
+// one queue sort plugin required for profile"; profile.NewMap: the same in every profile). Its
+// one catalog, the orders a scenario's scheduler.queue_order names, is
+// policies/queue/queue_orders.h. The engine's default, without one, is PrioritySort:
+// higher priority first, then the older pod.
 
 #include <cstdint>
 #include <optional>

@@ -157,6 +157,11 @@ std::unique_ptr<Engine> RunEngine(const Scenario& s, Policy& policy,
                                   std::vector<std::unique_ptr<Controller>> extra) {
   EngineInputs in = MakeInputs(s);
   for (auto& controller : extra) in.controllers.push_back(std::move(controller));
+  return RunEngine(std::move(in), s, policy, std::move(observers));
+}
+
+std::unique_ptr<Engine> RunEngine(EngineInputs in, const Scenario& s, Policy& policy,
+                                  std::vector<EngineObserver*> observers) {
   auto engine = std::make_unique<Engine>(std::move(in), policy, MakeConfig(s));
   for (EngineObserver* o : observers) engine->AddObserver(o);
   engine->Run();

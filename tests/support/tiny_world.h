@@ -91,6 +91,9 @@ EngineConfig MakeConfig(const Scenario& s);
 std::unique_ptr<Engine> RunEngine(const Scenario& s, Policy& policy,
                                   std::vector<EngineObserver*> observers = {},
                                   std::vector<std::unique_ptr<Controller>> extra = {});
+// The same from `in`: MakeInputs(s) as the test changed it (its own queue order, say).
+std::unique_ptr<Engine> RunEngine(EngineInputs in, const Scenario& s, Policy& policy,
+                                  std::vector<EngineObserver*> observers = {});
 
 // The first variant of a scenario text and the engine that ran it under first fit.
 struct TextRun {
