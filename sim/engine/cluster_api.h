@@ -26,10 +26,12 @@
 
 namespace migsim {
 
-// What a timer is to the end of a run. kActive: it keeps a run without a horizon going.
-// kIdle: it does not, unless its controller MayAct() when only idle events are left (a
-// failure process's next draw, an autoscaler's periodic scan).
-enum class TimerKind : uint8_t { kActive, kIdle };
+// What a timer is to the end of a run without a horizon, which ends when only idle events
+// are left. kActive: it keeps the run going. kIdle: it does not, unless its controller
+// MayAct() then (an autoscaler's periodic scan). kIdleWithoutHorizon: as kIdle in a run
+// without a horizon, kActive in one with a horizon, where it runs up to the horizon like any
+// event (a failure process's next draw: failures no work is left to suffer).
+enum class TimerKind : uint8_t { kActive, kIdle, kIdleWithoutHorizon };
 
 class ClusterApi {
  public:

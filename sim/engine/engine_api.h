@@ -35,7 +35,8 @@ class Engine::Api final : public ClusterApi {
 
   void SetTimer(SimTime at, uint64_t tag, TimerKind kind) override {
     MIGSIM_CHECK(at >= e_.now_, "a cluster controller's timer in the past");
-    const bool idle = kind == TimerKind::kIdle;
+    const bool idle = kind == TimerKind::kIdle || (kind == TimerKind::kIdleWithoutHorizon &&
+                                                   e_.config_.horizon == SimTime::Max());
     e_.events_.Push(at, ClusterTimer{index_, idle, tag});
     if (idle) ++idle_timers, ++e_.idle_timers_;
   }
