@@ -26,18 +26,16 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       budgets_(std::move(inputs.disruption_budgets), templates_),
       preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
       fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL),
-      autoscaler_rng_(config.seed ^ 0x94d049bb133111ebULL) {
+      autoscaler_rng_(config.seed ^ 0x94d049bb133111ebULL),
+      shared_claims_(std::move(inputs.shared_claims)) {
   if (inputs.kueue) {
     kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
     kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
   }
   device_classes_ = std::move(inputs.device_classes);
-  shared_claims_ = std::move(inputs.shared_claims);
   pods_.reserve(inputs.expected_pods);
   allocation_pool_.reserve(inputs.expected_pods);  // a device per pod, typically
   allocation_desc_.reserve(inputs.expected_pods);
-  for (const dra::SharedClaim& c : shared_claims_) claim_states_.push_back({&c.claim, NodeId()});
-  claim_books_.resize(shared_claims_.size());
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());

@@ -22,6 +22,7 @@
 #include "sim/engine/cluster_controller.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
+#include "sim/engine/decision_book.h"
 #include "sim/engine/disruption_budget.h"
 #include "sim/engine/dominant_shares.h"
 #include "sim/engine/gang.h"
@@ -38,6 +39,7 @@
 #include "sim/engine/node_claims.h"
 #include "sim/engine/scale_up_estimate.h"
 #include "sim/engine/scheduling_queue.h"
+#include "sim/engine/shared_claim_books.h"
 #include "sim/policy/policy.h"
 #include "sim/policy/queue_order.h"
 
@@ -113,9 +115,9 @@ class Engine final : private ControllerContext {
   // The policy's answers (placements and MIG repartitions it asked for), those the engine
   // refused (a node that does not fit, a busy device...), and why it refused the first:
   // "pod web-3: node 7 does not exist (the cluster has 4 nodes)"; empty when none was.
-  int64_t policy_decisions() const { return policy_decisions_; }
-  int64_t rejected_decisions() const { return rejected_decisions_; }
-  const std::string& first_rejection() const { return first_rejection_; }
+  int64_t policy_decisions() const { return decisions_.made(); }
+  int64_t rejected_decisions() const { return decisions_.rejected(); }
+  const std::string& first_rejection() const { return decisions_.first_rejection(); }
   // True when EngineConfig::should_stop stopped the run before its end: the results then
   // describe the cluster mid-run.
   bool stopped() const { return stopped_; }
@@ -155,7 +157,9 @@ class Engine final : private ControllerContext {
   // to the end for a claim still allocated), in GPU-hours, by the namespace of the pod that
   // allocated each (engine_shared_claims.cc): the GPU the claim's pods use, which their own
   // Pod::gpus leave out.
-  std::vector<double> SharedClaimGpuHours(size_t namespaces) const;
+  std::vector<double> SharedClaimGpuHours(size_t namespaces) const {
+    return shared_claims_.GpuHours(namespaces, now_);
+  }
   // DRA dynamic MIG: instances created at allocation and destroyed at release, and the
   // creation time pods waited for (instances x the pool's mig_create), in seconds.
   int64_t mig_instances_created() const { return mig_instances_created_; }
@@ -687,9 +691,7 @@ class Engine final : private ControllerContext {
   int64_t allocated_weight_ = 0;
   double busy_weight_ = 0;
   int64_t capacity_weight_ = 0;
-  int64_t policy_decisions_ = 0;
-  int64_t rejected_decisions_ = 0;
-  std::string first_rejection_;
+  DecisionBook decisions_;
   bool stopped_ = false;
   // Preemption: the budgets' counts, pending pods with a nominated node (few), the ones
   // HoldNominated booked, a stream of its own for the dry run's start (so that the other
@@ -742,19 +744,6 @@ class Engine final : private ControllerContext {
   double mig_creation_seconds_ = 0;
   int64_t mig_windows_ = 0;
   MigFragmentationMeter mig_fragmentation_{0};
-  // Shared ResourceClaims, by dra::SharedClaimId: their specs, what the scheduler sees of
-  // them (PodView::shared_claims points here; never resized after construction) and the
-  // engine's books of each.
-  struct ClaimBook {
-    std::vector<NodeRuntime::Held> devices;  // while allocated: one tenant of each
-    uint32_t reserved_for = 0;  // pods bound or reserved that use it (status.reservedFor)
-    uint32_t mig_created = 0;   // DynamicMIG instances its allocation created
-    SimTime ready;              // when they exist (Pod::claim_ready)
-    SimTime allocated_at;       // while allocated: since when
-    double gpus = 0;            // while allocated: the GPUs its devices are (GpusHeld)
-    int32_t namespace_index = 0;  // of the pod that allocated it
-    double gpu_seconds = 0;       // of its allocations ended so far
-  };
   // Autoscaling: by node its state in its node group (empty without node groups), by group
   // its nodes not absent and its back-off; the scans queued idle; the last scale-up,
   // scale-down and failed drain (the scale-down delays); billing by node.
@@ -806,9 +795,7 @@ class Engine final : private ControllerContext {
   Rng autoscaler_rng_;
   std::vector<SimTime> billed_since_;  // SimTime::Max(): not billed now
   std::vector<double> billed_seconds_;
-  std::vector<dra::SharedClaim> shared_claims_;
-  std::vector<SharedClaimState> claim_states_;
-  std::vector<ClaimBook> claim_books_;
+  SharedClaimBooks shared_claims_;
 };
 
 }  // namespace migsim

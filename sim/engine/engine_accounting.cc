@@ -134,9 +134,10 @@ std::optional<std::string> Engine::NodeBookingError() const {
     }
   }
   // A shared claim holds one tenant of each of its devices; its pods hold them with none.
-  for (size_t c = 0; c < claim_books_.size(); ++c) {
-    for (const NodeRuntime::Held& held : claim_books_[c].devices) {
-      booked[claim_states_[c].node.value()].tenants[held.device] += held.count;
+  for (size_t c = 0; c < shared_claims_.size(); ++c) {
+    const dra::SharedClaimId id(static_cast<dra::SharedClaimId::Rep>(c));
+    for (const NodeRuntime::Held& held : shared_claims_.book(id).devices) {
+      booked[shared_claims_.states()[c].node.value()].tenants[held.device] += held.count;
     }
   }
   for (size_t n = 0; n < booked.size(); ++n) {

@@ -215,13 +215,9 @@ bool Engine::ReserveMembers(Gang& gang, GangConstraint& constraint) {
     const ClusterView cluster(node_info_, resources_, now_);
     const std::optional<Placement> placement = policy_->Place(cluster, view);
     if (!placement) return false;
-    ++policy_decisions_;
-    if (!Valid(*placement, view, cluster)) {
-      if (rejected_decisions_++ == 0) {
-        first_rejection_ = RejectionReason(*placement, pod, view, cluster);
-      }
-      return false;
-    }
+    const bool valid = Valid(*placement, view, cluster);
+    decisions_.Count(valid, [&] { return RejectionReason(*placement, pod, view, cluster); });
+    if (!valid) return false;
     Assume(pod, placement->node, placement->devices);
     pod.reserved = true;
     gang.reserved.push_back(pod.id);

@@ -74,18 +74,16 @@ void Engine::FinishMigChange(uint32_t node, const std::vector<GpuMigSetting>& gp
 
 void Engine::RequestMigLayouts(const std::vector<MigReconfiguration>& changes) {
   for (const MigReconfiguration& change : changes) {
-    ++policy_decisions_;
-    if (!Valid(change)) {
-      if (rejected_decisions_++ == 0) {
-        first_rejection_ = "at " + FormatShortest(now_.seconds()) + " s, a MIG repartition of " +
-                           (change.node.valid() && change.node.value() < node_info_.size()
-                                ? "node '" + node_info_[change.node.value()].name + "'"
-                                : "a node that does not exist") +
-                           ": a node being reconfigured or under DRA, a GPU named twice or "
-                           "without MIG, a layout NVIDIA does not allow, or busy instances lost";
-      }
-      continue;
-    }
+    const bool valid = Valid(change);
+    decisions_.Count(valid, [&] {
+      return "at " + FormatShortest(now_.seconds()) + " s, a MIG repartition of " +
+             (change.node.valid() && change.node.value() < node_info_.size()
+                  ? "node '" + node_info_[change.node.value()].name + "'"
+                  : "a node that does not exist") +
+             ": a node being reconfigured or under DRA, a GPU named twice or "
+             "without MIG, a layout NVIDIA does not allow, or busy instances lost";
+    });
+    if (!valid) continue;
     std::vector<GpuMigSetting> target = runtimes_[change.node.value()].gpus();
     for (const GpuLayoutChange& g : change.gpus) target[g.gpu].layout = g.layout;
     const auto [mig_manager, api] = RoleOf(&ClusterController::mig_layouts);

@@ -72,7 +72,7 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
   if (!t.shared_claims.empty()) {
     view.claims = &t.resource_claims;
     view.shared_claim_ids = &t.shared_claims;
-    view.shared_claims = claim_states_;
+    view.shared_claims = shared_claims_.states();
   }
   view.device_classes = device_classes_;
   AddServiceTo(pod, view);
@@ -97,9 +97,8 @@ bool Engine::TryBind(Pod& pod) {
   if (find > 0) next_start_node_ = (next_start_node_ + cluster.examined()) % nodes;
   // The policy's answer is checked, never trusted: a bad answer leaves the pod pending.
   const bool valid = placement && Valid(*placement, view, cluster);
-  if (placement) ++policy_decisions_;
-  if (placement && !valid && rejected_decisions_++ == 0) {
-    first_rejection_ = RejectionReason(*placement, pod, view, cluster);
+  if (placement) {
+    decisions_.Count(valid, [&] { return RejectionReason(*placement, pod, view, cluster); });
   }
   std::vector<MigReconfiguration> changes;
   if (!placement) changes = PostFilter(pod, view, cluster);

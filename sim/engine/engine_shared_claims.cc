@@ -15,10 +15,10 @@ void Engine::AllocateWithSharedClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& 
   const PodTemplate& t = templates_[pod.tmpl.value()];
   std::vector<dra::SharedClaimId> fresh;  // allocated by this pod, in the order it names them
   for (dra::SharedClaimId id : t.shared_claims) {
-    if (!claim_states_[id.value()].node.valid()) fresh.push_back(id);
+    if (!shared_claims_.state(id).node.valid()) fresh.push_back(id);
   }
   const std::vector<dra::ResourceClaim> claims =
-      ClaimsToAllocate(t.resource_claims, t.shared_claims, claim_states_);
+      ClaimsToAllocate(t.resource_claims, t.shared_claims, shared_claims_.states());
   if (!claims.empty()) {
     std::vector<NodeRuntime::Held> taken;
     const NodeRuntime::ClaimResult result =
@@ -34,7 +34,7 @@ void Engine::AllocateWithSharedClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& 
         pod.mig_created += created;
         continue;
       }
-      ClaimBook& book = claim_books_[fresh[result.claims[i] - own].value()];
+      SharedClaimBooks::Book& book = shared_claims_.book(fresh[result.claims[i] - own]);
       book.devices.push_back(taken[i]);
       book.mig_created += created;
     }
@@ -47,19 +47,19 @@ void Engine::AllocateWithSharedClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& 
 void Engine::ReserveSharedClaims(Pod& pod, std::span<const dra::SharedClaimId> fresh,
                                  NodeRuntime& runtime, NodeInfo& info) {
   uint32_t created = pod.mig_created;
-  for (dra::SharedClaimId id : fresh) created += claim_books_[id.value()].mig_created;
+  for (dra::SharedClaimId id : fresh) created += shared_claims_.book(id).mig_created;
   const SimTime create = runtime.spec().dra ? runtime.spec().dra->mig_create : SimTime::Zero();
   for (dra::SharedClaimId id : fresh) {
-    claim_states_[id.value()].node = pod.node;
-    ClaimBook& book = claim_books_[id.value()];
+    shared_claims_.state(id).node = pod.node;
+    SharedClaimBooks::Book& book = shared_claims_.book(id);
     book.ready = now_ + SimTime::Micros(create.micros() * created);
     book.allocated_at = now_;
     book.gpus = runtime.GpusHeld(book.devices);
     book.namespace_index = templates_[pod.tmpl.value()].namespace_index;
-    runtime.ShareClaimDevices(book.devices, shared_claims_[id.value()].sharing, info);
+    runtime.ShareClaimDevices(book.devices, shared_claims_.claim(id).sharing, info);
   }
   for (dra::SharedClaimId id : templates_[pod.tmpl.value()].shared_claims) {
-    ClaimBook& book = claim_books_[id.value()];
+    SharedClaimBooks::Book& book = shared_claims_.book(id);
     ++book.reserved_for;
     pod.claim_ready = std::max(pod.claim_ready, book.ready);
     for (const NodeRuntime::Held& held : book.devices) allocation_pool_.push_back({held.device, 0});
@@ -68,29 +68,18 @@ void Engine::ReserveSharedClaims(Pod& pod, std::span<const dra::SharedClaimId> f
 
 void Engine::ReleaseSharedClaims(const Pod& pod) {
   for (dra::SharedClaimId id : templates_[pod.tmpl.value()].shared_claims) {
-    ClaimBook& book = claim_books_[id.value()];
+    SharedClaimBooks::Book& book = shared_claims_.book(id);
     MIGSIM_CHECK(book.reserved_for > 0, "a shared claim released by a pod not using it");
     if (--book.reserved_for > 0) continue;
-    const NodeId node = claim_states_[id.value()].node;
+    const NodeId node = shared_claims_.state(id).node;
     book.gpu_seconds += book.gpus * (now_ - book.allocated_at).seconds();
     allocated_weight_ +=
         runtimes_[node.value()].ReleaseSharedClaim(book.devices, node_info_[node.value()]);
     NodeChanged(node.value());
     mig_instances_destroyed_ += std::exchange(book.mig_created, 0);
     book.devices.clear();
-    claim_states_[id.value()].node = NodeId::Invalid();
+    shared_claims_.state(id).node = NodeId::Invalid();
   }
-}
-
-std::vector<double> Engine::SharedClaimGpuHours(size_t namespaces) const {
-  std::vector<double> hours(namespaces, 0);
-  for (size_t c = 0; c < claim_books_.size(); ++c) {
-    const ClaimBook& book = claim_books_[c];
-    double seconds = book.gpu_seconds;
-    if (claim_states_[c].node.valid()) seconds += book.gpus * (now_ - book.allocated_at).seconds();
-    if (seconds > 0) hours[static_cast<size_t>(book.namespace_index)] += seconds / 3600;
-  }
-  return hours;
 }
 
 }  // namespace migsim
