@@ -27,10 +27,6 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
       fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL),
       autoscaler_rng_(config.seed ^ 0x94d049bb133111ebULL) {
-  if (inputs.kueue) {
-    kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
-    kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
-  }
   device_classes_ = std::move(inputs.device_classes);
   shared_claims_ = std::move(inputs.shared_claims);
   pods_.reserve(inputs.expected_pods);
