@@ -2,14 +2,17 @@
 
 #include <memory>
 
+#include "sim/controllers/kueue/kueue_controller.h"
 #include "sim/controllers/mig_manager/mig_manager.h"
 
 namespace migsim {
 
-ClusterControllers MakeClusterControllers(const ClusterSpec& /*cluster*/) {
+ClusterControllers MakeClusterControllers(const ClusterSpec& /*cluster*/,
+                                          const std::optional<KueueSpec>& kueue) {
   ClusterControllers controllers;
   // Always there: policies may ask for MIG layouts in any run.
   controllers.push_back(std::make_unique<MigManager>());
+  if (kueue) controllers.push_back(std::make_unique<KueueController>(*kueue));
   return controllers;
 }
 

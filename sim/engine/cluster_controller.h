@@ -1,9 +1,9 @@
 #pragma once
 // Cluster controllers: what acts on the cluster itself rather than on a workload's pods
 // (those are workload Controllers, controller.h) — the Cluster Autoscaler, Karpenter,
-// Kueue, the MIG manager, node faults. Each lives in sim/controllers/<name>/, owns its state,
-// its events (as timers) and its results, and talks to the engine only through its
-// ClusterApi (cluster_api.h).
+// Kueue, the MIG manager, node faults. Each lives in a folder of its own among the
+// controllers (README "How the code is laid out"), owns its state, its events (as timers)
+// and its results, and talks to the engine only through its ClusterApi (cluster_api.h).
 //
 // The engine calls its controllers in the order it was given them (make_controllers.cc
 // documents that order): the order of their timers' sequence numbers, and so of the run,

@@ -42,10 +42,11 @@ class ControllerContext {
   // Calls owner->OnTimer(tag) at `at`. REQUIRES: at >= now().
   virtual void SetTimer(SimTime at, OwnerId owner, uint64_t tag) = 0;
   virtual const Pod& pod(PodId id) const = 0;
-  // Kueue (kueue_admission.h): asks for the admission of a workload of `pod_sets`, its
-  // request being each set's count × its template's requests, through LocalQueue
-  // `local_queue` (a KueueSpec::local_queues index). The owner hears OnAdmitted when it
-  // is admitted and OnEvicted when it is evicted (it then waits in its queue again).
+  // Kueue (the cluster controller with the WorkloadAdmission role, cluster_controller.h):
+  // asks for the admission of a workload of `pod_sets`, its request being each set's
+  // count × its template's requests, through LocalQueue `local_queue` (a KueueSpec::
+  // local_queues index). The owner hears OnAdmitted when it is admitted and OnEvicted
+  // when it is evicted (it then waits in its queue again).
   // REQUIRES: the run has Kueue and the loader checked the queue and the request.
   virtual WorkloadId RequestAdmission(OwnerId owner, int32_t local_queue,
                                       std::span<const PodSet> pod_sets) = 0;

@@ -28,10 +28,6 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL),
       autoscaler_rng_(config.seed ^ 0x94d049bb133111ebULL),
       shared_claims_(std::move(inputs.shared_claims)) {
-  if (inputs.kueue) {
-    kueue_spec_ = std::make_unique<const KueueSpec>(std::move(*inputs.kueue));
-    kueue_ = std::make_unique<KueueAdmission>(*kueue_spec_);
-  }
   device_classes_ = std::move(inputs.device_classes);
   pods_.reserve(inputs.expected_pods);
   allocation_pool_.reserve(inputs.expected_pods);  // a device per pod, typically

@@ -27,7 +27,6 @@
 #include "sim/engine/dominant_shares.h"
 #include "sim/engine/gang.h"
 #include "sim/engine/job_class.h"
-#include "sim/engine/kueue_admission.h"
 #include "sim/engine/mig_fragmentation_meter.h"
 #include "sim/engine/node_faults.h"
 #include "sim/engine/node_runtime.h"
@@ -69,14 +68,12 @@ struct EngineInputs {
   std::vector<PodTemplate> templates;
   std::vector<std::unique_ptr<Controller>> controllers;
   // The cluster controllers (cluster_controller.h), in the order the engine calls them
-  // (sim/controllers/make_controllers.h builds them from the cluster spec).
+  // (make_controllers.h, in the controllers' folder, builds them from the cluster spec).
   ClusterControllers cluster_controllers{};
   SchedulerConfig scheduler{};
   // The queue discipline, the one queue-order extension point; null: PrioritySort.
   std::unique_ptr<QueueOrder> queue_order{};
   std::vector<PodDisruptionBudget> disruption_budgets{};
-  // Kueue's objects, when the scenario has them (engine_kueue.cc).
-  std::optional<KueueSpec> kueue{};
   // DRA: the DeviceClasses the templates' claims name (NVIDIA's and the scenario's), and
   // the shared ResourceClaims (by dra::SharedClaimId) the templates name.
   std::vector<dra::DeviceClass> device_classes{};
@@ -136,8 +133,6 @@ class Engine final : private ControllerContext {
   std::span<const std::unique_ptr<ClusterController>> cluster_controllers() const {
     return cluster_controllers_;
   }
-  // Kueue's state at the end (workloads, quotas, borrowing); null without Kueue.
-  const KueueAdmission* kueue() const { return kueue_.get(); }
   // The gangs the controllers declared (by GangId) and what happened to them.
   std::span<const Gang> gangs() const { return gangs_; }
   // Faults (engine_faults.cc). Pods killed, by cause (indexed by EndReason: preempted,
@@ -276,6 +271,7 @@ class Engine final : private ControllerContext {
   void DeleteGracefully(PodId pod) override;
   void SetTimer(SimTime at, OwnerId owner, uint64_t tag) override;
   const Pod& pod(PodId id) const override { return pods_[id.value()]; }
+  // Forwarded to the controller that takes the Kueue role (engine_cluster_api.cc).
   WorkloadId RequestAdmission(OwnerId owner, int32_t local_queue,
                               std::span<const PodSet> pod_sets) override;
   void FinishWorkload(WorkloadId workload) override;
@@ -331,9 +327,6 @@ class Engine final : private ControllerContext {
   std::optional<std::string> NodeBookingError() const;
   std::optional<std::string> LiveEventError() const;
   void AssignSchedulingClasses();
-  // Kueue's admissions and evictions at now_, told to their controllers (engine_kueue.cc).
-  void AdmitWorkloads();
-  TemplateId FlavoredTemplate(TemplateId base, const std::vector<int32_t>& flavors) const;
   void ScheduleCycle();
   bool TryBind(Pod& pod);
   void BindPinned();             // engine_pinned.cc
@@ -712,11 +705,6 @@ class Engine final : private ControllerContext {
   SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
   SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
   size_t pending_flushes_ = 0;
-  // Kueue: its objects (held apart: KueueAdmission points into them), its state, and per
-  // workload the controller that asked and the pod sets.
-  std::unique_ptr<const KueueSpec> kueue_spec_;
-  std::unique_ptr<KueueAdmission> kueue_;
-  std::vector<std::pair<OwnerId, std::vector<PodSet>>> kueue_workloads_;
   std::vector<Gang> gangs_;
   uint64_t reservation_releases_ = 0;  // queue unblocks made by releasing reservations
   // Fair share (a QueueOrder that GroupsByNamespace): the namespaces' dominant shares.

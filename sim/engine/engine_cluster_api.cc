@@ -69,4 +69,18 @@ template std::pair<MigLayoutRequests*, ClusterApi*> Engine::RoleOf(
 template std::pair<WorkloadAdmission*, ClusterApi*> Engine::RoleOf(
     WorkloadAdmission* (ClusterController::*)());
 
+// Workload controllers' admission requests go to the controller that takes the Kueue role.
+WorkloadId Engine::RequestAdmission(OwnerId owner, int32_t local_queue,
+                                    std::span<const PodSet> pod_sets) {
+  const auto [kueue, api] = RoleOf(&ClusterController::admission);
+  MIGSIM_CHECK(kueue != nullptr, "an admission request without Kueue");
+  return kueue->RequestAdmission(*api, owner, local_queue, pod_sets);
+}
+
+void Engine::FinishWorkload(WorkloadId workload) {
+  const auto [kueue, api] = RoleOf(&ClusterController::admission);
+  MIGSIM_CHECK(kueue != nullptr, "a workload finished without Kueue");
+  kueue->FinishWorkload(*api, workload);
+}
+
 }  // namespace migsim

@@ -1,6 +1,6 @@
 // The mechanism of a MIG change (what mig-parted does once the MIG manager asks): a node's
 // devices withdrawn, then rebuilt to a new layout. When a change begins and ends is the
-// MIG manager's (sim/controllers/mig_manager) or a fault's; which layouts a policy may ask
+// MIG manager's (a cluster controller) or a fault's; which layouts a policy may ask
 // for is checked here, as every decision of a policy is.
 #include <algorithm>
 

@@ -10,8 +10,7 @@
 namespace migsim {
 
 void Engine::ScheduleCycle() {
-  ClusterControllersBeforeCycle();
-  AdmitWorkloads();
+  ClusterControllersBeforeCycle();  // Kueue's admissions among them
   BindPinned();
   if (!queue_.HasWork()) return;
   queue_.BeginCycle(now_);

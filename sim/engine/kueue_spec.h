@@ -2,7 +2,7 @@
 // Kueue's objects as the engine runs them (scheduling.md §4; Kueue v1beta1): ResourceFlavors,
 // ClusterQueues with resource groups and quotas, LocalQueues. Plain data, validated by the
 // loader (sim/io/kueue_json.cc), which states every default; the admission logic is
-// KueueAdmission (kueue_admission.h).
+// KueueAdmission (controllers/kueue/kueue_admission.h).
 //
 // Quantities are in the scheduler's units: cpu in millicores, memory in MiB, extended
 // resources in counts. A cohort is a name (v1beta1): ClusterQueues naming the same cohort

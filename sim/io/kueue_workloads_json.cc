@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "sim/engine/kueue_quota.h"
+#include "sim/controllers/kueue/kueue_quota.h"
 #include "sim/io/scenario_sections_json.h"
 
 namespace migsim::io {

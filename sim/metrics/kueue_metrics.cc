@@ -6,7 +6,8 @@
 
 namespace migsim {
 
-std::vector<ClusterQueueMetrics> KueueMetrics(const KueueAdmission& kueue, SimTime end) {
+std::vector<ClusterQueueMetrics> KueueMetrics(const KueueController& controller, SimTime end) {
+  const KueueAdmission& kueue = controller.state();
   const size_t queues = kueue.spec().cluster_queues.size();
   std::vector<ClusterQueueMetrics> out(queues);
   std::vector<std::vector<double>> latencies(queues);

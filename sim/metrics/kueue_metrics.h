@@ -5,13 +5,13 @@
 #include <vector>
 
 #include "sim/core/sim_time.h"
-#include "sim/engine/kueue_admission.h"
+#include "sim/controllers/kueue/kueue_controller.h"
 #include "sim/metrics/run_metrics.h"
 
 namespace migsim {
 
-// One entry per ClusterQueue of `kueue`'s spec, in order, from its state at `end` (the
-// end of the run); borrowed GPUs are averaged over [0, end].
-std::vector<ClusterQueueMetrics> KueueMetrics(const KueueAdmission& kueue, SimTime end);
+// One entry per ClusterQueue of the run's Kueue objects, in order, from Kueue's state at
+// `end` (the end of the run); borrowed GPUs are averaged over [0, end].
+std::vector<ClusterQueueMetrics> KueueMetrics(const KueueController& controller, SimTime end);
 
 }  // namespace migsim

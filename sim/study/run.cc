@@ -5,6 +5,7 @@
 
 #include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
+#include "sim/controllers/kueue/kueue_controller.h"
 #include "sim/controllers/make_controllers.h"
 #include "sim/core/check.h"
 #include "sim/engine/engine.h"
@@ -43,11 +44,10 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   in.job_classes = scenario.job_classes;
   in.templates = scenario.templates;
   for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
-  in.cluster_controllers = MakeClusterControllers(scenario.cluster);
+  in.cluster_controllers = MakeClusterControllers(scenario.cluster, scenario.kueue);
   in.scheduler = scenario.scheduler;
   in.queue_order = MakeQueueOrder(scenario.queue_order, scenario.queue_params);
   in.disruption_budgets = scenario.disruption_budgets;
-  in.kueue = scenario.kueue;
   in.device_classes = scenario.device_classes;
   in.shared_claims = scenario.shared_claims;
   in.expected_pods = ExpectedPods(scenario);
@@ -255,8 +255,8 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.metrics.gpu_hours_lost_to_preemption = engine.gpu_hours_lost_to_preemption();
   result.metrics.queueing_by_priority_class =
       QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
-  if (engine.kueue() != nullptr) {
-    result.metrics.cluster_queues = KueueMetrics(*engine.kueue(), engine.end_time());
+  if (const auto* kueue = FindController<KueueController>(engine.cluster_controllers())) {
+    result.metrics.cluster_queues = KueueMetrics(*kueue, engine.end_time());
   }
   AddJobsAndTenants(engine, scenario, result.metrics);
   result.metrics.unserved =

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/engine/cluster_api.h"
@@ -36,6 +37,9 @@ class FakeClusterApi final : public ClusterApi {
   // left or the next is after `until`; returns how many ran.
   int RunTimers(ClusterController& controller, SimTime until = SimTime::Max());
   const std::deque<Timer>& timers() const { return timers_; }
+  // The id of resource `name` in the fake's table, interned if new: for the requests of
+  // the templates a test builds.
+  ResourceId Intern(std::string_view name) { return resources_.Intern(name); }
   void set_now(SimTime now) { now_ = now; }
 
   SimTime now() const override { return now_; }

@@ -1,4 +1,4 @@
-#include "sim/engine/kueue_quota.h"
+#include "sim/controllers/kueue/kueue_quota.h"
 
 #include <algorithm>
 #include <limits>

@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "sim/core/sim_time.h"
-#include "sim/engine/kueue_quota.h"
+#include "sim/controllers/kueue/kueue_quota.h"
 #include "sim/engine/kueue_spec.h"
 
 namespace migsim {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "sim/engine/kueue_admission.h"
+#include "sim/controllers/kueue/kueue_admission.h"
 
 namespace migsim {
 

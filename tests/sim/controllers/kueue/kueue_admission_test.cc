@@ -1,6 +1,6 @@
 // KueueAdmission without an engine: quotas, borrowing, lending, queueing strategies,
 // preemption and fair sharing, on GPU counts.
-#include "sim/engine/kueue_admission.h"
+#include "sim/controllers/kueue/kueue_admission.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "sim/engine/kueue_admission.h"
+#include "sim/controllers/kueue/kueue_admission.h"
 
 #include <algorithm>
 
