@@ -18,36 +18,13 @@
 #include "sim/cluster/device_plugin.h"
 #include "sim/cluster/mig_config.h"
 #include "sim/cluster/node_type.h"
+#include "sim/io/k8s/gfd_product.h"
 #include "sim/io/k8s/snapshot_model.h"
 
 namespace migsim::k8s {
 namespace {
 
 constexpr std::string_view kMigPrefix = "nvidia.com/mig-";
-constexpr std::string_view kSharedSuffix = "-SHARED";
-constexpr std::string_view kMigPart = "-MIG-";
-constexpr std::string_view kInvalid = "INVALID";
-
-// nvidia.com/gpu.product taken apart.
-struct Product {
-  std::string model;  // "NVIDIA-A100-SXM4-40GB"
-  std::string mig;    // "": whole GPUs; "INVALID"; else a profile's resource suffix, "1g.5gb"
-  bool shared = false;
-};
-
-Product ParseProduct(std::string text) {
-  Product p;
-  if (text.ends_with(kSharedSuffix)) {
-    p.shared = true;
-    text.resize(text.size() - kSharedSuffix.size());
-  }
-  if (const size_t m = text.rfind(kMigPart); m != std::string::npos) {
-    p.mig = text.substr(m + kMigPart.size());
-    text.resize(m);
-  }
-  p.model = std::move(text);
-  return p;
-}
 
 // What the node says of its GPUs, before it is understood.
 struct GpuFacts {
@@ -393,7 +370,7 @@ SnapshotGpus ReadSnapshotGpus(const ManifestNode& item, const std::string& node,
     return out;
   }
   out.usable = p.mig.empty()        ? WholeGpus(f, p, &out, log)
-               : p.mig == kInvalid ? InvalidSingle(f, &out, log)
+               : p.mig == kInvalidMig ? InvalidSingle(f, &out, log)
                                     : SingleProfile(f, p, &out, log);
   if (out.gpus == 0) out.model = nullptr;
   return out;
