@@ -2,14 +2,20 @@
 
 #include <memory>
 
+#include "sim/controllers/faults/fault_injector.h"
 #include "sim/controllers/mig_manager/mig_manager.h"
 
 namespace migsim {
 
-ClusterControllers MakeClusterControllers(const ClusterSpec& /*cluster*/) {
+ClusterControllers MakeClusterControllers(const ClusterSpec& cluster) {
   ClusterControllers controllers;
   // Always there: policies may ask for MIG layouts in any run.
   controllers.push_back(std::make_unique<MigManager>());
+  // Only with faults: a run without them does no work for them (spot notices come from
+  // fault processes, so node groups alone need none).
+  if (!cluster.faults.empty() || !cluster.fault_processes.empty()) {
+    controllers.push_back(std::make_unique<FaultInjector>());
+  }
   return controllers;
 }
 

@@ -3,7 +3,10 @@
 // spec, in the fixed order the engine calls them. The order is part of a run's definition:
 // controllers' timers set at the same instant run in it, so moving one changes the run.
 //
-// Order: the MIG manager (its scripted relabels' timers are set first at t = 0).
+// Order: the MIG manager (its scripted relabels' timers are set first at t = 0), then the
+// faults (FaultInjector: its Start sets the scripted faults' timers and the failure
+// processes' first draws, before the engine's node-group code starts and draws the initial
+// spot instances' notices through OnNodeChanged).
 // A new controller is one folder under sim/controllers/ and one line in make_controllers.cc.
 
 #include "sim/engine/cluster_controller.h"

@@ -1,9 +1,9 @@
 #pragma once
 // Faults: nodes and GPUs that fail during a run, scripted at given times (Fault) or drawn
 // from failure processes (FaultProcess). Built and validated by the scenario loader
-// (sim/io/faults_json.cc); the engine applies them (engine_faults.cc). What each kind
-// does to the node, its pods and their controllers is documented in scenarios/README.md
-// ("faults").
+// (sim/io/faults_json.cc); the faults controller applies them (sim/controllers/faults).
+// What each kind does to the node, its pods and their controllers is documented in
+// scenarios/README.md ("faults").
 
 #include <cstdint>
 #include <optional>
