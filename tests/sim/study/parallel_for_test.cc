@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 namespace migsim {
@@ -33,10 +35,21 @@ TEST_CASE(
     "[core][parallel]") {
   for (size_t threads : {1, 2, 8}) {
     std::atomic<int> calls{0};
+    std::atomic<bool> throwing{false};
     const auto run = [&] {
       ParallelFor(1000, threads, [&](size_t i) {
         ++calls;
-        if (i == 3) throw InternalError("task 3");
+        if (i == 3) {
+          throwing = true;
+          throw InternalError("task 3");
+        }
+        // Tasks after it are handed out only after task 3 (in index order); each waits for
+        // the throw and then takes a while, so that the other workers cannot finish all
+        // 1000 before the failure stops the handing out, however the threads are scheduled.
+        if (i > 3) {
+          while (!throwing) std::this_thread::yield();
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
       });
     };
     CHECK_THROWS_AS(run(), InternalError);
