@@ -192,7 +192,7 @@ TEST_CASE("a terminated instance takes its spot notices' cordons with it") {
   CHECK(api.calls.empty());
 }
 
-TEST_CASE("a failed MIG apply empties the MIG GPUs after its window; the repair restores them") {
+TEST_CASE("a failed MIG apply empties the MIG GPUs after its window and its repair restores them") {
   Scenario s;
   s.cluster.nodes.push_back(test::P4d("a", "all-balanced"));
   s.cluster.nodes[0].mig_reconfiguration = Sec(45);
