@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/controllers/faults/fault_draws.h"
 #include "sim/core/rng.h"
 #include "sim/engine/cluster_controller.h"
 
