@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/controllers/make_controllers.h"
 #include "tests/support/fake_cluster_api.h"
 #include "tests/support/tiny_world.h"
 
@@ -239,6 +240,21 @@ TEST_CASE("a failed MIG apply waits for the node's MIG change under way") {
   CHECK(api.calls.empty());
   REQUIRE(api.timers().size() == 1);
   CHECK(api.timers()[0].at == Sec(120));
+}
+
+TEST_CASE("the faults controller is made only for a cluster with faults, after the MIG manager") {
+  Scenario s = TwoP3();
+  const ClusterControllers without = MakeClusterControllers(s.cluster);
+  CHECK(FindController<FaultInjector>(without) == nullptr);
+  FaultProcess process;
+  process.name = "xid";
+  process.nodes = {0};
+  process.scale = Sec(60);
+  s.cluster.fault_processes.push_back(process);
+  const ClusterControllers with = MakeClusterControllers(s.cluster);
+  REQUIRE(with.size() == without.size() + 1);
+  CHECK(with.front()->name() == "mig-manager");
+  CHECK(FindController<FaultInjector>(with) == with.back().get());
 }
 
 }  // namespace
