@@ -143,7 +143,7 @@ class Engine final : private ControllerContext {
   // or a GPU each), as cluster controllers recorded them (ClusterApi::RecordFault: the run
   // budget counts them); the GPU time the pods killed by faults held that no checkpoint kept
   // (as for preemption), in GPU-hours. The faults' own results (pools, ...) are their
-  // controller's (sim/controllers/faults).
+  // controller's (FaultInjector).
   std::span<const int64_t> killed_by_cause() const { return killed_; }
   int64_t fault_hits() const { return fault_hits_; }
   // Set when the run stopped early, past its budget (EngineConfig::budget): the results

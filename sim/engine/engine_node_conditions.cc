@@ -3,7 +3,7 @@
 // NotReady and its NoExecute eviction, GPUs unhealthy, cordons, evictions under
 // PodDisruptionBudgets, a node deleted, and what the conditions make of the node for the
 // scheduler (NodeInfo::schedulable). What makes a node fail, and when, is a controller's
-// (sim/controllers/faults).
+// (the faults controller, FaultInjector).
 
 #include <algorithm>
 
