@@ -5,7 +5,10 @@
 //
 // Order: the MIG manager (its scripted relabels' timers are set first at t = 0), Kueue (it
 // sets no timer, at Start or later, so its place moves no sequence number; its BeforeCycle
-// admissions run where the engine's own ran, before the scheduling cycle).
+// admissions run where the engine's own ran, before the scheduling cycle), then the faults
+// (FaultInjector: its Start sets the scripted faults' timers and the failure processes'
+// first draws, before the engine's node-group code starts and draws the initial spot
+// instances' notices through OnNodeChanged).
 // A new controller is one folder under sim/controllers/ and one line in make_controllers.cc.
 
 #include <optional>

@@ -19,7 +19,9 @@
 #include "sim/core/sim_time.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/kueue_spec.h"
+#include "sim/engine/node_conditions.h"
 #include "sim/engine/node_runtime.h"
+#include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
 #include "sim/policy/cluster_view.h"
 #include "sim/policy/resources.h"
@@ -48,6 +50,12 @@ class ClusterApi {
   virtual const ResourceTable& resources() const = 0;
   // When the MIG change under way on `node` ends (<= now(): none is).
   virtual SimTime reconfiguring_until(NodeId node) const = 0;
+  // The node's conditions (node_conditions.h).
+  virtual const NodeConditions& node_conditions(NodeId node) const = 0;
+  // The instance running in `node`'s slot: a node group's node counts its launches (a node
+  // terminated and launched again is another instance, as a new cloud instance ID is); 0
+  // for every other node.
+  virtual uint32_t node_instance(NodeId node) const = 0;
 
   // Calls this controller's OnTimer(tag) at `at`. REQUIRES: at >= now().
   virtual void SetTimer(SimTime at, uint64_t tag, TimerKind kind = TimerKind::kActive) = 0;
@@ -67,6 +75,45 @@ class ClusterApi {
   // layouts, devices are rebuilt, surviving pods follow theirs, pending pods are retried.
   virtual void FinishMigChange(NodeId node, const std::vector<GpuMigSetting>& gpus,
                                const std::string& config) = 0;
+
+  // Node conditions (the kubelet's, the node lifecycle controller's and the API server's
+  // mechanism; the engine keeps the counts of node_conditions.h). REQUIRES for each: the
+  // node is not removed.
+  // The node goes NotReady (the kubelet stops posting status): unschedulable (the
+  // not-ready:NoSchedule taint) once the first cause comes, its gang reservations released,
+  // and its pods stop at once and end NodeLost after `toleration` (the NoExecute taint
+  // manager's eviction). Counted: one more cause.
+  virtual void SetNodeNotReady(NodeId node, SimTime toleration) = 0;
+  // One cause of NotReady ends; when none is left the node is Ready again, and empty: what
+  // was still bound there (pods whose toleration runs) ends NodeLost now (the machine
+  // rebooted). REQUIRES: the node is NotReady.
+  virtual void SetNodeReady(NodeId node) = 0;
+  // The device plugin marks GPU `gpu` unhealthy (counted, as NotReady) and withdraws its
+  // devices: gang reservations there are released and pods on it end GpuFailed at once;
+  // healthy: one cause ends, and with the last the devices come back and pending pods are
+  // retried. REQUIRES (healthy): the GPU is unhealthy.
+  virtual void SetGpuHealth(NodeId node, int gpu, bool healthy) = 0;
+  // kubectl cordon (counted): the node takes no new pod, and gang reservations there are
+  // released. Uncordon lifts one cordon. REQUIRES (Uncordon): the node is cordoned.
+  virtual void Cordon(NodeId node) = 0;
+  virtual void Uncordon(NodeId node) = 0;
+  // Evicts, through the Eviction API, every pod on `node` not terminating that its
+  // PodDisruptionBudgets let go (in pod order), each ending Evicted after its grace period
+  // (at most `max_grace`), its lost GPU time booked to `book`; true when a budget refused one.
+  virtual bool EvictPods(NodeId node, SimTime max_grace, LossBook book) = 0;
+  // The node's instance is gone: a node group's node is terminated by its group (absent
+  // until launched again); any other node is deleted for good (removed). Pods still there
+  // end now (NodeRemoved, or the reason they were being evicted for). REQUIRES: the node is
+  // neither removed nor absent.
+  virtual void DeleteNode(NodeId node) = 0;
+  // Sets the node's nvidia.com/mig.config.state label ("failed", ...). REQUIRES: the node is
+  // not reconfiguring.
+  virtual void SetMigConfigState(NodeId node, const std::string& state) = 0;
+  // Reports to the run's observers (the API server's Events): a fault that hit or was
+  // repaired (a hit counts towards the run budget's fault_hits), and the GPUs of node pool
+  // `pool` that are available, out of `total`.
+  virtual void RecordFault(const FaultNotice& notice) = 0;
+  virtual void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) = 0;
 
   // Kueue's verdicts, told to the workload controller that asked (ControllerContext::
   // RequestAdmission): admitted with, per pod set, the template to create its pods from;

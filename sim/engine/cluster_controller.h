@@ -45,6 +45,14 @@ class MigLayoutRequests {
   ~MigLayoutRequests() = default;
 };
 
+// A node group's instance changing, as the engine's node-group code tells the controllers.
+enum class NodeChange : uint8_t {
+  kStarted,     // running from t = 0 (its group's initial nodes), at the run's start
+  kReady,       // a launched instance registered Ready
+  kTerminated,  // the instance is gone (scaled down, reclaimed, or deleted by DeleteNode)
+  kRemoved,     // a node that is no node group's was deleted for good (DeleteNode)
+};
+
 class ClusterController {
  public:
   virtual ~ClusterController() = default;
@@ -58,6 +66,8 @@ class ClusterController {
   // t = 0, which runs before any event.
   virtual void BeforeCycle(ClusterApi& /*api*/) {}
   virtual void AfterCycle(ClusterApi& /*api*/) {}
+  // `node` changed (NodeChange), at the point of the engine's call sequence where it did.
+  virtual void OnNodeChanged(ClusterApi& /*api*/, NodeId /*node*/, NodeChange /*change*/) {}
   // Asked when only idle events are left (TimerKind::kIdle) and this controller has an idle
   // timer queued: true when it may still change something, which keeps the run going.
   virtual bool MayAct(const ClusterApi& /*api*/) const { return false; }

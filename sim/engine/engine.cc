@@ -25,7 +25,6 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       submitted_by_owner_(controllers_.size(), 0),
       budgets_(std::move(inputs.disruption_budgets), templates_),
       preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
-      fault_rng_(config.seed ^ 0xd1b54a32d192ed03ULL),
       autoscaler_rng_(config.seed ^ 0x94d049bb133111ebULL),
       shared_claims_(std::move(inputs.shared_claims)) {
   device_classes_ = std::move(inputs.device_classes);
@@ -36,11 +35,13 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());
   runtimes_.reserve(n);
+  node_conditions_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     runtimes_.emplace_back(cluster_->nodes[i], NodeId(static_cast<NodeId::Rep>(i)), resources_,
                            node_info_[i]);
     capacity_weight_ += runtimes_.back().capacity_weight();
     allocated_weight_ += runtimes_.back().allocated_weight();
+    node_conditions_[i].gpu_unhealthy.assign(runtimes_.back().gpus().size(), 0);
   }
   mig_fragmentation_ = MigFragmentationMeter(n);
   for (uint32_t i = 0; i < n; ++i) UpdateMigFragmentation(i);
@@ -139,10 +140,9 @@ void Engine::Run() {
   for (size_t i = 0; i < controllers_.size(); ++i) {
     controllers_[i]->Start(*this, OwnerId(static_cast<OwnerId::Rep>(i)));
   }
-  StartClusterControllers();
   billed_since_.assign(cluster_->nodes.size(), SimTime::Zero());
   billed_seconds_.assign(cluster_->nodes.size(), 0);
-  if (!cluster_->faults.empty() || !cluster_->fault_processes.empty()) StartFaults();
+  StartClusterControllers();
   if (!cluster_->node_groups.empty()) StartAutoscaling();
   NotifyAllocation();
   ScheduleCycle();

@@ -28,7 +28,7 @@
 #include "sim/engine/gang.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/mig_fragmentation_meter.h"
-#include "sim/engine/node_faults.h"
+#include "sim/engine/node_conditions.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
 #include "sim/engine/pod.h"
@@ -135,19 +135,18 @@ class Engine final : private ControllerContext {
   }
   // The gangs the controllers declared (by GangId) and what happened to them.
   std::span<const Gang> gangs() const { return gangs_; }
-  // Faults (engine_faults.cc). Pods killed, by cause (indexed by EndReason: preempted,
-  // node lost, GPU failed, evicted, node removed, device lost), counted where each kill
-  // happens; faults that hit (a node or a GPU each); the GPU time the pods killed by faults
-  // held that no checkpoint kept (as for preemption), in GPU-hours.
+  // Pods killed, by cause (indexed by EndReason: preempted, node lost, GPU failed, evicted,
+  // node removed, device lost), counted where each kill happens; the faults that hit (a node
+  // or a GPU each), as cluster controllers recorded them (ClusterApi::RecordFault: the run
+  // budget counts them); the GPU time the pods killed by faults held that no checkpoint kept
+  // (as for preemption), in GPU-hours. The faults' own results (pools, ...) are their
+  // controller's (FaultInjector).
   std::span<const int64_t> killed_by_cause() const { return killed_; }
   int64_t fault_hits() const { return fault_hits_; }
   // Set when the run stopped early, past its budget (EngineConfig::budget): the results
   // then describe the cluster as it stood at overrun()->at.
   const std::optional<BudgetOverrun>& overrun() const { return overrun_; }
   double gpu_hours_lost_to_faults() const { return fault_gpu_seconds_ / 3600; }
-  // The node pools availability is reported for (OnPoolAvailability): the scenario's, or
-  // one "cluster" pool of every node when it names none.
-  std::span<const NodePoolRange> pools() const { return pools_; }
   // The GPU time shared ResourceClaims held (their devices' GPUs x the time allocated, up
   // to the end for a claim still allocated), in GPU-hours, by the namespace of the pod that
   // allocated each (engine_shared_claims.cc): the GPU the claim's pods use, which their own
@@ -223,28 +222,6 @@ class Engine final : private ControllerContext {
     GangId gang;
     uint32_t round;
   };
-  // A step of a fault on a node (engine_faults.cc).
-  enum class FaultStepKind : uint8_t {
-    kHit,          // a scripted fault hits (`source`: index into ClusterSpec::faults)
-    kDraw,         // a failure process's failure (`source`: into ClusterSpec::fault_processes)
-    kRepair,       // the node or GPU is back (`source` as for its hit, `process` telling which)
-    kDrainTick,    // a drain or spot notice evicts what it may (retried every 5 s)
-    kRemove,       // a spot notice ends: the node is gone
-    kUncordon,     // a drain's maintenance is over
-    kMigFailed,    // a failing MIG apply ends: state `failed`
-    kMigRestored,  // a repair re-applied the node's previous MIG config
-    kApply,        // a MIG apply that had to wait for the node's change under way
-  };
-  struct FaultStep {
-    FaultStepKind step;
-    bool process = false;
-    int16_t gpu = -1;
-    uint32_t node = 0;
-    uint32_t source = 0;
-    // A spot notice's steps on a node group's node: the launch they belong to (a node
-    // terminated and launched again is another instance).
-    uint32_t launch = 0;
-  };
   // A step of node autoscaling (engine_autoscaling.cc).
   enum class ScaleStepKind : uint8_t {
     kScan,              // the Cluster Autoscaler's loop (after that instant's scheduling cycle)
@@ -259,7 +236,7 @@ class Engine final : private ControllerContext {
   };
   using Event =
       std::variant<ControllerTimer, ClusterTimer, PodStart, PodEnd, DeviceTick, BackoffWake,
-                   UnschedulableFlush, GangTimeout, RankChange, FaultStep, ScaleStep>;
+                   UnschedulableFlush, GangTimeout, RankChange, ScaleStep>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -288,13 +265,12 @@ class Engine final : private ControllerContext {
   void Handle(const UnschedulableFlush& e);
   void Handle(const GangTimeout& e);
   void Handle(const RankChange& e);
-  void Handle(const FaultStep& e);
   void Handle(const ScaleStep& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
-  // True when every queued event is an UnschedulableFlush, a failure process's next draw,
-  // an autoscaler scan that could do nothing or a cluster controller's idle timer whose
-  // controller may not act (those do not keep a run without a horizon going).
+  // True when every queued event is an UnschedulableFlush, an autoscaler scan that could do
+  // nothing or a cluster controller's idle timer whose controller may not act (those do not
+  // keep a run without a horizon going).
   bool OnlyFlushesLeft();
   // Cluster controllers (engine_cluster_api.cc): each one's ClusterApi, and the calls the
   // engine makes to them all.
@@ -304,6 +280,8 @@ class Engine final : private ControllerContext {
   void ClusterControllersAfterCycle();
   void FinishClusterControllers();
   bool IdleControllerMayAct() const;
+  // Tells every cluster controller (ClusterController::OnNodeChanged).
+  void NotifyNodeChanged(uint32_t node, NodeChange change);
   // The controller that takes `role` (ClusterController::admission(), mig_layouts()).
   template <class Role>
   std::pair<Role*, ClusterApi*> RoleOf(Role* (ClusterController::*role)());
@@ -506,41 +484,26 @@ class Engine final : private ControllerContext {
   // Preemptive disciplines (LAS): an evicted pod's Pod::attained_gpu_s becomes all the
   // service it attained, for its controller to hand to its replacement.
   void RecordAttained(Pod& pod) const;
-  // Faults (engine_faults.cc, fault_targets.cc).
-  void StartFaults();
-  // The (node, GPU or -1) pairs a scripted fault hits, drawn when the fault happens.
-  std::vector<std::pair<uint32_t, int>> FaultTargets(const Fault& fault);
-  FaultKind KindOf(const FaultStep& e) const;
-  std::optional<SimTime> RepairAfter(const FaultStep& e);
-  void FaultHit(FaultKind kind, uint32_t node, int gpu, const FaultStep& origin);
-  void NodeLost(uint32_t node, SimTime toleration);
-  void GpuUnhealthy(uint32_t node, int gpu);
-  void StartDrain(uint32_t node, const FaultStep& origin);
-  void DrainTick(const FaultStep& e);
-  void RemoveNode(uint32_t node);
-  // Drains, spot notices, failed MIG applies (engine_fault_drain.cc).
+  // Node conditions (engine_node_conditions.cc): ClusterApi's node verbs, and what the
+  // node-group code uses of them.
+  void SetNodeNotReady(uint32_t node, SimTime toleration);
+  void SetNodeReady(uint32_t node);
+  void SetGpuHealth(uint32_t node, int gpu, bool healthy);
+  void Cordon(uint32_t node);
+  void Uncordon(uint32_t node);
   bool MayEvict(const Pod& pod, std::vector<int32_t>& allowed) const;
   // Evicts every pod on `node` not terminating yet that its budgets let go, in pod order,
   // each ending Evicted after its grace period (at most `max_grace`), its lost GPU time
   // booked to `book`. True when the budgets refused some pod.
   bool EvictAllowed(uint32_t node, SimTime max_grace, LossBook book);
-  void MigApplyFails(uint32_t node, const FaultStep& origin);
-  void MigApplyEnds(const FaultStep& e);
-  // False when the node is reconfiguring: the repair is queued for when that ends.
-  bool RestoreMig(const FaultStep& e);
-  void Repair(const FaultStep& e);
-  void DrawNextFailure(uint32_t process, uint32_t node, int gpu);
-  void DrawSpotInterruptions(uint32_t node);
+  void DeleteNode(uint32_t node);
   // Ends every pod on `node` (those holding a device of `gpu`, unless -1) that is not
   // terminating yet with `reason` at `end`; terminating ones too when `all`, with their own
   // reason, at once.
   void KillPodsOn(uint32_t node, int gpu, SimTime end, EndReason reason, bool all);
   void UpdateSchedulable(uint32_t node);
-  void ReportAvailability(uint32_t node);
-  int64_t AvailableGpus(uint32_t node) const;
-  void Notify(const FaultNotice& notice);
-  // The per-node fault state, the pools and each node's pool (faults and autoscaling).
-  void InitNodeStates();
+  void RecordFault(const FaultNotice& notice);
+  void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total);
   // Autoscaling (engine_autoscaling.cc).
   void StartAutoscaling();
   void QueueScan();
@@ -584,9 +547,9 @@ class Engine final : private ControllerContext {
   void ScaleDownDrainTick(const ScaleStep& e);
   void AbortScaleDownDrain(uint32_t node);
   void TerminateNode(uint32_t node);
-  // Whether `e` belongs to an instance of a node group's node that is gone.
-  bool OtherInstance(const FaultStep& e) const;
-  // A spot instance of a node group reclaimed at its notice's end.
+  // The instance in the node's slot (ClusterApi::node_instance).
+  uint32_t NodeInstance(uint32_t node) const;
+  // A node group's node deleted (DeleteNode: a spot instance reclaimed at its notice's end).
   void ReclaimGroupNode(uint32_t node);
   void NotifyScale(uint32_t node, NodeScaleChange change);
   void StopBilling(uint32_t node);
@@ -712,19 +675,13 @@ class Engine final : private ControllerContext {
   DominantShares dominant_shares_;
   // Preemptive disciplines (LAS, SRTF): whether the queue order is one.
   bool preemptive_order_ = false;
-  // Faults: kills by cause (EndReason), the per-node fault state (empty in a run without
-  // faults), the failure processes' own random stream, the pools and which pool each
-  // node is in, and the draws queued (see OnlyFlushesLeft).
+  // Kills by cause (EndReason), faults recorded (RecordFault), the GPU time lost to faults,
+  // and by node its conditions (node_conditions.h).
   std::array<int64_t, kEndReasonCount> killed_{};
   int64_t fault_hits_ = 0;
   std::optional<BudgetOverrun> overrun_;
   double fault_gpu_seconds_ = 0;
-  std::vector<NodeFaults> node_faults_;
-  Rng fault_rng_;                  // scripted faults' draws of pool members
-  std::vector<Rng> process_rngs_;  // by failure process (FaultProcessRng)
-  std::vector<NodePoolRange> pools_;
-  std::vector<uint32_t> pool_of_;
-  size_t pending_draws_ = 0;
+  std::vector<NodeConditions> node_conditions_;
   // DRA.
   std::vector<dra::DeviceClass> device_classes_;
   int64_t mig_instances_created_ = 0;

@@ -32,6 +32,10 @@ class Engine::Api final : public ClusterApi {
   SimTime reconfiguring_until(NodeId node) const override {
     return e_.reconfiguring_until_[Checked(node)];
   }
+  const NodeConditions& node_conditions(NodeId node) const override {
+    return e_.node_conditions_[Checked(node)];
+  }
+  uint32_t node_instance(NodeId node) const override { return e_.NodeInstance(Checked(node)); }
 
   void SetTimer(SimTime at, uint64_t tag, TimerKind kind) override {
     MIGSIM_CHECK(at >= e_.now_, "a cluster controller's timer in the past");
@@ -56,6 +60,48 @@ class Engine::Api final : public ClusterApi {
     MIGSIM_CHECK(gpus.size() == e_.runtimes_[n].gpus().size(), "a MIG layout for other GPUs");
     e_.FinishMigChange(n, gpus, config);
   }
+  void SetNodeNotReady(NodeId node, SimTime toleration) override {
+    e_.SetNodeNotReady(Present(node), toleration);
+  }
+  void SetNodeReady(NodeId node) override {
+    const uint32_t n = Present(node);
+    MIGSIM_CHECK(e_.node_conditions_[n].not_ready > 0, "a node made Ready that was not NotReady");
+    e_.SetNodeReady(n);
+  }
+  void SetGpuHealth(NodeId node, int gpu, bool healthy) override {
+    const uint32_t n = Present(node);
+    const std::vector<int>& unhealthy = e_.node_conditions_[n].gpu_unhealthy;
+    MIGSIM_CHECK(gpu >= 0 && static_cast<size_t>(gpu) < unhealthy.size(), "no such GPU");
+    MIGSIM_CHECK(!healthy || unhealthy[gpu] > 0, "a GPU made healthy that was not unhealthy");
+    e_.SetGpuHealth(n, gpu, healthy);
+  }
+  void Cordon(NodeId node) override { e_.Cordon(Present(node)); }
+  void Uncordon(NodeId node) override {
+    const uint32_t n = Checked(node);
+    MIGSIM_CHECK(e_.node_conditions_[n].cordons > 0, "a node uncordoned that was not cordoned");
+    e_.Uncordon(n);
+  }
+  bool EvictPods(NodeId node, SimTime max_grace, LossBook book) override {
+    return e_.EvictAllowed(Present(node), max_grace, book);
+  }
+  void DeleteNode(NodeId node) override {
+    const uint32_t n = Present(node);
+    MIGSIM_CHECK(!e_.node_conditions_[n].absent, "a node deleted that is not running");
+    e_.DeleteNode(n);
+  }
+  void SetMigConfigState(NodeId node, const std::string& state) override {
+    const uint32_t n = Checked(node);
+    MIGSIM_CHECK(!e_.runtimes_[n].reconfiguring(), "a MIG state set during a MIG change");
+    e_.runtimes_[n].SetMigState(state, e_.node_info_[n]);
+  }
+  void RecordFault(const FaultNotice& notice) override {
+    Checked(notice.node);
+    e_.RecordFault(notice);
+  }
+  void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) override {
+    MIGSIM_CHECK(available >= 0 && available <= total, "more GPUs available than there are");
+    e_.RecordPoolAvailability(pool, available, total);
+  }
   void TellAdmitted(OwnerId owner, WorkloadId workload,
                     std::span<const TemplateId> templates) override {
     e_.controllers_[CheckedOwner(owner)]->OnAdmitted(e_, workload, templates);
@@ -68,6 +114,12 @@ class Engine::Api final : public ClusterApi {
   uint32_t Checked(NodeId node) const {
     MIGSIM_CHECK(node.valid() && node.value() < e_.runtimes_.size(), "no such node");
     return node.value();
+  }
+  // A node that is not removed (the node verbs' REQUIRES).
+  uint32_t Present(NodeId node) const {
+    const uint32_t n = Checked(node);
+    MIGSIM_CHECK(!e_.node_conditions_[n].removed, "a verb on a removed node");
+    return n;
   }
   uint32_t CheckedOwner(OwnerId owner) const {
     MIGSIM_CHECK(owner.valid() && owner.value() < e_.controllers_.size(), "no such controller");

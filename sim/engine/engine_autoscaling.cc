@@ -34,7 +34,6 @@ constexpr SimTime kDelayAfterFailure = SimTime::Micros(180'000'000);
 }  // namespace
 
 void Engine::StartAutoscaling() {
-  InitNodeStates();
   node_scale_.resize(cluster_->nodes.size());
   group_scale_.resize(cluster_->node_groups.size());
   group_counters_.resize(cluster_->node_groups.size());
@@ -51,11 +50,11 @@ void Engine::StartAutoscaling() {
       if (i < group.initial) {
         scale.state = NodeScale::State::kReady;
         ++group_scale_[g].launched;
-        DrawSpotInterruptions(node);
+        NotifyNodeChanged(node, NodeChange::kStarted);
         continue;
       }
       scale.state = NodeScale::State::kAbsent;
-      node_faults_[node].absent = true;
+      node_conditions_[node].absent = true;
       UpdateSchedulable(node);
       capacity_weight_ -= runtimes_[node].capacity_weight();
       billed_since_[node] = SimTime::Max();
@@ -259,14 +258,13 @@ void Engine::NodeReady(uint32_t node) {
   --group_scale_[scale.group].provisioning;
   scale.state = NodeScale::State::kReady;
   scale.unneeded_since = SimTime::Max();
-  node_faults_[node].absent = false;
+  node_conditions_[node].absent = false;
   capacity_weight_ += runtimes_[node].capacity_weight();
   UpdateSchedulable(node);  // unblocks the queue
   NotifyAllocation();
   NotifyScale(node, NodeScaleChange::kReady);
-  ReportAvailability(node);
   scale.last_change = now_;
-  DrawSpotInterruptions(node);
+  NotifyNodeChanged(node, NodeChange::kReady);
   if (scale.replaces >= 0) ReplacementReady(node);
 }
 
@@ -462,7 +460,7 @@ void Engine::StartScaleDownDrain(uint32_t node) {
   ++group_scale_[scale.group].draining;
   last_scale_down_ = now_;
   scaled_down_ = true;
-  ++node_faults_[node].cordons;
+  ++node_conditions_[node].cordons;
   UpdateSchedulable(node);
   NotifyScale(node, NodeScaleChange::kDrainStarted);
   ScaleDownDrainTick(
@@ -493,7 +491,7 @@ void Engine::AbortScaleDownDrain(uint32_t node) {
   last_drain_failure_ = now_;
   drain_failed_ = true;
   ++group_counters_[scale.group].drains_aborted;
-  --node_faults_[node].cordons;
+  --node_conditions_[node].cordons;
   UpdateSchedulable(node);
   NotifyScale(node, NodeScaleChange::kDrainAborted);
   EndReplacement(node);
@@ -508,33 +506,31 @@ void Engine::TerminateNode(uint32_t node) {
   if (scale.state == NodeScale::State::kDraining) {
     --draining_;
     --group_scale_[scale.group].draining;
-    --node_faults_[node].cordons;
+    --node_conditions_[node].cordons;
   }
-  // Spot notices end with the instance: a launch in its slot starts uncordoned.
-  node_faults_[node].cordons -= std::exchange(node_faults_[node].spot_notices, 0);
   last_scale_down_ = now_;
   scaled_down_ = true;
   scale.state = NodeScale::State::kAbsent;
   scale.unneeded_since = SimTime::Max();
   --group_scale_[scale.group].launched;
   ++group_counters_[scale.group].nodes_terminated;
-  node_faults_[node].absent = true;
+  node_conditions_[node].absent = true;
   UpdateSchedulable(node);
   capacity_weight_ -= runtimes_[node].capacity_weight();
   NotifyAllocation();
   StopBilling(node);
   NotifyScale(node, NodeScaleChange::kTerminated);
-  ReportAvailability(node);
+  // The cluster controllers' cordons of the instance (a spot notice's) go with it.
+  NotifyNodeChanged(node, NodeChange::kTerminated);
   EndReplacement(node);
 }
 
-bool Engine::OtherInstance(const FaultStep& e) const {
-  return !node_scale_.empty() && node_scale_[e.node].group >= 0 &&
-         node_scale_[e.node].launch != e.launch;
+uint32_t Engine::NodeInstance(uint32_t node) const {
+  return node_scale_.empty() ? 0 : node_scale_[node].launch;
 }
 
-// The group's slot may launch again (the spot notices' cordons go with the instance, in
-// TerminateNode). A node awaiting its Karpenter replacement leaves that state first (the
+// The group's slot may launch again (the controllers lift their cordons of the instance
+// when told it is terminated). A node awaiting its Karpenter replacement leaves that state first (the
 // replacement stays, free to be consolidated).
 void Engine::ReclaimGroupNode(uint32_t node) {
   NodeScale& scale = node_scale_[node];

@@ -42,6 +42,12 @@ void Engine::FinishClusterControllers() {
   }
 }
 
+void Engine::NotifyNodeChanged(uint32_t node, NodeChange change) {
+  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
+    cluster_controllers_[i]->OnNodeChanged(*apis_[i], NodeId(node), change);
+  }
+}
+
 bool Engine::IdleControllerMayAct() const {
   for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
     if (apis_[i]->idle_timers > 0 && cluster_controllers_[i]->MayAct(*apis_[i])) return true;
@@ -50,7 +56,7 @@ bool Engine::IdleControllerMayAct() const {
 }
 
 bool Engine::OnlyFlushesLeft() {
-  const size_t idle = pending_flushes_ + pending_draws_ + idle_timers_;
+  const size_t idle = pending_flushes_ + idle_timers_;
   if (events_.size() == idle) return !IdleControllerMayAct();
   return scans_queued_ > 0 && events_.size() == idle + scans_queued_ && !AutoscalerMayAct() &&
          !IdleControllerMayAct();

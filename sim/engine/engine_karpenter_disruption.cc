@@ -212,7 +212,7 @@ void Engine::Consolidate(const Consolidation& action) {
     NodeScale& scale = node_scale_[node];
     scale.state = NodeScale::State::kAwaitingReplacement;
     ++awaiting_replacement_;
-    ++node_faults_[node].cordons;
+    ++node_conditions_[node].cordons;
     UpdateSchedulable(node);
     scale.replaced_by = static_cast<int32_t>(fresh);
   }
@@ -249,7 +249,7 @@ void Engine::ReplacementFailed(uint32_t replacement) {
 void Engine::EndAwaitingReplacement(uint32_t node) {
   node_scale_[node].state = NodeScale::State::kReady;
   --awaiting_replacement_;
-  --node_faults_[node].cordons;
+  --node_conditions_[node].cordons;
   UpdateSchedulable(node);
 }
 

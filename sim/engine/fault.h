@@ -1,9 +1,9 @@
 #pragma once
 // Faults: nodes and GPUs that fail during a run, scripted at given times (Fault) or drawn
 // from failure processes (FaultProcess). Built and validated by the scenario loader
-// (sim/io/faults_json.cc); the engine applies them (engine_faults.cc). What each kind
-// does to the node, its pods and their controllers is documented in scenarios/README.md
-// ("faults").
+// (sim/io/faults_json.cc); the faults controller (FaultInjector) applies them.
+// What each kind does to the node, its pods and their controllers is documented in
+// scenarios/README.md ("faults").
 
 #include <cstdint>
 #include <optional>
@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/rng.h"
 #include "sim/core/sim_time.h"
 
 namespace migsim {
@@ -95,16 +94,5 @@ struct FaultProcess {
   bool repair_exponential = false;
   SimTime toleration = kDefaultNotReadyToleration;  // kNodeLost
 };
-
-// A time to failure of `process`: Weibull by inversion, scale x (-ln(1 - U))^(1 / shape).
-SimTime DrawTimeToFailure(const FaultProcess& process, Rng& rng);
-// A repair time of `process`: fixed, or exponential with mean `repair`.
-SimTime DrawRepairTime(const FaultProcess& process, Rng& rng);
-// `k` distinct values of [0, n), in increasing order (a partial Fisher-Yates shuffle).
-// REQUIRES: k <= n.
-std::vector<uint32_t> ChooseDistinct(uint32_t n, uint32_t k, Rng& rng);
-// The random stream of failure process `name` in a run seeded with `seed`: its own, so
-// that adding a process changes no other draw.
-Rng FaultProcessRng(uint64_t seed, std::string_view name);
 
 }  // namespace migsim

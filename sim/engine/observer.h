@@ -41,7 +41,7 @@ class EngineObserver {
   // it ends now or after its grace period or toleration.
   virtual void OnPodKilled(SimTime, const Pod&) {}
   virtual void OnFault(SimTime, const FaultNotice&) {}
-  // The GPUs of node pool `pool` (Engine::pools) that are healthy and on a Ready,
+  // The GPUs of node pool `pool` (FaultInjector::pools) that are healthy and on a Ready,
   // uncordoned node, out of `total`; told at the start of a run with faults and whenever
   // a fault changes them.
   virtual void OnPoolAvailability(SimTime, uint32_t /*pool*/, int64_t /*available*/,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/controllers/faults/fault_injector.h"
 #include "sim/engine/engine.h"
 
 namespace migsim {
@@ -93,8 +94,12 @@ FaultMetrics FaultRecorder::Finish(const Engine& engine, double allocated_gpu_ho
   }
   m.time_to_recover = ComputeLatency(recovered_s_);
   for (const Owner& o : owners_) m.unrecovered += o.open.has_value();
-  for (size_t p = 0; p < pools_.size() && p < engine.pools().size(); ++p) {
-    PoolAvailability a{engine.pools()[p].name, pool_gpus_[p], 1, 1, pools_[p]};
+  // The pools are the faults controller's (it reported their availability).
+  const auto* injector = FindController<FaultInjector>(engine.cluster_controllers());
+  const std::span<const NodePoolRange> pools =
+      injector != nullptr ? injector->pools() : std::span<const NodePoolRange>();
+  for (size_t p = 0; p < pools_.size() && p < pools.size(); ++p) {
+    PoolAvailability a{pools[p].name, pool_gpus_[p], 1, 1, pools_[p]};
     Summarize(a, engine.end_time());
     m.availability.push_back(std::move(a));
   }

@@ -12,10 +12,13 @@ FakeClusterApi::FakeClusterApi(const ClusterSpec& cluster, uint64_t seed)
   const size_t n = cluster.nodes.size();
   infos_.resize(n);
   until_.assign(n, SimTime::Zero());
+  instances.assign(n, 0);
+  conditions_.resize(n);
   runtimes_.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     runtimes_.emplace_back(cluster.nodes[i], NodeId(static_cast<NodeId::Rep>(i)), resources_,
                            infos_[i]);
+    conditions_[i].gpu_unhealthy.assign(runtimes_.back().gpus().size(), 0);
   }
 }
 
@@ -74,6 +77,115 @@ void FakeClusterApi::FinishMigChange(NodeId node, const std::vector<GpuMigSettin
                                      const std::string& config) {
   calls.push_back("FinishMigChange node " + std::to_string(node.value()) + " " + config);
   runtimes_[node.value()].Apply(gpus, config, resources_, infos_[node.value()]);
+}
+
+NodeConditions& FakeClusterApi::conditions(NodeId node) {
+  REQUIRE(node.value() < conditions_.size());
+  return conditions_[node.value()];
+}
+
+NodeInfo& FakeClusterApi::node_info(NodeId node) {
+  REQUIRE(node.value() < infos_.size());
+  return infos_[node.value()];
+}
+
+void FakeClusterApi::ChangeNode(ClusterController& controller, NodeId node, NodeChange change) {
+  UpdateSchedulable(node);
+  controller.OnNodeChanged(*this, node, change);
+}
+
+const NodeConditions& FakeClusterApi::node_conditions(NodeId node) const {
+  REQUIRE(node.value() < conditions_.size());
+  return conditions_[node.value()];
+}
+
+uint32_t FakeClusterApi::node_instance(NodeId node) const {
+  REQUIRE(node.value() < instances.size());
+  return instances[node.value()];
+}
+
+void FakeClusterApi::Record(const std::string& verb, NodeId node, const std::string& rest) {
+  calls.push_back(verb + " node " + std::to_string(node.value()) + (rest.empty() ? "" : " ") +
+                  rest);
+}
+
+void FakeClusterApi::UpdateSchedulable(NodeId node) {
+  const NodeConditions& c = conditions_[node.value()];
+  infos_[node.value()].schedulable = c.not_ready == 0 && c.cordons == 0 && !c.removed && !c.absent;
+}
+
+void FakeClusterApi::SetNodeNotReady(NodeId node, SimTime toleration) {
+  REQUIRE_FALSE(conditions(node).removed);
+  Record("SetNodeNotReady", node, "toleration " + FormatShortest(toleration.seconds()) + " s");
+  ++conditions(node).not_ready;
+  UpdateSchedulable(node);
+}
+
+void FakeClusterApi::SetNodeReady(NodeId node) {
+  REQUIRE(conditions(node).not_ready > 0);
+  Record("SetNodeReady", node);
+  --conditions(node).not_ready;
+  UpdateSchedulable(node);
+}
+
+void FakeClusterApi::SetGpuHealth(NodeId node, int gpu, bool healthy) {
+  REQUIRE_FALSE(conditions(node).removed);
+  int& unhealthy = conditions(node).gpu_unhealthy.at(static_cast<size_t>(gpu));
+  Record("SetGpuHealth", node, "gpu " + std::to_string(gpu) + (healthy ? " healthy" : " unhealthy"));
+  if (healthy) {
+    REQUIRE(unhealthy > 0);
+    --unhealthy;
+  } else {
+    ++unhealthy;
+  }
+}
+
+void FakeClusterApi::Cordon(NodeId node) {
+  REQUIRE_FALSE(conditions(node).removed);
+  Record("Cordon", node);
+  ++conditions(node).cordons;
+  UpdateSchedulable(node);
+}
+
+void FakeClusterApi::Uncordon(NodeId node) {
+  REQUIRE(conditions(node).cordons > 0);
+  Record("Uncordon", node);
+  --conditions(node).cordons;
+  UpdateSchedulable(node);
+}
+
+bool FakeClusterApi::EvictPods(NodeId node, SimTime max_grace, LossBook /*book*/) {
+  REQUIRE_FALSE(conditions(node).removed);
+  Record("EvictPods", node,
+         max_grace == SimTime::Max() ? std::string("grace as the pods'")
+                                     : "grace " + FormatShortest(max_grace.seconds()) + " s");
+  return evictions_refused;
+}
+
+void FakeClusterApi::DeleteNode(NodeId node) {
+  REQUIRE_FALSE(conditions(node).removed);
+  REQUIRE_FALSE(conditions(node).absent);
+  Record("DeleteNode", node);
+  conditions(node).removed = true;
+  UpdateSchedulable(node);
+}
+
+void FakeClusterApi::SetMigConfigState(NodeId node, const std::string& state) {
+  REQUIRE_FALSE(runtimes_[node.value()].reconfiguring());
+  Record("SetMigConfigState", node, state);
+  runtimes_[node.value()].SetMigState(state, infos_[node.value()]);
+}
+
+void FakeClusterApi::RecordFault(const FaultNotice& notice) {
+  Record(std::string("RecordFault ") + std::string(FaultKindName(notice.kind)) +
+             (notice.repaired ? " repaired" : " hit"),
+         notice.node, notice.gpu >= 0 ? "gpu " + std::to_string(notice.gpu) : "");
+}
+
+void FakeClusterApi::RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) {
+  REQUIRE(available <= total);
+  calls.push_back("RecordPoolAvailability pool " + std::to_string(pool) + " " +
+                  std::to_string(available) + "/" + std::to_string(total));
 }
 
 void FakeClusterApi::TellAdmitted(OwnerId owner, WorkloadId workload,

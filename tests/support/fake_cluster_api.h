@@ -32,6 +32,10 @@ class FakeClusterApi final : public ClusterApi {
   std::vector<std::string> calls;
   std::vector<Pod> pod_list;
   std::vector<PodTemplate> templates;
+  // By node: node_instance() (0 unless the test launches another instance).
+  std::vector<uint32_t> instances;
+  // What EvictPods answers: true, a budget refused some pod.
+  bool evictions_refused = false;
 
   // Runs `controller`'s timers in (time, order set) order, moving the clock, until none is
   // left or the next is after `until`; returns how many ran.
@@ -41,6 +45,13 @@ class FakeClusterApi final : public ClusterApi {
   // the templates a test builds.
   ResourceId Intern(std::string_view name) { return resources_.Intern(name); }
   void set_now(SimTime now) { now_ = now; }
+  // The node's conditions, as the verbs left them (the test may set them too: `absent`...).
+  // The schedulable flag follows them as the engine's does.
+  NodeConditions& conditions(NodeId node);
+  // The node's scheduler view, for the test to bind pods (NodeInfo::pods) to.
+  NodeInfo& node_info(NodeId node);
+  // Tells `controller` of a node change at now() (as the engine's node-group code does).
+  void ChangeNode(ClusterController& controller, NodeId node, NodeChange change);
 
   SimTime now() const override { return now_; }
   uint64_t seed() const override { return seed_; }
@@ -51,12 +62,24 @@ class FakeClusterApi final : public ClusterApi {
   const PodTemplate& pod_template(TemplateId tmpl) const override;
   const ResourceTable& resources() const override { return resources_; }
   SimTime reconfiguring_until(NodeId node) const override;
+  const NodeConditions& node_conditions(NodeId node) const override;
+  uint32_t node_instance(NodeId node) const override;
   void SetTimer(SimTime at, uint64_t tag, TimerKind kind) override;
   void BeginMigChange(NodeId node, const std::vector<GpuMigSetting>& target,
                       const std::string& config, SimTime duration, LossBook book) override;
   void BeginMigRepartition(NodeId node, const std::string& config, SimTime until) override;
   void FinishMigChange(NodeId node, const std::vector<GpuMigSetting>& gpus,
                        const std::string& config) override;
+  void SetNodeNotReady(NodeId node, SimTime toleration) override;
+  void SetNodeReady(NodeId node) override;
+  void SetGpuHealth(NodeId node, int gpu, bool healthy) override;
+  void Cordon(NodeId node) override;
+  void Uncordon(NodeId node) override;
+  bool EvictPods(NodeId node, SimTime max_grace, LossBook book) override;
+  void DeleteNode(NodeId node) override;
+  void SetMigConfigState(NodeId node, const std::string& state) override;
+  void RecordFault(const FaultNotice& notice) override;
+  void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) override;
   void TellAdmitted(OwnerId owner, WorkloadId workload,
                     std::span<const TemplateId> templates) override;
   void TellEvicted(OwnerId owner, WorkloadId workload) override;
@@ -69,7 +92,10 @@ class FakeClusterApi final : public ClusterApi {
   std::vector<NodeInfo> infos_;  // sized once: the runtimes point into it
   std::vector<NodeRuntime> runtimes_;
   std::vector<SimTime> until_;
+  std::vector<NodeConditions> conditions_;
   std::deque<Timer> timers_;
+  void Record(const std::string& verb, NodeId node, const std::string& rest = "");
+  void UpdateSchedulable(NodeId node);
 };
 
 }  // namespace migsim::test
