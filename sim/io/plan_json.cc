@@ -93,8 +93,10 @@ void CheckScenarioPatch(LoadContext* ctx, const JsonRef& ref, const std::string&
   if (patch.contains("seed")) {
     return ctx->Fail(ref.PointerTo("seed"), "the plan's seeds set the seed: give 'seeds'");
   }
+  // Member() requires the member: a patch that leaves the cluster alone is looked no further.
+  if (!patch.contains("cluster")) return;
   const JsonRef cluster = ref.Member("cluster");
-  if (!patch.contains("cluster") || !cluster.value().is_object() ||
+  if (!cluster.value().is_object() ||
       !cluster.value().contains("nodes") || !cluster.value()["nodes"].is_object() ||
       !cluster.value()["nodes"].contains(pool)) {
     return;

@@ -165,6 +165,10 @@ TEST_CASE("a scenario patch may not name another configuration or touch what the
         "plans/p.json:/scenario_patches/a/seed: the plan's seeds set the seed: give 'seeds'");
   CHECK(ErrorOf(with(R"({"a": {"variants": {}}})")) ==
         "plans/p.json:/scenario_patches/a/variants: a plan runs its scenario without variants");
+  // A patch that leaves the cluster alone: looked into for the pool all the same, it once
+  // ended as an internal error (found by the plan fuzz target).
+  CHECK_THAT(ErrorOf(with(R"({"a": {"not-a-field": {}}})")),
+             Catch::Matchers::StartsWith("plans/p.json:/scenario_patches/a"));
   CHECK(ErrorOf(with(R"({"a": {"cluster": {"karpenter": {}}}})")) ==
         "plans/p.json:/scenario_patches/a: does not load as a scenario with 1 node: "
         "/cluster/karpenter: no node pool is autoscaled (give a pool 'autoscaling')");
