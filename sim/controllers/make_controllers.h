@@ -7,8 +7,10 @@
 // sets no timer, at Start or later, so its place moves no sequence number; its BeforeCycle
 // admissions run where the engine's own ran, before the scheduling cycle), then the faults
 // (FaultInjector: its Start sets the scripted faults' timers and the failure processes'
-// first draws, before the engine's node-group code starts and draws the initial spot
-// instances' notices through OnNodeChanged).
+// first draws), then the node groups (NodeGroups, or the provisioner that sizes them: the
+// Cluster Autoscaler or Karpenter), always and last: its Start tells the faults which group
+// nodes run, which draws the initial spot instances' notices (OnNodeChanged), then queues
+// the provisioner's first loop; its loop runs after the scheduling cycle (AfterCycle).
 // A new controller is one folder under sim/controllers/ and one line in make_controllers.cc.
 
 #include <optional>

@@ -17,11 +17,14 @@
 #include "sim/cluster/mig_config.h"
 #include "sim/core/ids.h"
 #include "sim/core/sim_time.h"
+#include "sim/dra/device_class.h"
 #include "sim/engine/cluster_spec.h"
+#include "sim/engine/disruption_budget.h"
 #include "sim/engine/kueue_spec.h"
 #include "sim/engine/node_conditions.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
+#include "sim/engine/pending_pods.h"
 #include "sim/engine/pod.h"
 #include "sim/policy/cluster_view.h"
 #include "sim/policy/resources.h"
@@ -34,6 +37,15 @@ namespace migsim {
 // without a horizon, kActive in one with a horizon, where it runs up to the horizon like any
 // event (a failure process's next draw: failures no work is left to suffer).
 enum class TimerKind : uint8_t { kActive, kIdle, kIdleWithoutHorizon };
+
+// A node group's instance changing, as the node groups' controller announces it
+// (ClusterApi::AnnounceNodeChange) or the engine does (a node deleted for good).
+enum class NodeChange : uint8_t {
+  kStarted,     // running from t = 0 (its group's initial nodes), at the run's start
+  kReady,       // a launched instance registered Ready
+  kTerminated,  // the instance is gone (scaled down, reclaimed, or deleted by DeleteNode)
+  kRemoved,     // a node that is no node group's was deleted for good (DeleteNode)
+};
 
 class ClusterApi {
  public:
@@ -56,6 +68,36 @@ class ClusterApi {
   // terminated and launched again is another instance, as a new cloud instance ID is); 0
   // for every other node.
   virtual uint32_t node_instance(NodeId node) const = 0;
+  // The run's horizon (SimTime::Max(): none; the run ends when only idle timers are left).
+  virtual SimTime horizon() const = 0;
+  // The DeviceClasses the run's claims name (for simulating pods on nodes that do not exist).
+  virtual std::span<const dra::DeviceClass> device_classes() const = 0;
+  // Whether `owner`'s pods are recreated when evicted (false: bare Pods; Controller::
+  // RecreatesPods).
+  virtual bool RecreatesPods(OwnerId owner) const = 0;
+  // The PodDisruptionBudgets and their counts now (disruptionsAllowed: Allowed()).
+  virtual const DisruptionBudgets& disruption_budgets() const = 0;
+  // The last time a pod bound to `node` or left it, or its resources or schedulable flag
+  // changed (zero: never). Karpenter's consolidateAfter counts from it.
+  virtual SimTime node_changed_at(NodeId node) const = 0;
+
+  // What the scheduler says, as the autoscalers' simulations ask it (kube-scheduler's
+  // framework run on a snapshot; nothing changes).
+  // The scheduler's verdict after the last cycle: the pending pods it refused (tried at
+  // least once; not nominated by preemption, pinned to a node or holding shared claims)
+  // that fit no node as it stands, one PendingPods per scheduling class (the class's oldest
+  // pod's view); a gang's pods are one per gang (those waiting for nodes). Highest priority,
+  // then oldest, first.
+  virtual std::vector<PendingPods> UnschedulablePods() const = 0;
+  // A removal of the `leaving` nodes simulated as the autoscalers do: their pods (not
+  // terminating) moved all at once, each onto the first other node that fits it besides the
+  // pods already sent there (gangs keep their (anti-)affinity); the pods that find no room.
+  // Nodes marked in `held` (by node; empty: none) take no pod.
+  virtual std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving,
+                                                      std::span<const uint8_t> held) const = 0;
+  // By node, 1 where the next pod of a gang waiting for nodes (after a failed attempt) fits
+  // as the node stands: nodes that gang needs. Empty when no gang waits.
+  virtual std::vector<uint8_t> NodesWaitingGangsNeed() const = 0;
 
   // Calls this controller's OnTimer(tag) at `at`. REQUIRES: at >= now().
   virtual void SetTimer(SimTime at, uint64_t tag, TimerKind kind = TimerKind::kActive) = 0;
@@ -114,6 +156,27 @@ class ClusterApi {
   // `pool` that are available, out of `total`.
   virtual void RecordFault(const FaultNotice& notice) = 0;
   virtual void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) = 0;
+
+  // A node group's instances (the cloud provider's and the kubelet's mechanism; the verbs of
+  // the node groups' controller, NodeGroups). The engine keeps the node's conditions.
+  // At Start: `node`'s slot has no instance (absent: unschedulable, out of the GPU capacity).
+  // REQUIRES: now() is 0, the node is not absent yet.
+  virtual void SetNodeAbsent(NodeId node) = 0;
+  // A launched instance of group `group` registered Ready: no longer absent, back in the GPU
+  // capacity, pending pods retried; the run's observers are told (OnNodeScaled kReady).
+  // REQUIRES: the node is absent.
+  virtual void RegisterNode(NodeId node, uint32_t group) = 0;
+  // The instance of group `group` in `node`'s slot is terminated: gang reservations there
+  // are released, what is still on the node ends now (NodeRemoved, or the reason it was
+  // being evicted for), the node is absent and out of the GPU capacity; the observers are
+  // told (OnNodeScaled kTerminated). REQUIRES: the node is neither absent nor removed.
+  virtual void TerminateInstance(NodeId node, uint32_t group) = 0;
+  // Tells the run's observers of a change to a group's node that the verbs above do not
+  // report (a launch, a drain started or given up, a launch that never registered).
+  virtual void ReportNodeScaled(NodeId node, uint32_t group, NodeScaleChange change) = 0;
+  // Tells every cluster controller, in their order (this one included), that a node group's
+  // instance changed (ClusterController::OnNodeChanged). REQUIRES: change is not kRemoved.
+  virtual void AnnounceNodeChange(NodeId node, NodeChange change) = 0;
 
   // Kueue's verdicts, told to the workload controller that asked (ControllerContext::
   // RequestAdmission): admitted with, per pod set, the template to create its pods from;

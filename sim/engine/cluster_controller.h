@@ -45,12 +45,18 @@ class MigLayoutRequests {
   ~MigLayoutRequests() = default;
 };
 
-// A node group's instance changing, as the engine's node-group code tells the controllers.
-enum class NodeChange : uint8_t {
-  kStarted,     // running from t = 0 (its group's initial nodes), at the run's start
-  kReady,       // a launched instance registered Ready
-  kTerminated,  // the instance is gone (scaled down, reclaimed, or deleted by DeleteNode)
-  kRemoved,     // a node that is no node group's was deleted for good (DeleteNode)
+// The node provider role (the node groups' controller, NodeGroups): what the engine asks of
+// the instances behind the nodes.
+class NodeProvider {
+ public:
+  // The instance running in `node`'s slot (ClusterApi::node_instance).
+  virtual uint32_t Instance(NodeId node) const = 0;
+  // ClusterApi::DeleteNode of a node group's node: its instance is terminated (its slot may
+  // launch again); true. False: `node` is no group's, and the engine removes it for good.
+  virtual bool DeleteInstance(ClusterApi& api, NodeId node) = 0;
+
+ protected:
+  ~NodeProvider() = default;
 };
 
 class ClusterController {
@@ -76,6 +82,7 @@ class ClusterController {
   // The roles this controller takes, if any (at most one controller takes each).
   virtual WorkloadAdmission* admission() { return nullptr; }
   virtual MigLayoutRequests* mig_layouts() { return nullptr; }
+  virtual NodeProvider* node_provider() { return nullptr; }
 };
 
 using ClusterControllers = std::vector<std::unique_ptr<ClusterController>>;

@@ -25,7 +25,6 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       submitted_by_owner_(controllers_.size(), 0),
       budgets_(std::move(inputs.disruption_budgets), templates_),
       preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
-      autoscaler_rng_(config.seed ^ 0x94d049bb133111ebULL),
       shared_claims_(std::move(inputs.shared_claims)) {
   device_classes_ = std::move(inputs.device_classes);
   pods_.reserve(inputs.expected_pods);
@@ -36,6 +35,7 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
   reconfiguring_until_.assign(n, SimTime::Zero());
   runtimes_.reserve(n);
   node_conditions_.resize(n);
+  node_changed_at_.assign(n, SimTime::Zero());
   for (size_t i = 0; i < n; ++i) {
     runtimes_.emplace_back(cluster_->nodes[i], NodeId(static_cast<NodeId::Rep>(i)), resources_,
                            node_info_[i]);
@@ -140,10 +140,7 @@ void Engine::Run() {
   for (size_t i = 0; i < controllers_.size(); ++i) {
     controllers_[i]->Start(*this, OwnerId(static_cast<OwnerId::Rep>(i)));
   }
-  billed_since_.assign(cluster_->nodes.size(), SimTime::Zero());
-  billed_seconds_.assign(cluster_->nodes.size(), 0);
   StartClusterControllers();
-  if (!cluster_->node_groups.empty()) StartAutoscaling();
   NotifyAllocation();
   ScheduleCycle();
   uint64_t instants = 0;
@@ -163,7 +160,6 @@ void Engine::Run() {
       if (!Stale(event)) std::visit([this](const auto& e) { Handle(e); }, event);
     }
     ScheduleCycle();
-    if (scan_due_) AutoscalerScan();
     ClusterControllersAfterCycle();
     if (++instants % kInstantsPerProgress == 0) {
       for (EngineObserver* o : observers_) o->OnProgress(now_, config_.horizon);
@@ -176,7 +172,6 @@ void Engine::Run() {
   // With a horizon the run reports the cluster as it stands then; the state does not
   // change between the last event and the horizon.
   if (config_.horizon != SimTime::Max() && !overrun_) now_ = config_.horizon;
-  for (uint32_t i = 0; i < billed_since_.size(); ++i) StopBilling(i);
   FinishClusterControllers();
   CheckAccounting();
 }

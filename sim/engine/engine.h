@@ -35,8 +35,7 @@
 #include "sim/engine/preemption.h"
 #include "sim/engine/run_budget.h"
 #include "sim/engine/scheduler_config.h"
-#include "sim/engine/node_claims.h"
-#include "sim/engine/scale_up_estimate.h"
+#include "sim/engine/pending_pods.h"
 #include "sim/engine/scheduling_queue.h"
 #include "sim/engine/shared_claim_books.h"
 #include "sim/policy/policy.h"
@@ -166,19 +165,6 @@ class Engine final : private ControllerContext {
   // compute slices of MIG-enabled GPUs, both integrated over the run; 0 without MIG or
   // unless EngineConfig::measure_mig_fragmentation.
   double mig_fragmentation() const;
-  // Billing (engine_autoscaling.cc): the hours each node was billed, from t = 0 (a node
-  // group's node: from each launch) to the end of the run or the node's termination.
-  double BilledNodeHours(NodeId node) const { return billed_seconds_[node.value()] / 3600; }
-  // What the autoscaler did to each node group (by ClusterSpec::node_groups index).
-  struct NodeGroupCounters {
-    int64_t scale_ups = 0;           // scale-ups of this group
-    int64_t nodes_launched = 0;      // nodes launched (scale-ups add one or more)
-    int64_t nodes_terminated = 0;    // nodes scaled down (empty or drained) or reclaimed
-    int64_t spot_reclaims = 0;       // of those, reclaimed by a spot interruption
-    int64_t provision_failures = 0;  // nodes not Ready within max-node-provision-time
-    int64_t drains_aborted = 0;      // scale-down drains given up (evictions refused)
-  };
-  std::span<const NodeGroupCounters> node_group_counters() const { return group_counters_; }
 
  private:
   struct ControllerTimer {
@@ -222,21 +208,9 @@ class Engine final : private ControllerContext {
     GangId gang;
     uint32_t round;
   };
-  // A step of node autoscaling (engine_autoscaling.cc).
-  enum class ScaleStepKind : uint8_t {
-    kScan,              // the Cluster Autoscaler's loop (after that instant's scheduling cycle)
-    kReady,             // a launched node registers Ready
-    kProvisionTimeout,  // a launched node is not Ready within max-node-provision-time
-    kDrainTick,         // a scale-down drain evicts what it may (retried every 5 s)
-  };
-  struct ScaleStep {
-    ScaleStepKind step = ScaleStepKind::kScan;
-    uint32_t node = 0;
-    uint32_t launch = 0;  // the node's launch it belongs to (stale after another)
-  };
   using Event =
       std::variant<ControllerTimer, ClusterTimer, PodStart, PodEnd, DeviceTick, BackoffWake,
-                   UnschedulableFlush, GangTimeout, RankChange, ScaleStep>;
+                   UnschedulableFlush, GangTimeout, RankChange>;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -265,12 +239,10 @@ class Engine final : private ControllerContext {
   void Handle(const UnschedulableFlush& e);
   void Handle(const GangTimeout& e);
   void Handle(const RankChange& e);
-  void Handle(const ScaleStep& e);
   // After a cycle: queues the wake-ups the scheduling queue needs (NextWake).
   void ScheduleWakes();
-  // True when every queued event is an UnschedulableFlush, an autoscaler scan that could do
-  // nothing or a cluster controller's idle timer whose controller may not act (those do not
-  // keep a run without a horizon going).
+  // True when every queued event is an UnschedulableFlush or a cluster controller's idle
+  // timer whose controller may not act (those do not keep a run without a horizon going).
   bool OnlyFlushesLeft();
   // Cluster controllers (engine_cluster_api.cc): each one's ClusterApi, and the calls the
   // engine makes to them all.
@@ -504,98 +476,20 @@ class Engine final : private ControllerContext {
   void UpdateSchedulable(uint32_t node);
   void RecordFault(const FaultNotice& notice);
   void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total);
-  // Autoscaling (engine_autoscaling.cc).
-  void StartAutoscaling();
-  void QueueScan();
-  void AutoscalerScan();
-  bool AutoscalerMayAct();
-  // The unschedulable pods a scale-up may be for, by scheduling class (highest priority,
-  // then oldest, first); those that fit a Ready node as it is are left out. A gang's pods
-  // are one kind per gang (GangAwaitingNodes).
-  std::vector<PendingPods> UnschedulablePods();
+  // What the autoscalers ask of the scheduler (engine_scheduler_simulation.cc; ClusterApi's
+  // UnschedulablePods, PodsThatCannotMove, NodesWaitingGangsNeed).
+  std::vector<PendingPods> UnschedulablePods() const;
   bool FitsSomeNode(const PodView& view) const;
-  // The scale-up the expander picks for the unschedulable pods, if any; `backed_off` is set
-  // when a group in back-off could have been asked. `asking`: only whether there is one (any
-  // option, no draw). `registering_only`: groups whose nodes can never be Ready in time
-  // are left out.
-  std::optional<ScaleUpOption> PlanScaleUp(bool& backed_off, bool asking = false,
-                                           bool registering_only = false);
-  // The unschedulable pods beyond what the nodes already launching will hold.
-  std::vector<PendingPods> PendingBeyondUpcoming();
-  void LaunchNodes(uint32_t group, uint32_t count);
-  uint32_t LaunchNode(uint32_t group);  // the node launched. REQUIRES: the group has room
-  // The provisioner's limit from launch to Ready, and the pause of a group after a node
-  // that missed it.
-  SimTime ProvisionLimit() const;
-  SimTime GroupBackoff() const;
-  SimTime ScanPeriod() const;
-  bool Karpenter() const;  // Karpenter provisions the node groups
-  void NodeReady(uint32_t node);
-  void ProvisionTimeout(uint32_t node);
-  void ScaleDown();
-  bool AboveMin(int32_t group) const;
-  bool Unneeded(uint32_t node, const std::vector<int32_t>& allowed) const;
-  double Utilization(uint32_t node) const;
-  bool PodsMovable(uint32_t node, const std::vector<int32_t>& allowed) const;
-  bool PodsEvictable(uint32_t node, const std::vector<int32_t>& allowed) const;
-  // The pods of the `leaving` nodes that would find no room on the other nodes, all moved
-  // at once; nodes marked in `held` (by node; empty: none) are kept for pending pods and
-  // take none.
   std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving,
                                               std::span<const uint8_t> held = {}) const;
-  void StartScaleDownDrain(uint32_t node);
-  void ScaleDownDrainTick(const ScaleStep& e);
-  void AbortScaleDownDrain(uint32_t node);
-  void TerminateNode(uint32_t node);
-  // The instance in the node's slot (ClusterApi::node_instance).
-  uint32_t NodeInstance(uint32_t node) const;
-  // A node group's node deleted (DeleteNode: a spot instance reclaimed at its notice's end).
-  void ReclaimGroupNode(uint32_t node);
-  void NotifyScale(uint32_t node, NodeScaleChange change);
-  void StopBilling(uint32_t node);
-  // Karpenter (engine_karpenter.cc, engine_karpenter_disruption.cc). A consolidation:
-  // the empty candidates to delete, or nodes with pods (one, or more by multi-node
-  // consolidation) to delete (replacement < 0) or to replace by one node of group
-  // `replacement`.
-  struct Consolidation {
-    std::vector<uint32_t> empty{};
-    std::vector<uint32_t> nodes{};
-    int32_t replacement = -1;
-  };
-  void KarpenterScan();
-  bool KarpenterMayAct();
-  void KarpenterProvision();
-  void KarpenterDisrupt();
-  void Consolidate(const Consolidation& action);
-  // The node groups a NodeClaim may become now: with room, not backed off (`backed_off`
-  // set when one is), and with `registering_only` only those whose nodes register in time.
-  std::vector<Offering> Offerings(bool registering_only, bool* backed_off) const;
-  std::vector<NodeClaimPlan> PlanClaims(std::span<const PendingPods> kinds,
-                                        bool registering_only, bool* backed_off);
-  // How many more nodes the budgets let be disrupted for `reason` now; `any_time`: at the
-  // best time (scheduled budgets off).
-  uint32_t DisruptionsAllowed(DisruptionReason reason, bool any_time = false) const;
-  // `needed`: NeededByWaitingGangs, whose nodes are no candidates.
-  bool ConsolidationCandidate(uint32_t node, bool any_time, std::span<const uint8_t> needed) const;
-  // By node, 1 where a waiting gang's pods fit; empty when no gang waits.
-  std::vector<uint8_t> NeededByWaitingGangs() const;
-  // The next consolidation; `any_time`: as if consolidateAfter had passed everywhere.
-  std::optional<Consolidation> FindConsolidation(bool any_time);
-  // Deleting or replacing `nodes` together, when their pods fit the other nodes, or those
-  // and one new node cheaper than `nodes` together; nullopt otherwise.
-  // `held`: the nodes waiting gangs need (NeededByWaitingGangs), which take no moved pod.
-  std::optional<Consolidation> ConsolidationOf(std::span<const uint32_t> nodes,
-                                               std::span<const uint8_t> held);
-  // The longest valid prefix (2 or more) of `busy` within `budget` nodes.
-  std::optional<Consolidation> MultiNodeConsolidation(std::span<const uint32_t> busy,
-                                                      uint32_t budget,
-                                                      std::span<const uint8_t> held);
-  // The nodes waiting for replacement `fresh`.
-  std::vector<uint32_t> ReplacedBy(uint32_t fresh) const;
-  void ReplacementReady(uint32_t replacement);
-  void ReplacementFailed(uint32_t replacement);
-  void EndReplacement(uint32_t replaced);
-  void EndAwaitingReplacement(uint32_t node);
+  std::vector<uint8_t> NodesWaitingGangsNeed() const;
+  // The instance in the node's slot (ClusterApi::node_instance; the node provider's).
+  uint32_t NodeInstance(uint32_t node);
+  // A node group's instance (ClusterApi's SetNodeAbsent, RegisterNode, TerminateInstance).
+  void SetNodeAbsent(uint32_t node);
+  void RegisterNode(uint32_t node, uint32_t group);
+  void TerminateInstance(uint32_t node, uint32_t group);
+  void NotifyScale(uint32_t node, uint32_t group, NodeScaleChange change);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -639,8 +533,9 @@ class Engine final : private ControllerContext {
   NodeCapacityIndex capacity_index_;
   void NodeChanged(uint32_t node) {
     capacity_index_.Invalidate(node);
-    if (!node_scale_.empty()) node_scale_[node].last_change = now_;
+    node_changed_at_[node] = now_;
   }
+  std::vector<SimTime> node_changed_at_;  // by node: ClusterApi::node_changed_at
   std::vector<NodeRuntime> runtimes_;
   SchedulingQueue queue_{0};
   std::vector<EngineObserver*> observers_;
@@ -689,57 +584,6 @@ class Engine final : private ControllerContext {
   double mig_creation_seconds_ = 0;
   int64_t mig_windows_ = 0;
   MigFragmentationMeter mig_fragmentation_{0};
-  // Autoscaling: by node its state in its node group (empty without node groups), by group
-  // its nodes not absent and its back-off; the scans queued idle; the last scale-up,
-  // scale-down and failed drain (the scale-down delays); billing by node.
-  struct NodeScale {
-    // kAwaitingReplacement: cordoned by Karpenter until the node replacing it is Ready.
-    enum class State : uint8_t {
-      kFixed, kAbsent, kProvisioning, kReady, kDraining, kAwaitingReplacement };
-    State state = State::kFixed;
-    int32_t group = -1;
-    uint32_t launch = 0;
-    // Karpenter's replacements: on the new node, the node it replaces until that one is
-    // gone or back in service (the new node is no consolidation candidate meanwhile); on
-    // the replaced node, its replacement.
-    int32_t replaces = -1;
-    int32_t replaced_by = -1;
-    SimTime unneeded_since = SimTime::Max();
-    SimTime drain_started;
-    SimTime last_change;  // a pod bound or gone, or Ready (Karpenter's consolidateAfter)
-  };
-  struct GroupScale {
-    uint32_t launched = 0;  // provisioning, Ready or draining
-    uint32_t provisioning = 0;
-    uint32_t draining = 0;
-    SimTime backoff_until;
-  };
-  std::vector<NodeScale> node_scale_;
-  std::vector<GroupScale> group_scale_;
-  std::vector<NodeGroupCounters> group_counters_;
-  std::vector<uint8_t> owner_recreates_;  // by owner: 1 unless its pods are bare Pods
-  size_t scans_queued_ = 0;
-  uint32_t draining_ = 0;
-  uint32_t awaiting_replacement_ = 0;
-  bool scan_due_ = false;
-  // Karpenter's provisioning batch (engine_karpenter.cc), its next disruption poll and the
-  // consolidation decided there, carried out if still valid at validate_at.
-  struct KarpenterBatch {
-    bool open = false;
-    SimTime opened, changed;
-    uint32_t pods = 0;
-  };
-  KarpenterBatch karpenter_;
-  SimTime next_disruption_;
-  std::optional<Consolidation> command_;
-  SimTime validate_at_;
-  SimTime last_scale_up_ = SimTime::Zero();
-  SimTime last_scale_down_ = SimTime::Zero();
-  SimTime last_drain_failure_ = SimTime::Zero();
-  bool scaled_up_ = false, scaled_down_ = false, drain_failed_ = false;
-  Rng autoscaler_rng_;
-  std::vector<SimTime> billed_since_;  // SimTime::Max(): not billed now
-  std::vector<double> billed_seconds_;
   SharedClaimBooks shared_claims_;
 };
 

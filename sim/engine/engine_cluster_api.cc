@@ -56,10 +56,7 @@ bool Engine::IdleControllerMayAct() const {
 }
 
 bool Engine::OnlyFlushesLeft() {
-  const size_t idle = pending_flushes_ + idle_timers_;
-  if (events_.size() == idle) return !IdleControllerMayAct();
-  return scans_queued_ > 0 && events_.size() == idle + scans_queued_ && !AutoscalerMayAct() &&
-         !IdleControllerMayAct();
+  return events_.size() == pending_flushes_ + idle_timers_ && !IdleControllerMayAct();
 }
 
 template <class Role>
@@ -74,6 +71,8 @@ template std::pair<MigLayoutRequests*, ClusterApi*> Engine::RoleOf(
     MigLayoutRequests* (ClusterController::*)());
 template std::pair<WorkloadAdmission*, ClusterApi*> Engine::RoleOf(
     WorkloadAdmission* (ClusterController::*)());
+template std::pair<NodeProvider*, ClusterApi*> Engine::RoleOf(
+    NodeProvider* (ClusterController::*)());
 
 // Workload controllers' admission requests go to the controller that takes the Kueue role.
 WorkloadId Engine::RequestAdmission(OwnerId owner, int32_t local_queue,

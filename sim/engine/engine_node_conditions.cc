@@ -92,12 +92,15 @@ bool Engine::EvictAllowed(uint32_t node, SimTime max_grace, LossBook book) {
   return refused;
 }
 
-// A node group's node goes back to its group (node-group code); any other node is gone for
-// good: pods still there end now (those being evicted with the reason they were evicted
+// A node group's node goes back to its group (the node provider's); any other node is gone
+// for good: pods still there end now (those being evicted with the reason they were evicted
 // for), and from now on the cluster's GPU capacity is without it (its pods release their
 // devices at this same instant).
 void Engine::DeleteNode(uint32_t node) {
-  if (!node_scale_.empty() && node_scale_[node].group >= 0) return ReclaimGroupNode(node);
+  if (const auto [provider, api] = RoleOf(&ClusterController::node_provider);
+      provider != nullptr && provider->DeleteInstance(*api, NodeId(node))) {
+    return;
+  }
   node_conditions_[node].removed = true;
   ReleaseReservationsOn(NodeId(node));
   KillPodsOn(node, -1, now_, EndReason::kNodeRemoved, true);
@@ -105,7 +108,41 @@ void Engine::DeleteNode(uint32_t node) {
   NotifyNodeChanged(node, NodeChange::kRemoved);
   capacity_weight_ -= runtimes_[node].capacity_weight();
   NotifyAllocation();
-  StopBilling(node);
+}
+
+// The node groups' instances: a slot without one is absent (not schedulable, out of the GPU
+// capacity).
+void Engine::SetNodeAbsent(uint32_t node) {
+  node_conditions_[node].absent = true;
+  UpdateSchedulable(node);
+  capacity_weight_ -= runtimes_[node].capacity_weight();
+}
+
+void Engine::RegisterNode(uint32_t node, uint32_t group) {
+  node_conditions_[node].absent = false;
+  capacity_weight_ += runtimes_[node].capacity_weight();
+  UpdateSchedulable(node);  // unblocks the queue
+  NotifyAllocation();
+  NotifyScale(node, group, NodeScaleChange::kReady);
+}
+
+void Engine::TerminateInstance(uint32_t node, uint32_t group) {
+  ReleaseReservationsOn(NodeId(node));
+  KillPodsOn(node, -1, now_, EndReason::kNodeRemoved, true);
+  node_conditions_[node].absent = true;
+  UpdateSchedulable(node);
+  capacity_weight_ -= runtimes_[node].capacity_weight();
+  NotifyAllocation();
+  NotifyScale(node, group, NodeScaleChange::kTerminated);
+}
+
+void Engine::NotifyScale(uint32_t node, uint32_t group, NodeScaleChange change) {
+  for (EngineObserver* o : observers_) o->OnNodeScaled(now_, NodeId(node), group, change);
+}
+
+uint32_t Engine::NodeInstance(uint32_t node) {
+  const auto [provider, api] = RoleOf(&ClusterController::node_provider);
+  return provider == nullptr ? 0 : provider->Instance(NodeId(node));
 }
 
 void Engine::KillPodsOn(uint32_t node, int gpu, SimTime end, EndReason reason, bool all) {

@@ -18,7 +18,7 @@ struct FaultNotice {
   int gpu = -1;  // the GPU (kGpuUnhealthy), else -1
 };
 
-// A node group's node changing state (engine_autoscaling.cc).
+// A node group's node changing state (the node groups' controller, sim/controllers/node_groups).
 enum class NodeScaleChange : uint8_t {
   kLaunched,      // a scale-up launched it: billed from now
   kReady,         // it registered Ready: schedulable

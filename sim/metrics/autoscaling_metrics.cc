@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/controllers/node_groups/node_groups.h"
+#include "sim/core/check.h"
 #include "sim/engine/engine.h"
 
 namespace migsim {
@@ -59,13 +61,15 @@ void AutoscalingRecorder::OnNodeScaled(SimTime now, NodeId node, uint32_t group,
 
 AutoscalingMetrics AutoscalingRecorder::Finish(const Engine& engine, int64_t completed) const {
   const ClusterSpec& cluster = *cluster_;
+  const NodeGroups* node_groups = FindController<NodeGroups>(engine.cluster_controllers());
+  MIGSIM_CHECK(node_groups != nullptr, "a run without the node groups' controller");
   AutoscalingMetrics m;
   std::vector<int32_t> group_of(cluster.nodes.size(), -1);
   for (size_t g = 0; g < cluster.node_groups.size(); ++g) {
     const NodeGroupSpec& spec = cluster.node_groups[g];
     const NodePoolRange& pool = cluster.pools[spec.pool];
     std::fill_n(group_of.begin() + pool.first, pool.count, static_cast<int32_t>(g));
-    const Engine::NodeGroupCounters& c = engine.node_group_counters()[g];
+    const NodeGroups::Counters& c = node_groups->counters()[g];
     const Series& s = series_[g];
     m.groups.push_back({.pool = pool.name,
                         .capacity_type = std::string(CapacityTypeName(spec.capacity)),
@@ -83,7 +87,7 @@ AutoscalingMetrics AutoscalingRecorder::Finish(const Engine& engine, int64_t com
                         .ready_nodes = s.ready_steps});
   }
   for (uint32_t i = 0; i < cluster.nodes.size(); ++i) {
-    const double hours = engine.BilledNodeHours(NodeId(i));
+    const double hours = node_groups->BilledNodeHours(NodeId(i));
     if (group_of[i] < 0) {
       m.fixed_node_hours += hours;
       m.fixed_cost += hours * cluster.nodes[i].type->price_per_hour;

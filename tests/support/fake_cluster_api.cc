@@ -13,6 +13,7 @@ FakeClusterApi::FakeClusterApi(const ClusterSpec& cluster, uint64_t seed)
   infos_.resize(n);
   until_.assign(n, SimTime::Zero());
   instances.assign(n, 0);
+  changed_at.assign(n, SimTime::Zero());
   conditions_.resize(n);
   runtimes_.reserve(n);
   for (size_t i = 0; i < n; ++i) {
@@ -186,6 +187,78 @@ void FakeClusterApi::RecordPoolAvailability(uint32_t pool, int64_t available, in
   REQUIRE(available <= total);
   calls.push_back("RecordPoolAvailability pool " + std::to_string(pool) + " " +
                   std::to_string(available) + "/" + std::to_string(total));
+}
+
+bool FakeClusterApi::RecreatesPods(OwnerId owner) const {
+  return std::find(bare_pod_owners.begin(), bare_pod_owners.end(), owner) ==
+         bare_pod_owners.end();
+}
+
+SimTime FakeClusterApi::node_changed_at(NodeId node) const {
+  REQUIRE(node.value() < changed_at.size());
+  return changed_at[node.value()];
+}
+
+std::vector<PendingPods> FakeClusterApi::PodsThatCannotMove(std::span<const uint32_t> leaving,
+                                                            std::span<const uint8_t> held) const {
+  return cannot_move ? cannot_move(leaving, held) : std::vector<PendingPods>{};
+}
+
+namespace {
+
+const char* ScaleChangeName(NodeScaleChange change) {
+  switch (change) {
+    case NodeScaleChange::kLaunched: return "launched";
+    case NodeScaleChange::kReady: return "ready";
+    case NodeScaleChange::kDrainStarted: return "drain-started";
+    case NodeScaleChange::kDrainAborted: return "drain-aborted";
+    case NodeScaleChange::kTerminated: return "terminated";
+  }
+  return "?";
+}
+
+const char* NodeChangeName(NodeChange change) {
+  switch (change) {
+    case NodeChange::kStarted: return "started";
+    case NodeChange::kReady: return "ready";
+    case NodeChange::kTerminated: return "terminated";
+    case NodeChange::kRemoved: return "removed";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void FakeClusterApi::SetNodeAbsent(NodeId node) {
+  REQUIRE_FALSE(conditions(node).absent);
+  Record("SetNodeAbsent", node);
+  conditions(node).absent = true;
+  UpdateSchedulable(node);
+}
+
+void FakeClusterApi::RegisterNode(NodeId node, uint32_t group) {
+  REQUIRE(conditions(node).absent);
+  Record("RegisterNode", node, "group " + std::to_string(group));
+  conditions(node).absent = false;
+  UpdateSchedulable(node);
+}
+
+void FakeClusterApi::TerminateInstance(NodeId node, uint32_t group) {
+  REQUIRE_FALSE(conditions(node).absent);
+  REQUIRE_FALSE(conditions(node).removed);
+  Record("TerminateInstance", node, "group " + std::to_string(group));
+  conditions(node).absent = true;
+  infos_[node.value()].pods.clear();
+  UpdateSchedulable(node);
+}
+
+void FakeClusterApi::ReportNodeScaled(NodeId node, uint32_t group, NodeScaleChange change) {
+  Record("ReportNodeScaled", node, "group " + std::to_string(group) + " " + ScaleChangeName(change));
+}
+
+void FakeClusterApi::AnnounceNodeChange(NodeId node, NodeChange change) {
+  REQUIRE(change != NodeChange::kRemoved);
+  Record("AnnounceNodeChange", node, NodeChangeName(change));
 }
 
 void FakeClusterApi::TellAdmitted(OwnerId owner, WorkloadId workload,

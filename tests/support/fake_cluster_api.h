@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,19 @@ class FakeClusterApi final : public ClusterApi {
   std::vector<uint32_t> instances;
   // What EvictPods answers: true, a budget refused some pod.
   bool evictions_refused = false;
+  // What the reads of the same names answer (the test sets them): horizon(),
+  // device_classes(), disruption_budgets(), node_changed_at() by node, UnschedulablePods(),
+  // NodesWaitingGangsNeed(); RecreatesPods() is false for the owners in bare_pod_owners.
+  SimTime run_horizon = SimTime::Max();
+  std::vector<dra::DeviceClass> classes;
+  DisruptionBudgets budgets;
+  std::vector<SimTime> changed_at;
+  std::vector<PendingPods> unschedulable;
+  std::vector<uint8_t> gangs_need;
+  std::vector<OwnerId> bare_pod_owners;
+  // PodsThatCannotMove's answer; unset: every pod moves.
+  std::function<std::vector<PendingPods>(std::span<const uint32_t>, std::span<const uint8_t>)>
+      cannot_move;
 
   // Runs `controller`'s timers in (time, order set) order, moving the clock, until none is
   // left or the next is after `until`; returns how many ran.
@@ -64,6 +78,15 @@ class FakeClusterApi final : public ClusterApi {
   SimTime reconfiguring_until(NodeId node) const override;
   const NodeConditions& node_conditions(NodeId node) const override;
   uint32_t node_instance(NodeId node) const override;
+  SimTime horizon() const override { return run_horizon; }
+  std::span<const dra::DeviceClass> device_classes() const override { return classes; }
+  bool RecreatesPods(OwnerId owner) const override;
+  const DisruptionBudgets& disruption_budgets() const override { return budgets; }
+  SimTime node_changed_at(NodeId node) const override;
+  std::vector<PendingPods> UnschedulablePods() const override { return unschedulable; }
+  std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving,
+                                              std::span<const uint8_t> held) const override;
+  std::vector<uint8_t> NodesWaitingGangsNeed() const override { return gangs_need; }
   void SetTimer(SimTime at, uint64_t tag, TimerKind kind) override;
   void BeginMigChange(NodeId node, const std::vector<GpuMigSetting>& target,
                       const std::string& config, SimTime duration, LossBook book) override;
@@ -80,6 +103,13 @@ class FakeClusterApi final : public ClusterApi {
   void SetMigConfigState(NodeId node, const std::string& state) override;
   void RecordFault(const FaultNotice& notice) override;
   void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) override;
+  // The node groups' verbs keep `absent` and the node's pods as the engine's do; the
+  // announcements are only recorded (ChangeNode tells a controller).
+  void SetNodeAbsent(NodeId node) override;
+  void RegisterNode(NodeId node, uint32_t group) override;
+  void TerminateInstance(NodeId node, uint32_t group) override;
+  void ReportNodeScaled(NodeId node, uint32_t group, NodeScaleChange change) override;
+  void AnnounceNodeChange(NodeId node, NodeChange change) override;
   void TellAdmitted(OwnerId owner, WorkloadId workload,
                     std::span<const TemplateId> templates) override;
   void TellEvicted(OwnerId owner, WorkloadId workload) override;

@@ -8,9 +8,12 @@
 #include "sim/engine/engine.h"
 #include "tests/support/scenario_text.h"
 #include "tests/support/tiny_world.h"
+#include "tests/support/node_groups_of.h"
 
 namespace migsim {
 namespace {
+
+using test::NodeGroupsOf;
 
 // A scenario of one autoscaled pool "g" of p3.2xlarge nodes (one V100 each, $3.06/h),
 // `autoscaling` its group's fields, `extra` more top-level members, and `workloads`.
@@ -34,7 +37,7 @@ using Run = test::TextRun;
 
 Run RunText(const std::string& text) { return test::RunFirstVariant(text); }
 
-double Hours(const Run& run, uint32_t node) { return run.engine->BilledNodeHours(NodeId(node)); }
+double Hours(const Run& run, uint32_t node) { return NodeGroupsOf(*run.engine).BilledNodeHours(NodeId(node)); }
 
 }  // namespace
 
@@ -51,8 +54,8 @@ TEST_CASE(
     CHECK(pod.phase == PodPhase::kSucceeded);
   }
   CHECK(e.nodes()[0].name == "g-0");
-  CHECK(e.node_group_counters()[0].scale_ups == 1);
-  CHECK(e.node_group_counters()[0].nodes_launched == 2);
+  CHECK(NodeGroupsOf(e).counters()[0].scale_ups == 1);
+  CHECK(NodeGroupsOf(e).counters()[0].nodes_launched == 2);
   CHECK(Hours(run, 2) == 0);  // never launched
 }
 
@@ -65,7 +68,7 @@ TEST_CASE(
   // Launched at 10 s, Ready at 70 s, the pod ends at 170 s. The node is unneeded from the
   // scan at 170 s; 600 s later (770 s, also past the delay after add, 610 s) it goes.
   CHECK(e.pods()[0].ended.seconds() == 170);
-  CHECK(e.node_group_counters()[0].nodes_terminated == 1);
+  CHECK(NodeGroupsOf(e).counters()[0].nodes_terminated == 1);
   CHECK(Hours(run, 0) == Approx((770.0 - 10) / 3600));
   CHECK_FALSE(e.nodes()[0].schedulable);
 }
@@ -79,8 +82,8 @@ TEST_CASE("a node group never shrinks below its min nor grows beyond its max",
   CHECK(e.pods()[0].bound.seconds() == 0);
   CHECK(e.pods()[1].bound.seconds() == 70);
   CHECK(e.pods()[2].bound.seconds() == 100);  // after the first pod's end, on g-0
-  CHECK(e.node_group_counters()[0].nodes_launched == 1);
-  CHECK(e.node_group_counters()[0].nodes_terminated == 1);  // back to min
+  CHECK(NodeGroupsOf(e).counters()[0].nodes_launched == 1);
+  CHECK(NodeGroupsOf(e).counters()[0].nodes_terminated == 1);  // back to min
   CHECK(e.nodes()[0].schedulable);
 }
 
@@ -93,8 +96,8 @@ TEST_CASE(
   const Engine& e = *run.engine;
   // Launched at 10 s, given up at 910 s, backed off 300 s, launched again at 1210 s (to be
   // given up at 2110 s, after the horizon).
-  CHECK(e.node_group_counters()[0].provision_failures == 1);
-  CHECK(e.node_group_counters()[0].nodes_launched == 2);
+  CHECK(NodeGroupsOf(e).counters()[0].provision_failures == 1);
+  CHECK(NodeGroupsOf(e).counters()[0].nodes_launched == 2);
   CHECK(e.pods()[0].phase == PodPhase::kPending);
   CHECK(Hours(run, 0) == Approx((900.0 + 790) / 3600));
 }
@@ -113,11 +116,11 @@ TEST_CASE("the price expander grows the cheaper group and the priority expander 
   };
   // One pod of one GPU: a p3.2xlarge ($3.06/h) or a p3.8xlarge ($12.24/h).
   const Run price = RunText(text("price"));
-  CHECK(price.engine->node_group_counters()[0].nodes_launched == 0);
-  CHECK(price.engine->node_group_counters()[1].nodes_launched == 1);
+  CHECK(NodeGroupsOf(*price.engine).counters()[0].nodes_launched == 0);
+  CHECK(NodeGroupsOf(*price.engine).counters()[1].nodes_launched == 1);
   const Run priority = RunText(text("priority"));
-  CHECK(priority.engine->node_group_counters()[0].nodes_launched == 1);
-  CHECK(priority.engine->node_group_counters()[1].nodes_launched == 0);
+  CHECK(NodeGroupsOf(*priority.engine).counters()[0].nodes_launched == 1);
+  CHECK(NodeGroupsOf(*priority.engine).counters()[1].nodes_launched == 0);
 }
 
 TEST_CASE("a node running a bare pod is not scaled down, one running a Job's pod is",
@@ -130,7 +133,7 @@ TEST_CASE("a node running a bare pod is not scaled down, one running a Job's pod
   // Without the bare pod, the node would go 600 s after the Job's pod ends.
   const Run run = RunText(Doc(R"({"max": 2, "provisioning_s": 60})", forever_pod,
                               R"("horizon_s": 5000,)"));
-  CHECK(run.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(NodeGroupsOf(*run.engine).counters()[0].nodes_terminated == 0);
   CHECK(Hours(run, 0) == Approx((5000.0 - 10) / 3600));
 }
 
@@ -163,7 +166,7 @@ TEST_CASE(
   // GPUs, under 0.5) is unneeded from the scan at 300 s, due at 900 s; its replica is
   // evicted (30 s grace) and ends at 930 s, when its replacement binds on f and the drain's
   // tick (every 5 s from 900 s) finds g-0 empty and terminates it.
-  CHECK(e.node_group_counters()[0].nodes_terminated == 1);
+  CHECK(NodeGroupsOf(e).counters()[0].nodes_terminated == 1);
   CHECK(e.killed_by_cause()[static_cast<size_t>(EndReason::kEvicted)] == 1);
   int on_f = 0;
   for (const Pod& pod : e.pods()) {
@@ -177,7 +180,7 @@ TEST_CASE("a PodDisruptionBudget that allows no eviction keeps its pod's node up
           "[engine][autoscaling]") {
   const Run run = RunText(Spill(R"("pod_disruption_budgets": {
       "web": {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 0}},)"));
-  CHECK(run.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(NodeGroupsOf(*run.engine).counters()[0].nodes_terminated == 0);
   CHECK(Hours(run, 1) == Approx((3000.0 - 10) / 3600));
 }
 
@@ -197,13 +200,13 @@ TEST_CASE(
   const std::string safe = R"({"cluster-autoscaler.kubernetes.io/safe-to-evict": "false"})";
   const std::string keep = R"({"karpenter.sh/do-not-disrupt": "true"})";
   const Run ca = RunText(annotated(safe, false));
-  CHECK(ca.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(NodeGroupsOf(*ca.engine).counters()[0].nodes_terminated == 0);
   CHECK(Hours(ca, 1) == Approx((3000.0 - 10) / 3600));
   // The other provisioner's annotation does nothing.
-  CHECK(RunText(annotated(keep, false)).engine->node_group_counters()[0].nodes_terminated == 1);
+  CHECK(NodeGroupsOf(*RunText(annotated(keep, false)).engine).counters()[0].nodes_terminated == 1);
   const Run karpenter = RunText(annotated(keep, true));
-  CHECK(karpenter.engine->node_group_counters()[0].nodes_terminated == 0);
-  CHECK(RunText(annotated(safe, true)).engine->node_group_counters()[0].nodes_terminated == 1);
+  CHECK(NodeGroupsOf(*karpenter.engine).counters()[0].nodes_terminated == 0);
+  CHECK(NodeGroupsOf(*RunText(annotated(safe, true)).engine).counters()[0].nodes_terminated == 1);
 }
 
 TEST_CASE("nodes of a pool without autoscaling are billed for the whole run",
@@ -213,7 +216,7 @@ TEST_CASE("nodes of a pool without autoscaling are billed for the whole run",
   s.horizon = test::Sec(7200);
   FirstFitPolicy policy;
   auto engine = test::RunEngine(s, policy);
-  CHECK(engine->BilledNodeHours(NodeId(0)) == Approx(2.0));
+  CHECK(NodeGroupsOf(*engine).BilledNodeHours(NodeId(0)) == Approx(2.0));
 }
 
 }  // namespace migsim

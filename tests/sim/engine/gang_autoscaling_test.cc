@@ -6,9 +6,12 @@
 
 #include "sim/engine/engine.h"
 #include "tests/support/tiny_world.h"
+#include "tests/support/node_groups_of.h"
 
 namespace migsim {
 namespace {
+
+using test::NodeGroupsOf;
 
 // Autoscaled pools of p3.8xlarge nodes (4 V100 each) given by `pools` ("name": fields),
 // under `provisioner` ("autoscaler" or "karpenter"), with a DistributedJob "train" of
@@ -32,7 +35,7 @@ std::string Pool(const std::string& name, const std::string& autoscaling,
 const char* const kProvisioners[] = {"autoscaler", "karpenter"};
 
 uint32_t Launched(const test::TextRun& run, size_t group) {
-  return run.engine->node_group_counters()[group].nodes_launched;
+  return NodeGroupsOf(*run.engine).counters()[group].nodes_launched;
 }
 
 void CheckAllBoundTogether(const Engine& e) {

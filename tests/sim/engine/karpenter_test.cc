@@ -9,9 +9,12 @@
 #include "sim/engine/engine.h"
 #include "tests/support/scenario_text.h"
 #include "tests/support/tiny_world.h"
+#include "tests/support/node_groups_of.h"
 
 namespace migsim {
 namespace {
+
+using test::NodeGroupsOf;
 
 // Pools "big" (p3.8xlarge: 4 V100, $12.24/h) and "small" (p3.2xlarge: 1 V100, $3.06/h),
 // both autoscaled (`big` and `small` their `autoscaling`, "" leaves the pool out), under
@@ -43,8 +46,8 @@ using Run = test::TextRun;
 
 Run RunText(const std::string& text) { return test::RunFirstVariant(text); }
 
-const Engine::NodeGroupCounters& Big(const Run& run) { return run.engine->node_group_counters()[0]; }
-const Engine::NodeGroupCounters& Small(const Run& run) { return run.engine->node_group_counters()[1]; }
+const NodeGroups::Counters& Big(const Run& run) { return NodeGroupsOf(*run.engine).counters()[0]; }
+const NodeGroups::Counters& Small(const Run& run) { return NodeGroupsOf(*run.engine).counters()[1]; }
 
 }  // namespace
 
@@ -79,10 +82,10 @@ TEST_CASE(
   // 171 s, carried out at 186 s.
   const Run now = RunText(Doc("{" + GpuJob("j", 1, "run") + "}"));
   CHECK(Small(now).nodes_terminated == 1);
-  CHECK(now.engine->BilledNodeHours(NodeId(3)) == Approx((186.0 - 2) / 3600));
+  CHECK(NodeGroupsOf(*now.engine).BilledNodeHours(NodeId(3)) == Approx((186.0 - 2) / 3600));
   const Run later =
       RunText(Doc("{" + GpuJob("j", 1, "run") + "}", R"({"consolidate_after_s": 60})"));
-  CHECK(later.engine->BilledNodeHours(NodeId(3)) == Approx((246.0 - 2) / 3600));
+  CHECK(NodeGroupsOf(*later.engine).BilledNodeHours(NodeId(3)) == Approx((246.0 - 2) / 3600));
 }
 
 TEST_CASE(
@@ -142,7 +145,7 @@ TEST_CASE(
   CHECK(Big(multi).nodes_launched == 0);  // no replacement (the initial three are not launches)
   const Engine& e = *multi.engine;
   std::vector<double> hours;
-  for (uint32_t n = 0; n < 3; ++n) hours.push_back(e.BilledNodeHours(NodeId(n)));
+  for (uint32_t n = 0; n < 3; ++n) hours.push_back(NodeGroupsOf(e).BilledNodeHours(NodeId(n)));
   std::sort(hours.begin(), hours.end());
   CHECK(hours[0] == hours[1]);  // deleted by one decision
   CHECK(hours[0] < hours[2]);
@@ -150,7 +153,7 @@ TEST_CASE(
   const Run single = RunText(Doc(job, "{}", big, "", extra));
   CHECK(Big(single).nodes_terminated == 2);
   std::vector<double> one_by_one;
-  for (uint32_t n = 0; n < 3; ++n) one_by_one.push_back(single.engine->BilledNodeHours(NodeId(n)));
+  for (uint32_t n = 0; n < 3; ++n) one_by_one.push_back(NodeGroupsOf(*single.engine).BilledNodeHours(NodeId(n)));
   std::sort(one_by_one.begin(), one_by_one.end());
   CHECK(one_by_one[0] < one_by_one[1]);
 }
@@ -182,10 +185,10 @@ TEST_CASE("disruption budgets cap consolidation, by reason when they name one",
   const std::string job = "{" + GpuJob("j", 1, "run") + "}";
   const Run none = RunText(Doc(job, R"({"budgets": [{"nodes": 0}]})", R"({"max": 1})", "",
                                R"("horizon_s": 3000,)"));
-  CHECK(none.engine->node_group_counters()[0].nodes_terminated == 0);
+  CHECK(NodeGroupsOf(*none.engine).counters()[0].nodes_terminated == 0);
   const Run other = RunText(Doc(job, R"({"budgets": [{"nodes": "0%", "reasons": ["Underutilized"]}]})",
                                 R"({"max": 1})", "", R"("horizon_s": 3000,)"));
-  CHECK(other.engine->node_group_counters()[0].nodes_terminated == 1);  // Empty is not capped
+  CHECK(NodeGroupsOf(*other.engine).counters()[0].nodes_terminated == 1);  // Empty is not capped
 }
 
 TEST_CASE("a scheduled budget applies from each firing of its schedule for its duration",
@@ -197,9 +200,9 @@ TEST_CASE("a scheduled budget applies from each firing of its schedule for its d
   const Run run = RunText(Doc(
       job, R"({"budgets": [{"nodes": 0, "schedule": "0 0 * * *", "duration_s": 3600}]})",
       R"({"max": 1})", ""));
-  REQUIRE(run.engine->node_group_counters().size() == 1);  // p3.8xlarge only
+  REQUIRE(NodeGroupsOf(*run.engine).counters().size() == 1);  // p3.8xlarge only
   CHECK(Big(run).nodes_terminated == 1);
-  CHECK(run.engine->BilledNodeHours(NodeId(0)) == Approx((3616.0 - 2) / 3600));
+  CHECK(NodeGroupsOf(*run.engine).BilledNodeHours(NodeId(0)) == Approx((3616.0 - 2) / 3600));
 }
 
 TEST_CASE("a spot node is deleted but not replaced by consolidation", "[engine][karpenter]") {
@@ -228,7 +231,7 @@ TEST_CASE(
   CHECK(Small(run).spot_reclaims == 1);
   CHECK(Small(run).nodes_terminated == 1);
   CHECK(Small(run).nodes_launched == 2);
-  CHECK(run.engine->BilledNodeHours(NodeId(1)) == Approx((1120.0 - 2) / 3600));
+  CHECK(NodeGroupsOf(*run.engine).BilledNodeHours(NodeId(1)) == Approx((1120.0 - 2) / 3600));
   int running = 0;
   for (const Pod& pod : run.engine->pods()) {
     if (pod.phase == PodPhase::kRunning) {
@@ -256,7 +259,7 @@ TEST_CASE(
   CHECK(reclaims >= 2);
   CHECK(Small(run).nodes_launched == reclaims + 1);
   CHECK(Big(run).nodes_launched == 0);  // the spot offering stays the cheaper
-  CHECK(RunText(text).engine->node_group_counters()[1].spot_reclaims == reclaims);  // seeded
+  CHECK(NodeGroupsOf(*RunText(text).engine).counters()[1].spot_reclaims == reclaims);  // seeded
   int running = 0;
   for (const Pod& pod : run.engine->pods()) running += pod.phase == PodPhase::kRunning ? 1 : 0;
   CHECK(running == 1);

@@ -7,9 +7,12 @@
 
 #include "sim/engine/engine.h"
 #include "tests/support/tiny_world.h"
+#include "tests/support/node_groups_of.h"
 
 namespace migsim {
 namespace {
+
+using test::NodeGroupsOf;
 
 // One autoscaled spot pool "s" of p3.2xlarge nodes (one V100 each) of at most 2 nodes
 // under `provisioner` ("karpenter" or "autoscaler"), over 3000 s: a long Job pod "a" at
@@ -54,7 +57,7 @@ TEST_CASE(
     // reclaimed at 1120 s; the second notice's end (1180 s) finds it gone. b's two pods
     // at 2000 s have one free slot (s-0 again): one runs, one waits.
     const test::TextRun run = test::RunFirstVariant(Doc(provisioner, 1000, 1060, 2, 2000));
-    const Engine::NodeGroupCounters& s = run.engine->node_group_counters()[0];
+    const NodeGroups::Counters& s = NodeGroupsOf(*run.engine).counters()[0];
     CHECK(s.spot_reclaims == 1);
     CHECK(s.nodes_terminated == 1);
     CHECK(s.nodes_launched == 3);
@@ -73,7 +76,7 @@ TEST_CASE(
     // running until 1220 s; b's pod at 1125 s relaunches s-0, Ready before 1220 s, and
     // runs there.
     const test::TextRun run = test::RunFirstVariant(Doc(provisioner, 1000, 1100, 1, 1125));
-    CHECK(run.engine->node_group_counters()[0].nodes_launched == 3);
+    CHECK(NodeGroupsOf(*run.engine).counters()[0].nodes_launched == 3);
     CHECK(Count(*run.engine, PodPhase::kRunning) == 2);
     CHECK(Count(*run.engine, PodPhase::kPending) == 0);
     CHECK(run.engine->nodes()[0].schedulable);
@@ -102,7 +105,7 @@ TEST_CASE(
               "template":{"job_class":"short","resources":{"nvidia.com/gpu":8}}}},
     "fault_processes":[{"name":"s","kind":"spot-interruption","pool":"spot","mtbf_h":2}]})";
   const test::TextRun run = test::RunFirstVariant(text);
-  const Engine::NodeGroupCounters& spot = run.engine->node_group_counters()[0];
+  const NodeGroups::Counters& spot = NodeGroupsOf(*run.engine).counters()[0];
   // The instances the group holds at the end: never more than its max (3), never fewer than 0.
   const int64_t held = spot.nodes_launched - spot.nodes_terminated - spot.provision_failures;
   CHECK(held >= 0);

@@ -242,7 +242,8 @@ TEST_CASE("a failed MIG apply waits for the node's MIG change under way") {
   CHECK(api.timers()[0].at == Sec(120));
 }
 
-TEST_CASE("the faults controller is made only for a cluster with faults, after the MIG manager") {
+TEST_CASE("the faults controller is made only for a cluster with faults, between the MIG manager "
+          "and the node groups") {
   Scenario s = TwoP3();
   const ClusterControllers without = MakeClusterControllers(s.cluster, std::nullopt);
   CHECK(FindController<FaultInjector>(without) == nullptr);
@@ -254,7 +255,8 @@ TEST_CASE("the faults controller is made only for a cluster with faults, after t
   const ClusterControllers with = MakeClusterControllers(s.cluster, std::nullopt);
   REQUIRE(with.size() == without.size() + 1);
   CHECK(with.front()->name() == "mig-manager");
-  CHECK(FindController<FaultInjector>(with) == with.back().get());
+  CHECK(FindController<FaultInjector>(with) == with[with.size() - 2].get());
+  CHECK(with.back()->name() == "node-groups");
 }
 
 }  // namespace

@@ -11,17 +11,9 @@
 
 #include "sim/dra/device_class.h"
 #include "sim/engine/cluster_spec.h"
-#include "sim/engine/scale_up_estimate.h"
+#include "sim/controllers/node_groups/scale_up_estimate.h"
 
 namespace migsim {
-
-// One instance type and capacity type a claim may become.
-struct Offering {
-  uint32_t group = 0;         // index into ClusterSpec::node_groups
-  const NodeSpec* spec = nullptr;
-  double price_per_hour = 0;  // per node
-  uint32_t room = 0;          // nodes it may still launch
-};
 
 // A claim to launch: the offering chosen and the pending pods it was sized for.
 struct NodeClaimPlan {

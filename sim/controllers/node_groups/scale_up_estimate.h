@@ -14,18 +14,18 @@
 #include "sim/dra/device_class.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/node_runtime.h"
+#include "sim/engine/pending_pods.h"
 #include "sim/policy/cluster_view.h"
 
 namespace migsim {
 
-// Pods alike (one scheduling class) waiting for a node: how the scheduler sees one of
-// them, and how many there are. For the pods of a gang, `gang` is where the gang lets
-// them go on new nodes: its topology domain, and no two on one node when it asks for one
-// per node (each packing starts from an empty `taken`).
-struct PendingPods {
-  PodView view;
-  uint32_t count = 0;
-  std::optional<GangConstraint> gang{};
+// A node group a node may be launched in now (an offering, in Karpenter's words: an
+// instance type and capacity type at a price).
+struct Offering {
+  uint32_t group = 0;         // index into ClusterSpec::node_groups
+  const NodeSpec* spec = nullptr;
+  double price_per_hour = 0;  // per node
+  uint32_t room = 0;          // nodes it may still launch
 };
 
 // What growing one node group would do for the pending pods.

@@ -1,4 +1,4 @@
-#include "sim/engine/scale_up_estimate.h"
+#include "sim/controllers/node_groups/scale_up_estimate.h"
 
 namespace migsim {
 

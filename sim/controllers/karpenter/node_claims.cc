@@ -1,4 +1,4 @@
-#include "sim/engine/node_claims.h"
+#include "sim/controllers/karpenter/node_claims.h"
 
 #include <algorithm>
 #include <memory>

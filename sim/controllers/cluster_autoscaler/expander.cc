@@ -1,4 +1,4 @@
-#include "sim/engine/expander.h"
+#include "sim/controllers/cluster_autoscaler/expander.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 
 #include "sim/core/rng.h"
 #include "sim/engine/autoscaling.h"
-#include "sim/engine/scale_up_estimate.h"
+#include "sim/controllers/node_groups/scale_up_estimate.h"
 
 namespace migsim {
 

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "sim/engine/expander.h"
-#include "sim/engine/scale_up_estimate.h"
+#include "sim/controllers/cluster_autoscaler/expander.h"
+#include "sim/controllers/node_groups/scale_up_estimate.h"
 #include "tests/support/tiny_world.h"
 
 namespace migsim {
