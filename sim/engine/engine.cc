@@ -182,7 +182,7 @@ bool Engine::OverBudget() {
   const RunBudget& budget = config_.budget;
   if (static_cast<int64_t>(pods_.size()) > budget.pods) {
     overrun_ = BudgetOverrun{BudgetItem::kPods, budget.pods, now_};
-  } else if (fault_hits_ > budget.fault_hits) {
+  } else if (counters_.fault_hits > budget.fault_hits) {
     overrun_ = BudgetOverrun{BudgetItem::kFaultHits, budget.fault_hits, now_};
   }
   return overrun_.has_value();
@@ -351,7 +351,7 @@ void Engine::FreeNode(Pod& pod) {
   NodeInfo& info = node_info_[pod.node.value()];
   allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), info);
   NodeChanged(pod.node.value());
-  mig_instances_destroyed_ += std::exchange(pod.mig_created, 0);
+  counters_.mig_instances_destroyed += std::exchange(pod.mig_created, 0);
   if (!t.shared_claims.empty()) ReleaseSharedClaims(pod);
   UpdateMigFragmentation(pod.node.value());
   // O(1): the last bound pod takes the released one's slot.

@@ -25,6 +25,9 @@
 #include "sim/engine/decision_book.h"
 #include "sim/engine/disruption_budget.h"
 #include "sim/engine/dominant_shares.h"
+#include "sim/engine/engine_counters.h"
+#include "sim/engine/engine_events.h"
+#include "sim/engine/engine_inputs.h"
 #include "sim/engine/gang.h"
 #include "sim/engine/job_class.h"
 #include "sim/engine/mig_fragmentation_meter.h"
@@ -42,45 +45,6 @@
 #include "sim/policy/queue_order.h"
 
 namespace migsim {
-
-struct EngineConfig {
-  uint64_t seed = 1;
-  SimTime horizon = SimTime::Max();  // events after it are not run
-  // Integrates MIG fragmentation (mig_fragmentation()) as the run goes: a scan of the
-  // node's MIG devices at every allocation, so off unless asked for (a scenario with a DRA
-  // pool asks for it in every variant; sim/study/run.h).
-  bool measure_mig_fragmentation = false;
-  // Asked between event times (at least once per simulated instant that has events); true
-  // stops the run there: Run returns at once and stopped() is true. For a caller that
-  // must be interruptible (Ctrl-C in Python); it must be cheap or rate-limit itself.
-  std::function<bool()> should_stop{};
-  // What the run may create; past it the run stops (overrun()).
-  RunBudget budget{};
-};
-
-// Everything a run is made of. The engine takes ownership of the controllers; the
-// cluster spec must outlive the engine.
-struct EngineInputs {
-  const ClusterSpec* cluster = nullptr;
-  ResourceTable resources;  // pre-interned names used by the templates
-  std::vector<JobClass> job_classes;
-  std::vector<PodTemplate> templates;
-  std::vector<std::unique_ptr<Controller>> controllers;
-  // The cluster controllers (cluster_controller.h), in the order the engine calls them
-  // (make_controllers.h, in the controllers' folder, builds them from the cluster spec).
-  ClusterControllers cluster_controllers{};
-  SchedulerConfig scheduler{};
-  // The queue discipline, the one queue-order extension point; null: PrioritySort.
-  std::unique_ptr<QueueOrder> queue_order{};
-  std::vector<PodDisruptionBudget> disruption_budgets{};
-  // DRA: the DeviceClasses the templates' claims name (NVIDIA's and the scenario's), and
-  // the shared ResourceClaims (by dra::SharedClaimId) the templates name.
-  std::vector<dra::DeviceClass> device_classes{};
-  std::vector<dra::SharedClaim> shared_claims{};
-  // A hint: about how many pods the run creates. Their records are reserved up front, so
-  // that a run of millions of pods does not hold twice their records while they grow.
-  size_t expected_pods = 0;
-};
 
 class Engine final : private ControllerContext {
  public:
@@ -117,13 +81,10 @@ class Engine final : private ControllerContext {
   // True when EngineConfig::should_stop stopped the run before its end: the results then
   // describe the cluster mid-run.
   bool stopped() const { return stopped_; }
+  // What the engine's mechanisms counted (engine_counters.h).
+  const EngineCounters& counters() const { return counters_; }
   // Events queued during the run (the event queue's work: what events per second count).
   uint64_t events_queued() const { return events_.pushed(); }
-  // Pods evicted by preemption, and the GPU time they held that no checkpoint kept (from
-  // bind to the end of the grace period, less the running time their last checkpoint
-  // covers), in GPU-hours (Pod::gpus).
-  int64_t preemptions() const { return preemptions_; }
-  double gpu_hours_lost_to_preemption() const { return preempted_gpu_seconds_ / 3600; }
   int64_t gpu_capacity_weight() const { return capacity_weight_; }
   // Pods each controller submitted (by OwnerId), counted as Submit and SubmitRecorded
   // are called, apart from the pods' storage: the other side of the pod accounting.
@@ -134,18 +95,9 @@ class Engine final : private ControllerContext {
   }
   // The gangs the controllers declared (by GangId) and what happened to them.
   std::span<const Gang> gangs() const { return gangs_; }
-  // Pods killed, by cause (indexed by EndReason: preempted, node lost, GPU failed, evicted,
-  // node removed, device lost), counted where each kill happens; the faults that hit (a node
-  // or a GPU each), as cluster controllers recorded them (ClusterApi::RecordFault: the run
-  // budget counts them); the GPU time the pods killed by faults held that no checkpoint kept
-  // (as for preemption), in GPU-hours. The faults' own results (pools, ...) are their
-  // controller's (FaultInjector).
-  std::span<const int64_t> killed_by_cause() const { return killed_; }
-  int64_t fault_hits() const { return fault_hits_; }
   // Set when the run stopped early, past its budget (EngineConfig::budget): the results
   // then describe the cluster as it stood at overrun()->at.
   const std::optional<BudgetOverrun>& overrun() const { return overrun_; }
-  double gpu_hours_lost_to_faults() const { return fault_gpu_seconds_ / 3600; }
   // The GPU time shared ResourceClaims held (their devices' GPUs x the time allocated, up
   // to the end for a claim still allocated), in GPU-hours, by the namespace of the pod that
   // allocated each (engine_shared_claims.cc): the GPU the claim's pods use, which their own
@@ -153,64 +105,22 @@ class Engine final : private ControllerContext {
   std::vector<double> SharedClaimGpuHours(size_t namespaces) const {
     return shared_claims_.GpuHours(namespaces, now_);
   }
-  // DRA dynamic MIG: instances created at allocation and destroyed at release, and the
-  // creation time pods waited for (instances x the pool's mig_create), in seconds.
-  int64_t mig_instances_created() const { return mig_instances_created_; }
-  int64_t mig_instances_destroyed() const { return mig_instances_destroyed_; }
-  double mig_creation_seconds() const { return mig_creation_seconds_; }
-  // MIG manager windows opened during the run: scripted relabels and policies'
-  // MigReconfigurations that began (each withdraws a node's GPUs for its window).
-  int64_t mig_reconfiguration_windows() const { return mig_windows_; }
   // MIG fragmentation (sim/policy/mig_fragmentation.h): stranded compute slices / the
   // compute slices of MIG-enabled GPUs, both integrated over the run; 0 without MIG or
   // unless EngineConfig::measure_mig_fragmentation.
   double mig_fragmentation() const;
 
  private:
-  struct ControllerTimer {
-    OwnerId owner;
-    uint64_t tag;
-  };
-  // A cluster controller's timer (ClusterApi::SetTimer); `idle`: TimerKind::kIdle.
-  struct ClusterTimer {
-    uint32_t controller;
-    bool idle;
-    uint64_t tag;
-  };
-  struct PodStart {
-    PodId pod;
-    uint32_t generation;
-  };
-  struct PodEnd {
-    PodId pod;
-    uint32_t generation;
-    EndReason reason;
-  };
-  // The earliest end among a time-sliced device's processes (see Reshare).
-  struct DeviceTick {
-    NodeId node;
-    uint32_t device;
-    uint64_t tick;
-  };
-  // A pod's rank under a preemptive queue discipline changes (engine_disciplines.cc).
-  struct RankChange {
-    PodId pod;
-    uint32_t generation;
-    bool running;  // scheduled for the pod running (else pending)
-  };
-  // A class's back-off ends: it may be offered again.
-  struct BackoffWake {};
-  // kube-scheduler's unschedulable timeout: blocked classes are retried. When only these
-  // are left, the run is over (a retry with nothing changed cannot bind anything).
-  struct UnschedulableFlush {};
-  // A gang's reservations have waited its schedule timeout (stale once its round moved on).
-  struct GangTimeout {
-    GangId gang;
-    uint32_t round;
-  };
-  using Event =
-      std::variant<ControllerTimer, ClusterTimer, PodStart, PodEnd, DeviceTick, BackoffWake,
-                   UnschedulableFlush, GangTimeout, RankChange>;
+  using ControllerTimer = engine_events::ControllerTimer;
+  using ClusterTimer = engine_events::ClusterTimer;
+  using PodStart = engine_events::PodStart;
+  using PodEnd = engine_events::PodEnd;
+  using DeviceTick = engine_events::DeviceTick;
+  using RankChange = engine_events::RankChange;
+  using BackoffWake = engine_events::BackoffWake;
+  using UnschedulableFlush = engine_events::UnschedulableFlush;
+  using GangTimeout = engine_events::GangTimeout;
+  using Event = engine_events::Event;
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -545,8 +455,8 @@ class Engine final : private ControllerContext {
   DecisionBook decisions_;
   bool stopped_ = false;
   // Preemption: the budgets' counts, pending pods with a nominated node (few), the ones
-  // HoldNominated booked, a stream of its own for the dry run's start (so that the other
-  // draws do not shift), and what preemptions() reports.
+  // HoldNominated booked, and a stream of its own for the dry run's start (so that the
+  // other draws do not shift).
   DisruptionBudgets budgets_;
   std::vector<PodId> nominated_pods_;
   std::vector<PodId> pinned_;  // pods with a nodeName created since the last cycle
@@ -554,8 +464,6 @@ class Engine final : private ControllerContext {
   Rng preemption_rng_;
   mutable std::vector<int64_t> scratch_taken_;  // LowerPodsFreeEnough's
   int32_t lowest_priority_ = 0;                 // over the templates
-  int64_t preemptions_ = 0;
-  double preempted_gpu_seconds_ = 0;
   // By node: when the MIG change under way (scripted or a policy's) ends.
   std::vector<SimTime> reconfiguring_until_;
   std::vector<double> demands_, caps_;      // Reshare's scratch
@@ -570,19 +478,11 @@ class Engine final : private ControllerContext {
   DominantShares dominant_shares_;
   // Preemptive disciplines (LAS, SRTF): whether the queue order is one.
   bool preemptive_order_ = false;
-  // Kills by cause (EndReason), faults recorded (RecordFault), the GPU time lost to faults,
-  // and by node its conditions (node_conditions.h).
-  std::array<int64_t, kEndReasonCount> killed_{};
-  int64_t fault_hits_ = 0;
+  EngineCounters counters_;  // what counters() reports
   std::optional<BudgetOverrun> overrun_;
-  double fault_gpu_seconds_ = 0;
-  std::vector<NodeConditions> node_conditions_;
+  std::vector<NodeConditions> node_conditions_;  // by node (node_conditions.h)
   // DRA.
   std::vector<dra::DeviceClass> device_classes_;
-  int64_t mig_instances_created_ = 0;
-  int64_t mig_instances_destroyed_ = 0;
-  double mig_creation_seconds_ = 0;
-  int64_t mig_windows_ = 0;
   MigFragmentationMeter mig_fragmentation_{0};
   SharedClaimBooks shared_claims_;
 };

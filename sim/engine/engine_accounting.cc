@@ -21,7 +21,7 @@ void Engine::CheckAccounting() const {
   if (!error) error = LiveEventError();
   if (!error) error = GangError();
   if (!error) {
-    error = KillAccountingError(killed_, census, [this](PodId id) { return PodName(pods_[id.value()]); });
+    error = KillAccountingError(counters_.killed, census, [this](PodId id) { return PodName(pods_[id.value()]); });
   }
   const bool pods_accounted_for = !error.has_value();
   MIGSIM_CHECK(pods_accounted_for, ("pod accounting at the end of the run: " + *error).c_str());

@@ -48,7 +48,7 @@ void Engine::BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& tar
   }
   runtime.Withdraw(config, node_info_[node]);
   NodeChanged(node);
-  ++mig_windows_;
+  ++counters_.mig_windows;
   reconfiguring_until_[node] = now_ + duration;
 }
 
@@ -124,7 +124,7 @@ void Engine::BeginMigRepartition(uint32_t node, const std::string& config, SimTi
                "a MIG repartition of a node being reconfigured, or ending in the past");
   runtimes_[node].Withdraw(config, node_info_[node]);
   NodeChanged(node);
-  ++mig_windows_;
+  ++counters_.mig_windows;
   reconfiguring_until_[node] = until;
 }
 

@@ -183,7 +183,7 @@ void Engine::UpdateSchedulable(uint32_t node) {
 }
 
 void Engine::RecordFault(const FaultNotice& notice) {
-  if (!notice.repaired) ++fault_hits_;
+  if (!notice.repaired) ++counters_.fault_hits;
   for (EngineObserver* o : observers_) o->OnFault(now_, notice);
 }
 

@@ -130,7 +130,7 @@ std::vector<PotentialVictim> Engine::LowerPriorityPods(const NodeInfo& info,
 // The victim ends Failed with reason Preempted after its grace period and goes back to its
 // controller; its gang, if any, loses the attempt.
 void Engine::Evict(Pod& victim) {
-  ++preemptions_;
+  ++counters_.preemptions;
   RecordAttained(victim);  // before it stops running: it reads the run so far
   if (victim.gang.valid()) LoseAttempt(gangs_[victim.gang.value()], EndReason::kPreempted);
   const SimTime end = now_ + templates_[victim.tmpl.value()].termination_grace;
@@ -156,7 +156,7 @@ double Engine::Terminate(Pod& victim, SimTime end, EndReason reason, LossBook bo
   victim.ending = reason;
   victim.kill_end = end;
   victim.loss_book = book;
-  ++killed_[static_cast<size_t>(reason)];
+  ++counters_.killed[static_cast<size_t>(reason)];
   ++victim.generation;  // its start or its end no longer happens
   events_.Push(end, PodEnd{victim.id, victim.generation, reason});
   for (EngineObserver* o : observers_) o->OnPodKilled(now_, victim);
@@ -167,8 +167,8 @@ double Engine::Terminate(Pod& victim, SimTime end, EndReason reason, LossBook bo
 
 double* Engine::LossBookOf(LossBook book) {
   switch (book) {
-    case LossBook::kPreemption: return &preempted_gpu_seconds_;
-    case LossBook::kFaults: return &fault_gpu_seconds_;
+    case LossBook::kPreemption: return &counters_.preempted_gpu_seconds;
+    case LossBook::kFaults: return &counters_.fault_gpu_seconds;
     case LossBook::kUnbooked: return nullptr;
   }
   return nullptr;
@@ -221,7 +221,7 @@ void Engine::BookLostAttempt(const Pod& member) {
   if (!lost_at || !member.on_node() || member.terminating || member.bound > *lost_at) return;
   const double held_s = (now_ - member.bound).seconds();
   const double lost = member.gpus * std::max(0.0, held_s - CheckpointedSeconds(member, *lost_at));
-  (gang.attempt_lost_to == EndReason::kPreempted ? preempted_gpu_seconds_ : fault_gpu_seconds_) +=
+  (gang.attempt_lost_to == EndReason::kPreempted ? counters_.preempted_gpu_seconds : counters_.fault_gpu_seconds) +=
       lost;
 }
 

@@ -187,8 +187,8 @@ void Engine::AllocateClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info) {
 }
 
 void Engine::CountCreated(const NodeRuntime& runtime, uint32_t created) {
-  mig_instances_created_ += created;
-  if (created > 0) mig_creation_seconds_ += runtime.spec().dra->mig_create.seconds() * created;
+  counters_.mig_instances_created += created;
+  if (created > 0) counters_.mig_creation_seconds += runtime.spec().dra->mig_create.seconds() * created;
 }
 
 void Engine::BindAssumed(Pod& pod) {

@@ -76,7 +76,7 @@ void Engine::ReleaseSharedClaims(const Pod& pod) {
     allocated_weight_ +=
         runtimes_[node.value()].ReleaseSharedClaim(book.devices, node_info_[node.value()]);
     NodeChanged(node.value());
-    mig_instances_destroyed_ += std::exchange(book.mig_created, 0);
+    counters_.mig_instances_destroyed += std::exchange(book.mig_created, 0);
     book.devices.clear();
     shared_claims_.state(id).node = NodeId::Invalid();
   }

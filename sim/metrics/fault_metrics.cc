@@ -79,13 +79,13 @@ void Summarize(PoolAvailability& p, SimTime end) {
 
 FaultMetrics FaultRecorder::Finish(const Engine& engine, double allocated_gpu_hours) const {
   FaultMetrics m;
-  m.faults = engine.fault_hits();
-  m.gpu_hours_lost = engine.gpu_hours_lost_to_faults();
+  m.faults = engine.counters().fault_hits;
+  m.gpu_hours_lost = engine.counters().gpu_hours_lost_to_faults();
   if (allocated_gpu_hours > 0) {
-    const double lost = m.gpu_hours_lost + engine.gpu_hours_lost_to_preemption();
+    const double lost = m.gpu_hours_lost + engine.counters().gpu_hours_lost_to_preemption();
     m.goodput = std::max(0.0, 1 - lost / allocated_gpu_hours);
   }
-  const auto killed = engine.killed_by_cause();
+  const auto& killed = engine.counters().killed;
   for (size_t r = 0; r < killed.size(); ++r) {
     if (killed[r] == 0) continue;
     KillsByCause k{std::string(EndReasonName(static_cast<EndReason>(r))), killed[r], 0};

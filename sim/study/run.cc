@@ -246,13 +246,13 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   if (result.stopped) return result;
   result.metrics =
       ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
-  result.metrics.preemptions = engine.preemptions();
+  result.metrics.preemptions = engine.counters().preemptions;
   result.metrics.mig = {.fragmentation = engine.mig_fragmentation(),
-                        .reconfiguration_windows = engine.mig_reconfiguration_windows(),
-                        .instances_created = engine.mig_instances_created(),
-                        .instances_destroyed = engine.mig_instances_destroyed(),
-                        .creation_s = engine.mig_creation_seconds()};
-  result.metrics.gpu_hours_lost_to_preemption = engine.gpu_hours_lost_to_preemption();
+                        .reconfiguration_windows = engine.counters().mig_windows,
+                        .instances_created = engine.counters().mig_instances_created,
+                        .instances_destroyed = engine.counters().mig_instances_destroyed,
+                        .creation_s = engine.counters().mig_creation_seconds};
+  result.metrics.gpu_hours_lost_to_preemption = engine.counters().gpu_hours_lost_to_preemption();
   result.metrics.queueing_by_priority_class =
       QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
   if (const auto* kueue = FindController<KueueController>(engine.cluster_controllers())) {

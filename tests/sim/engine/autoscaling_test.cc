@@ -167,7 +167,7 @@ TEST_CASE(
   // evicted (30 s grace) and ends at 930 s, when its replacement binds on f and the drain's
   // tick (every 5 s from 900 s) finds g-0 empty and terminates it.
   CHECK(NodeGroupsOf(e).counters()[0].nodes_terminated == 1);
-  CHECK(e.killed_by_cause()[static_cast<size_t>(EndReason::kEvicted)] == 1);
+  CHECK(e.counters().killed[static_cast<size_t>(EndReason::kEvicted)] == 1);
   int on_f = 0;
   for (const Pod& pod : e.pods()) {
     if (pod.phase == PodPhase::kRunning && e.nodes()[pod.node.value()].name == "f-0") ++on_f;

@@ -55,9 +55,9 @@ TEST_CASE("a higher-priority pod evicts a lower one, which keeps its GPU for its
   CHECK(PodAt(*engine, 1).phase == PodPhase::kSucceeded);
   CHECK(std::find(observer.log.begin(), observer.log.end(), "100s preempted pod0") !=
         observer.log.end());
-  CHECK(engine->preemptions() == 1);
+  CHECK(engine->counters().preemptions == 1);
   // The victim held one GPU from 0 s to 130 s, with no checkpoint.
-  CHECK(engine->gpu_hours_lost_to_preemption() == Approx(130.0 / 3600));
+  CHECK(engine->counters().gpu_hours_lost_to_preemption() == Approx(130.0 / 3600));
 }
 
 TEST_CASE("between equal victims, the node whose victim was bound last is preempted on",
@@ -80,7 +80,7 @@ TEST_CASE("between equal victims, the node whose victim was bound last is preemp
   CHECK(PodAt(*engine, 0).reason != EndReason::kPreempted);
   CHECK(PodAt(*engine, 1).reason == EndReason::kPreempted);
   CHECK(Bound(*engine, 2) == 230);
-  CHECK(engine->preemptions() == 1);
+  CHECK(engine->counters().preemptions == 1);
 }
 
 TEST_CASE("a pod never preempts its equals, and preemptionPolicy Never never preempts",
@@ -99,7 +99,7 @@ TEST_CASE("a pod never preempts its equals, and preemptionPolicy Never never pre
   auto engine = RunEngine(s, policy);
   CHECK(PodAt(*engine, 0).phase == PodPhase::kSucceeded);
   CHECK(Bound(*engine, 1) == 1000);
-  CHECK(engine->preemptions() == 0);
+  CHECK(engine->counters().preemptions == 0);
 }
 
 TEST_CASE("resources nominated for a preemptor are held against lower priorities",
@@ -114,7 +114,7 @@ TEST_CASE("resources nominated for a preemptor are held against lower priorities
   CHECK(Ended(*engine, 0) == 40);
   CHECK(Bound(*engine, 1) == 40);     // the GPU went to the nominated pod,
   CHECK(Bound(*engine, 2) == 1040);   // not to the middle one, which cannot preempt it
-  CHECK(engine->preemptions() == 1);  // nor did the preemptor evict again while it waited
+  CHECK(engine->counters().preemptions == 1);  // nor did the preemptor evict again while it waited
 }
 
 TEST_CASE("a Deployment replaces a preempted pod at once", "[engine][preemption]") {
@@ -176,7 +176,7 @@ TEST_CASE("a preempted pod's replacement resumes from the last checkpoint",
   CHECK(Bound(*engine, 2) == 180);
   CHECK(Ended(*engine, 2) == Approx(240));  // the remaining 60 s
   // Held 0..80 s, of which the 40 s up to the checkpoint were kept.
-  CHECK(engine->gpu_hours_lost_to_preemption() == Approx(40.0 / 3600));
+  CHECK(engine->counters().gpu_hours_lost_to_preemption() == Approx(40.0 / 3600));
 }
 
 TEST_CASE("a gang whose worker is preempted loses every worker's work since the checkpoint",
@@ -198,7 +198,7 @@ TEST_CASE("a gang whose worker is preempted loses every worker's work since the 
   CHECK(PodAt(*engine, 3).resumed == Approx(0.4));
   CHECK(PodAt(*engine, 4).resumed == Approx(0.4));
   // Each worker held its GPU from 0 s to 80 s and kept the 40 s up to the checkpoint.
-  CHECK(engine->gpu_hours_lost_to_preemption() == Approx(2 * 40.0 / 3600));
+  CHECK(engine->counters().gpu_hours_lost_to_preemption() == Approx(2 * 40.0 / 3600));
 }
 
 // Two p3.2xlarge nodes (one V100 each), each running a 1000 s pod of priority
@@ -223,7 +223,7 @@ TEST_CASE("a gang preempts lower priorities on as many nodes as it has workers, 
   FirstFitPolicy policy;
   auto engine = RunEngine(GangAgainst(0, 0), policy);
   REQUIRE(engine->pods().size() == 4);
-  CHECK(engine->preemptions() == 2);
+  CHECK(engine->counters().preemptions == 2);
   CHECK(PodAt(*engine, 0).reason == EndReason::kPreempted);
   CHECK(PodAt(*engine, 1).reason == EndReason::kPreempted);
   CHECK(Ended(*engine, 0) == 40);  // evicted at 10 s, 30 s of grace
@@ -238,7 +238,7 @@ TEST_CASE("a gang evicts nobody when it cannot free a node for every worker",
   FirstFitPolicy policy;
   // The second node's pod outranks the gang: one node could be freed, not two.
   auto engine = RunEngine(GangAgainst(0, 20), policy);
-  CHECK(engine->preemptions() == 0);
+  CHECK(engine->counters().preemptions == 0);
   CHECK(PodAt(*engine, 0).phase == PodPhase::kSucceeded);
   CHECK(Bound(*engine, 2) == 1000);  // the gang waits for both pods to end
 }
@@ -269,7 +269,7 @@ TEST_CASE("preemption prefers a node where no disruption budget breaks", "[engin
   CHECK(PodAt(*engine, 2).node == PodAt(*engine, 1).node);
   CHECK(PodAt(*engine, 0).reason == EndReason::kPreempted);
   CHECK(Ended(*engine, 0) == 130);
-  CHECK(engine->preemptions() == 2);
+  CHECK(engine->counters().preemptions == 2);
 }
 
 TEST_CASE("preemption ignores a disruption budget with an empty selector", "[engine][preemption]") {
@@ -294,7 +294,7 @@ TEST_CASE("preemption ignores a disruption budget with an empty selector", "[eng
   auto engine = RunEngine(s, policy);
   CHECK(PodAt(*engine, 0).reason == EndReason::kPreempted);
   CHECK(PodAt(*engine, 1).phase == PodPhase::kSucceeded);
-  CHECK(engine->preemptions() == 1);
+  CHECK(engine->counters().preemptions == 1);
 }
 
 TEST_CASE("pod accounting holds through preemptions, and runs repeat for a seed",
@@ -315,7 +315,7 @@ TEST_CASE("pod accounting holds through preemptions, and runs repeat for a seed"
     for (const Pod& p : engine->pods()) {
       out.push_back(std::string(PhaseName(p.phase)) + " " + std::to_string(p.ended.micros()));
     }
-    return std::make_pair(engine->preemptions(), out);
+    return std::make_pair(engine->counters().preemptions, out);
   };
   const auto first = run_once();
   CHECK(first.first > 0);

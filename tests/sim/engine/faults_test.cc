@@ -56,7 +56,7 @@ TemplateId MigPodsOnP4d(Scenario& s, SimTime run) {
   return AddTemplate(s, {.extended = {{"nvidia.com/mig-1g.5gb", 1}}, .job_class = jc});
 }
 
-int64_t Killed(const Engine& e, EndReason r) { return e.killed_by_cause()[static_cast<size_t>(r)]; }
+int64_t Killed(const Engine& e, EndReason r) { return e.counters().killed[static_cast<size_t>(r)]; }
 
 }  // namespace
 
@@ -83,9 +83,9 @@ TEST_CASE(
   }
   CHECK(Killed(*engine, EndReason::kNodeLost) == 4);
   CHECK(engine->nodes()[0].schedulable);  // repaired at 1100 s
-  CHECK(engine->fault_hits() == 1);
+  CHECK(engine->counters().fault_hits == 1);
   // 4 GPUs held from 0 s to 400 s, without checkpoints.
-  CHECK(engine->gpu_hours_lost_to_faults() == Approx(4 * 400.0 / 3600));
+  CHECK(engine->counters().gpu_hours_lost_to_faults() == Approx(4 * 400.0 / 3600));
 }
 
 TEST_CASE("new pods are not scheduled to a NotReady node", "[engine][faults]") {
@@ -194,7 +194,7 @@ TEST_CASE("spot interruption gives two minutes' notice", "[engine][faults]") {
   CHECK(engine->pods()[1].ended.seconds() == 220);  // the instance is gone after 120 s
   CHECK_FALSE(engine->nodes()[0].schedulable);
   // Lost: the GPUs as long as each pod held them, not the slow pod's whole grace period.
-  CHECK(engine->gpu_hours_lost_to_faults() == Approx((130.0 + 220.0) / 3600));
+  CHECK(engine->counters().gpu_hours_lost_to_faults() == Approx((130.0 + 220.0) / 3600));
 }
 
 TEST_CASE("a training job resumes from its last checkpoint after a node fault",
@@ -213,7 +213,7 @@ TEST_CASE("a training job resumes from its last checkpoint after a node fault",
   // Replaced at 1800 s (toleration), after the Job's 10 s back-off; 2400 s left to run.
   CHECK(next.ended.seconds() == Approx(next.started.seconds() + 2400));
   // Lost: held from 0 s to 1800 s, of which 1200 s were checkpointed.
-  CHECK(engine->gpu_hours_lost_to_faults() == Approx(600.0 / 3600));
+  CHECK(engine->counters().gpu_hours_lost_to_faults() == Approx(600.0 / 3600));
 }
 
 TEST_CASE("a gang loses the whole attempt", "[engine][faults]") {
@@ -276,7 +276,7 @@ TEST_CASE("random faults are deterministic for a seed", "[engine][faults]") {
     auto engine = RunEngine(s, policy);
     std::vector<double> ends;
     for (const Pod& pod : engine->pods()) ends.push_back(pod.ended.seconds());
-    return std::make_pair(engine->fault_hits(), ends);
+    return std::make_pair(engine->counters().fault_hits, ends);
   };
   const auto a = run(7), b = run(7), c = run(8);
   CHECK(a.first > 0);
@@ -309,7 +309,7 @@ int64_t HitsOver(SimTime horizon, FaultProcess process) {
   process.nodes = {0, 1, 2, 3};
   s.cluster.fault_processes.push_back(process);
   FirstFitPolicy policy;
-  return RunEngine(s, policy)->fault_hits();
+  return RunEngine(s, policy)->counters().fault_hits;
 }
 
 }  // namespace

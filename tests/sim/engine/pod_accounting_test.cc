@@ -223,7 +223,7 @@ TEST_CASE("a run with faults books every kill by cause", "[engine][accounting][f
   const PodCensus c = TakeCensus(engine->pods(), 1);
   CHECK(c.killed[static_cast<size_t>(EndReason::kNodeLost)] == 4);
   CHECK(c.killed[static_cast<size_t>(EndReason::kGpuFailed)] == 1);
-  CHECK_FALSE(KillAccountingError(engine->killed_by_cause(), c, Named));
+  CHECK_FALSE(KillAccountingError(engine->counters().killed, c, Named));
 }
 
 }  // namespace migsim

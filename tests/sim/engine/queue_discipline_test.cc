@@ -134,16 +134,16 @@ TEST_CASE("srtf evicts a running pod with more time left for a pending one with 
     CHECK(engine->pods()[0].ended == Sec(100));
     // The preemptor binds after the back-off of its failed cycle (1 s), as kube-scheduler's.
     CHECK(engine->pods()[1].bound.seconds() == 101);
-    CHECK(engine->preemptions() == 1);
+    CHECK(engine->counters().preemptions == 1);
   }
   SECTION("srtf: a pod with more time left than the running one's remainder waits") {
     auto engine = RunEngine(LongThenShort("srtf", 1000, 950, 100), policy);
-    CHECK(engine->preemptions() == 0);
+    CHECK(engine->counters().preemptions == 0);
     CHECK(engine->pods()[1].bound == Sec(1000));
   }
   SECTION("sjf is not preemptive: short waits for long") {
     auto engine = RunEngine(LongThenShort("sjf", 1000, 10, 100), policy);
-    CHECK(engine->preemptions() == 0);
+    CHECK(engine->counters().preemptions == 0);
     CHECK(engine->pods()[1].bound == Sec(1000));
   }
 }
@@ -167,7 +167,7 @@ TEST_CASE(
   SECTION("with a threshold beyond long's run nobody is demoted") {
     s.queue_params.las_thresholds_gpu_s = {5000};
     auto engine = RunEngine(s, policy);
-    CHECK(engine->preemptions() == 0);
+    CHECK(engine->counters().preemptions == 0);
     CHECK(engine->pods()[1].bound == Sec(1000));
   }
 }

@@ -177,9 +177,9 @@ TEST_CASE("a DynamicMIG shared claim creates its instance once and destroys it a
               R"({"dynamic_mig": true, "mig_create_s": 5})"));
   const Pod& a = Named(*engine, "a");
   const Pod& b = Named(*engine, "b");
-  CHECK(engine->mig_instances_created() == 1);
-  CHECK(engine->mig_instances_destroyed() == 1);
-  CHECK(engine->mig_creation_seconds() == 5);
+  CHECK(engine->counters().mig_instances_created == 1);
+  CHECK(engine->counters().mig_instances_destroyed == 1);
+  CHECK(engine->counters().mig_creation_seconds == 5);
   CHECK((a.started - a.bound) == SimTime::Seconds(5));  // waits for the instance
   CHECK(b.started == b.bound);                          // the instance exists already
   CHECK(engine->DeviceName(a) == "gpu0/1g.5gb@0/shared");
@@ -190,7 +190,7 @@ TEST_CASE("a pod bound in the same instant as the claim's first pod waits for it
           "[engine][dra]") {
   auto engine = Run(Doc(kMig1g, "", SharingPods("a", 0, "short", "", 2), 1,
                         R"({"dynamic_mig": true, "mig_create_s": 5})"));
-  CHECK(engine->mig_instances_created() == 1);
+  CHECK(engine->counters().mig_instances_created == 1);
   for (const Pod& pod : engine->pods()) CHECK(pod.started == SimTime::Seconds(5));
 }
 

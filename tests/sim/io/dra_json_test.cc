@@ -111,10 +111,10 @@ TEST_CASE("claims are allocated, MIG instances created on demand and destroyed a
     CHECK((pod.started - pod.bound) == SimTime::Seconds(3));  // one instance, created
   }
   CHECK(succeeded == 60);
-  CHECK(engine->mig_instances_created() == 60);
-  CHECK(engine->mig_instances_destroyed() == 60);
-  CHECK(engine->mig_creation_seconds() == 180);
-  CHECK(engine->mig_reconfiguration_windows() == 0);
+  CHECK(engine->counters().mig_instances_created == 60);
+  CHECK(engine->counters().mig_instances_destroyed == 60);
+  CHECK(engine->counters().mig_creation_seconds == 180);
+  CHECK(engine->counters().mig_windows == 0);
   CHECK(engine->end_time() == SimTime::Seconds(26));  // 13 s per round, two rounds
   CHECK(engine->DeviceName(engine->pods()[7]) == "gpu1/1g.5gb@0");
 }
@@ -148,7 +148,7 @@ TEST_CASE("the DRA scenario's variants run the same twice, instance for instance
       CHECK(a->DeviceName(a->pods()[i]) == b->DeviceName(b->pods()[i]));
       CHECK(a->pods()[i].ended == b->pods()[i].ended);
     }
-    CHECK(a->mig_instances_created() == 96);
+    CHECK(a->counters().mig_instances_created == 96);
     CHECK(a->mig_fragmentation() > 0);
     CHECK(a->mig_fragmentation() == b->mig_fragmentation());
   }
