@@ -12,8 +12,8 @@
 #include "sim/cluster/mig_parted.h"
 #include "sim/cluster/node_type.h"
 #include "sim/core/sim_time.h"
-#include "sim/engine/autoscaling.h"
-#include "sim/engine/fault.h"
+#include "sim/engine/node_group_spec.h"
+#include "sim/engine/fault_spec.h"
 #include "sim/policy/resources.h"
 #include "sim/policy/taint.h"
 

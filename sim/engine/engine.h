@@ -18,7 +18,7 @@
 
 #include "sim/core/event_queue.h"
 #include "sim/core/rng.h"
-#include "sim/engine/autoscaling.h"
+#include "sim/engine/node_group_spec.h"
 #include "sim/engine/cluster_controller.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "sim/core/sim_time.h"
-#include "sim/engine/fault.h"
+#include "sim/engine/fault_spec.h"
 #include "sim/engine/pod.h"
 
 namespace migsim {

@@ -87,7 +87,7 @@ enum class EndReason : uint8_t {
   kOomKilled,       // its GPU memory did not fit next to its neighbours' (or at all)
   kDeleted,         // deleted by its controller
   kPreempted,       // evicted by a higher-priority pod (DefaultPreemption); phase Failed
-  // Faults (sim/engine/fault.h), all phase Failed:
+  // Faults (sim/engine/fault_spec.h), all phase Failed:
   kNodeLost,     // its node went NotReady; evicted by the taint manager after the toleration
   kGpuFailed,    // its GPU went unhealthy (Xid): the container exits non-zero
   kEvicted,      // evicted through the Eviction API (a drain, a spot interruption notice)

@@ -1,5 +1,5 @@
 // Node autoscaling: a pool's `autoscaling` and the cluster's `autoscaler` (sim/engine/
-// autoscaling.h; format in scenarios/README.md, "Autoscaling").
+// node_group_spec.h; format in scenarios/README.md, "Autoscaling").
 
 #include <algorithm>
 

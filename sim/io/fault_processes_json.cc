@@ -1,4 +1,4 @@
-// `fault_processes`: random per-GPU and per-node failures (sim/engine/fault.h; format and
+// `fault_processes`: random per-GPU and per-node failures (sim/engine/fault_spec.h; format and
 // the Llama 3 calibration's derivation in scenarios/README.md).
 
 #include <cmath>

@@ -1,5 +1,5 @@
 // `faults`: scripted faults on named nodes or GPUs, or on a share of a pool drawn by the
-// run's seed (sim/engine/fault.h; format in scenarios/README.md).
+// run's seed (sim/engine/fault_spec.h; format in scenarios/README.md).
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "sim/engine/autoscaler_annotations.h"
+#include "sim/controllers/node_groups/autoscaler_annotations.h"
 #include "sim/io/quantity.h"
 #include "sim/io/scenario_sections_json.h"
 

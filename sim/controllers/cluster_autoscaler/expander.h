@@ -6,7 +6,7 @@
 #include <span>
 
 #include "sim/core/rng.h"
-#include "sim/engine/autoscaling.h"
+#include "sim/engine/node_group_spec.h"
 #include "sim/controllers/node_groups/scale_up_estimate.h"
 
 namespace migsim {

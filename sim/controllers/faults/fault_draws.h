@@ -1,5 +1,5 @@
 #pragma once
-// The faults' random draws (fault.h's FaultProcess, FaultTarget): times to failure and
+// The faults' random draws (fault_spec.h's FaultProcess, FaultTarget): times to failure and
 // repair of a failure process, a pool's members hit by a scripted fault, and each
 // process's own random stream.
 
@@ -9,7 +9,7 @@
 
 #include "sim/core/rng.h"
 #include "sim/core/sim_time.h"
-#include "sim/engine/fault.h"
+#include "sim/engine/fault_spec.h"
 
 namespace migsim {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Faults (sim/engine/fault.h): what kills nodes and GPUs during a run, as a cluster
+// Faults (sim/engine/fault_spec.h): what kills nodes and GPUs during a run, as a cluster
 // controller — scripted faults (at given times, on named nodes and GPUs or on members of a
 // pool drawn by the run's seed), failure processes (each with its own random stream: times
 // to failure and repairs), drains (kubectl drain: cordon, evictions retried every 5 s,

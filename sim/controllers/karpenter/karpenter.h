@@ -1,5 +1,5 @@
 #pragma once
-// Karpenter as the provisioner of the node groups (autoscaling.h, README "Autoscaling"):
+// Karpenter as the provisioner of the node groups (node_group_spec.h, README "Autoscaling"):
 // every node group is one offering of a single NodePool.
 //
 // Every batch_idle (1 s), after that instant's scheduling cycle, the loop:

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
-#include "sim/engine/fault.h"
+#include "sim/engine/fault_spec.h"
 
 namespace migsim {
 namespace {

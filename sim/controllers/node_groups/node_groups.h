@@ -1,5 +1,5 @@
 #pragma once
-// The node groups (autoscaling.h) and every node's instance: the cloud provider's layer
+// The node groups (node_group_spec.h) and every node's instance: the cloud provider's layer
 // that a provisioner (the Cluster Autoscaler, Karpenter) sizes, as cloudprovider.NodeGroup
 // is the Cluster Autoscaler's and CloudProvider Karpenter's. It launches a group's absent
 // nodes (billed from the launch), registers each Ready after its group's provisioning delay

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "sim/core/cron_schedule.h"
-#include "sim/engine/autoscaler_annotations.h"
+#include "sim/controllers/node_groups/autoscaler_annotations.h"
 #include "sim/io/input_limits.h"
 #include "sim/io/k8s/argo_workflow.h"
 #include "sim/io/k8s/device_plugin_config_map.h"

@@ -1,4 +1,4 @@
-#include "sim/engine/autoscaler_annotations.h"
+#include "sim/controllers/node_groups/autoscaler_annotations.h"
 
 namespace migsim {
 

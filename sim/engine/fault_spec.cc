@@ -1,4 +1,4 @@
-#include "sim/engine/fault.h"
+#include "sim/engine/fault_spec.h"
 
 namespace migsim {
 

@@ -1,7 +1,8 @@
 #pragma once
-// Node autoscaling (README "Autoscaling"): node groups that grow and shrink during a run
-// under the Cluster Autoscaler's rules or Karpenter's. Built and validated by the scenario
-// loader; the engine trusts it.
+// The spec of node autoscaling (README "Autoscaling"), part of ClusterSpec's vocabulary:
+// node groups that grow and shrink during a run under the Cluster Autoscaler's rules or
+// Karpenter's (their controllers: sim/controllers/node_groups and the provisioners' folders).
+// Built and validated by the scenario loader; the engine and the controllers trust it.
 //
 // A node group is a pool whose `max` nodes all exist in ClusterSpec::nodes from the start;
 // those not running are *absent*: not schedulable, not billed, not in the GPU capacity. A

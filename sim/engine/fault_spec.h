@@ -1,7 +1,8 @@
 #pragma once
-// Faults: nodes and GPUs that fail during a run, scripted at given times (Fault) or drawn
-// from failure processes (FaultProcess). Built and validated by the scenario loader
-// (sim/io/faults_json.cc); the faults controller (FaultInjector) applies them.
+// The spec of faults, part of ClusterSpec's vocabulary: nodes and GPUs that fail during a
+// run, scripted at given times (Fault) or drawn from failure processes (FaultProcess).
+// Built and validated by the scenario loader (sim/io/faults_json.cc); the faults' controller
+// (sim/controllers/faults, FaultInjector) applies them.
 // What each kind does to the node, its pods and their controllers is documented in
 // scenarios/README.md ("faults").
 
