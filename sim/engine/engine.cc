@@ -28,8 +28,8 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       shared_claims_(std::move(inputs.shared_claims)) {
   device_classes_ = std::move(inputs.device_classes);
   pods_.reserve(inputs.expected_pods);
-  allocation_pool_.reserve(inputs.expected_pods);  // a device per pod, typically
-  allocation_desc_.reserve(inputs.expected_pods);
+  device_records_.held.reserve(inputs.expected_pods);  // a device per pod, typically
+  device_records_.desc.reserve(inputs.expected_pods);
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());
@@ -110,6 +110,10 @@ std::optional<SimTime> RunEstimate(const PodTemplate& t, const std::vector<JobCl
   return std::nullopt;
 }
 
+// Observers' OnProgress is called after every this many instants: often enough for a live
+// line, rare enough to cost nothing.
+constexpr uint64_t kInstantsPerProgress = 4096;
+
 }  // namespace
 
 void Engine::AssignSchedulingClasses() {
@@ -160,7 +164,7 @@ void Engine::Run() {
       if (!Stale(event)) std::visit([this](const auto& e) { Handle(e); }, event);
     }
     ScheduleCycle();
-    ClusterControllersAfterCycle();
+    CallClusterControllers(&ClusterController::AfterCycle);
     if (++instants % kInstantsPerProgress == 0) {
       for (EngineObserver* o : observers_) o->OnProgress(now_, config_.horizon);
     }
@@ -172,7 +176,7 @@ void Engine::Run() {
   // With a horizon the run reports the cluster as it stands then; the state does not
   // change between the last event and the horizon.
   if (config_.horizon != SimTime::Max() && !overrun_) now_ = config_.horizon;
-  FinishClusterControllers();
+  CallClusterControllers(&ClusterController::Finish);
   CheckAccounting();
 }
 
@@ -364,7 +368,7 @@ void Engine::FreeNode(Pod& pod) {
 }
 
 std::span<const NodeRuntime::Held> Engine::DevicesOf(const Pod& pod) const {
-  return {allocation_pool_.data() + pod.device_begin, pod.device_count};
+  return {device_records_.held.data() + pod.device_begin, pod.device_count};
 }
 
 void Engine::NotifyAllocation() {

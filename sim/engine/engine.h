@@ -18,11 +18,11 @@
 
 #include "sim/core/event_queue.h"
 #include "sim/core/rng.h"
-#include "sim/engine/node_group_spec.h"
 #include "sim/engine/cluster_controller.h"
 #include "sim/engine/cluster_spec.h"
 #include "sim/engine/controller.h"
 #include "sim/engine/decision_book.h"
+#include "sim/engine/device_records.h"
 #include "sim/engine/disruption_budget.h"
 #include "sim/engine/dominant_shares.h"
 #include "sim/engine/engine_counters.h"
@@ -32,13 +32,14 @@
 #include "sim/engine/job_class.h"
 #include "sim/engine/mig_fragmentation_meter.h"
 #include "sim/engine/node_conditions.h"
+#include "sim/engine/node_group_spec.h"
 #include "sim/engine/node_runtime.h"
 #include "sim/engine/observer.h"
+#include "sim/engine/pending_pods.h"
 #include "sim/engine/pod.h"
 #include "sim/engine/preemption.h"
 #include "sim/engine/run_budget.h"
 #include "sim/engine/scheduler_config.h"
-#include "sim/engine/pending_pods.h"
 #include "sim/engine/scheduling_queue.h"
 #include "sim/engine/shared_claim_books.h"
 #include "sim/policy/policy.h"
@@ -111,16 +112,7 @@ class Engine final : private ControllerContext {
   double mig_fragmentation() const;
 
  private:
-  using ControllerTimer = engine_events::ControllerTimer;
-  using ClusterTimer = engine_events::ClusterTimer;
-  using PodStart = engine_events::PodStart;
-  using PodEnd = engine_events::PodEnd;
-  using DeviceTick = engine_events::DeviceTick;
-  using RankChange = engine_events::RankChange;
-  using BackoffWake = engine_events::BackoffWake;
-  using UnschedulableFlush = engine_events::UnschedulableFlush;
-  using GangTimeout = engine_events::GangTimeout;
-  using Event = engine_events::Event;
+  using Event = EngineEvent;  // engine_events.h
 
   // ControllerContext
   SimTime now() const override { return now_; }
@@ -158,9 +150,8 @@ class Engine final : private ControllerContext {
   // engine makes to them all.
   class Api;
   void StartClusterControllers();
-  void ClusterControllersBeforeCycle();
-  void ClusterControllersAfterCycle();
-  void FinishClusterControllers();
+  // Calls `call` of every cluster controller, in their order, each with its ClusterApi.
+  void CallClusterControllers(void (ClusterController::*call)(ClusterApi&));
   bool IdleControllerMayAct() const;
   // Tells every cluster controller (ClusterController::OnNodeChanged).
   void NotifyNodeChanged(uint32_t node, NodeChange change);
@@ -172,9 +163,6 @@ class Engine final : private ControllerContext {
   bool Stale(const Event& e) const;
   // Records overrun_ when the run went past its budget; true then.
   bool OverBudget();
-  // Observers' OnProgress is called after every this many instants: often enough for a
-  // live line, rare enough to cost nothing.
-  static constexpr uint64_t kInstantsPerProgress = 4096;
 
   PodId AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag, std::optional<SimTime> recorded_run,
                Handover from = {});
@@ -255,17 +243,11 @@ class Engine final : private ControllerContext {
   // The policy's MIG repartitions: each validated (a decision, counted), the valid ones
   // handed to the MIG manager (engine_mig_change.cc).
   void RequestMigLayouts(const std::vector<MigReconfiguration>& changes);
-  // The MIG manager starts applying `target` to `node` (labelled `config`) for `duration`:
-  // gang reservations there are released, pods on the GPUs that change lose their device
-  // (ended kDeviceLost at once, their lost GPU time booked to `book`) and the plugin is
-  // withdrawn. REQUIRES: the node is not reconfiguring.
+  bool Valid(const MigReconfiguration& change) const;
+  // ClusterApi's MIG verbs (their contracts are in cluster_api.h).
   void BeginMigChange(uint32_t node, const std::vector<GpuMigSetting>& target,
                       const std::string& config, SimTime duration, LossBook book);
-  bool Valid(const MigReconfiguration& change) const;
-  // ClusterApi::BeginMigRepartition.
   void BeginMigRepartition(uint32_t node, const std::string& config, SimTime until);
-  // The MIG manager has applied `gpus` to node `node` (labelled `config`): devices are
-  // rebuilt, surviving pods follow theirs, and the pending pods get another chance.
   void FinishMigChange(uint32_t node, const std::vector<GpuMigSetting>& gpus,
                        const std::string& config);
   void EndPod(Pod& pod, PodPhase phase, EndReason reason);
@@ -332,10 +314,6 @@ class Engine final : private ControllerContext {
   std::optional<uint32_t> SharedDevice(const Pod& pod) const;
   void Reshare(NodeId node, uint32_t device);
   std::vector<double> SharesOn(const NodeRuntime::Device& dev, uint32_t device);
-  // True for a device a shared ResourceClaim under MPS holds.
-  static bool ClaimMps(const NodeRuntime::Device& dev) {
-    return dev.sharing != nullptr && dev.sharing->strategy == dra::SharingStrategy::kMps;
-  }
   void AdvanceProgress(Pod& pod);
   int64_t GpuMemoryOf(const Pod& pod) const;
   double DutyCycleOf(const Pod& pod) const;
@@ -366,18 +344,14 @@ class Engine final : private ControllerContext {
   // Preemptive disciplines (LAS): an evicted pod's Pod::attained_gpu_s becomes all the
   // service it attained, for its controller to hand to its replacement.
   void RecordAttained(Pod& pod) const;
-  // Node conditions (engine_node_conditions.cc): ClusterApi's node verbs, and what the
-  // node-group code uses of them.
+  // Node conditions (engine_node_conditions.cc): ClusterApi's node verbs (cluster_api.h).
   void SetNodeNotReady(uint32_t node, SimTime toleration);
   void SetNodeReady(uint32_t node);
   void SetGpuHealth(uint32_t node, int gpu, bool healthy);
   void Cordon(uint32_t node);
   void Uncordon(uint32_t node);
   bool MayEvict(const Pod& pod, std::vector<int32_t>& allowed) const;
-  // Evicts every pod on `node` not terminating yet that its budgets let go, in pod order,
-  // each ending Evicted after its grace period (at most `max_grace`), its lost GPU time
-  // booked to `book`. True when the budgets refused some pod.
-  bool EvictAllowed(uint32_t node, SimTime max_grace, LossBook book);
+  bool EvictAllowed(uint32_t node, SimTime max_grace, LossBook book);  // ClusterApi::EvictPods
   void DeleteNode(uint32_t node);
   // Ends every pod on `node` (those holding a device of `gpu`, unless -1) that is not
   // terminating yet with `reason` at `end`; terminating ones too when `all`, with their own
@@ -393,13 +367,6 @@ class Engine final : private ControllerContext {
   std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving,
                                               std::span<const uint8_t> held = {}) const;
   std::vector<uint8_t> NodesWaitingGangsNeed() const;
-  // The instance in the node's slot (ClusterApi::node_instance; the node provider's).
-  uint32_t NodeInstance(uint32_t node);
-  // A node group's instance (ClusterApi's SetNodeAbsent, RegisterNode, TerminateInstance).
-  void SetNodeAbsent(uint32_t node);
-  void RegisterNode(uint32_t node, uint32_t group);
-  void TerminateInstance(uint32_t node, uint32_t group);
-  void NotifyScale(uint32_t node, uint32_t group, NodeScaleChange change);
 
   const ClusterSpec* cluster_;
   ResourceTable resources_;
@@ -423,18 +390,7 @@ class Engine final : private ControllerContext {
   EventQueue<Event> events_;
   std::vector<Pod> pods_;
   std::vector<int64_t> submitted_by_owner_;  // see submitted_by_owner()
-  // Device indices of bound pods (by Pod::device_begin), and beside each the device's
-  // identity at bind time, which stays readable after a MIG change rebuilds the node.
-  struct DeviceDesc {
-    int16_t gpu = 0;
-    int16_t profile = -1;  // MIG profile index, or -1 for a whole GPU
-    int16_t start = 0;
-    bool shared = false;
-    int32_t count = 1;  // replicas (or fractional units) held
-    int32_t units = 0;  // a fractional share's units per GPU; 0 otherwise
-  };
-  std::vector<NodeRuntime::Held> allocation_pool_;
-  std::vector<DeviceDesc> allocation_desc_;
+  DeviceRecords device_records_;             // the devices bound pods hold (device_records.h)
   std::vector<NodeInfo> node_info_;
   // The scheduler's index of the nodes' free capacity (policies see it through
   // ClusterView::CandidatesFor). Every change to a node's requested or allocatable

@@ -35,18 +35,14 @@ class Engine::Api final : public ClusterApi {
   const NodeConditions& node_conditions(NodeId node) const override {
     return e_.node_conditions_[Checked(node)];
   }
-  uint32_t node_instance(NodeId node) const override { return e_.NodeInstance(Checked(node)); }
+  uint32_t node_instance(NodeId node) const override;
   SimTime horizon() const override { return e_.config_.horizon; }
-  std::span<const dra::DeviceClass> device_classes() const override {
-    return e_.device_classes_;
-  }
+  std::span<const dra::DeviceClass> device_classes() const override { return e_.device_classes_; }
   bool RecreatesPods(OwnerId owner) const override {
     return e_.controllers_[CheckedOwner(owner)]->RecreatesPods();
   }
   const DisruptionBudgets& disruption_budgets() const override { return e_.budgets_; }
-  SimTime node_changed_at(NodeId node) const override {
-    return e_.node_changed_at_[Checked(node)];
-  }
+  SimTime node_changed_at(NodeId node) const override { return e_.node_changed_at_[Checked(node)]; }
   std::vector<PendingPods> UnschedulablePods() const override { return e_.UnschedulablePods(); }
   std::vector<PendingPods> PodsThatCannotMove(std::span<const uint32_t> leaving,
                                               std::span<const uint8_t> held) const override {
@@ -54,9 +50,7 @@ class Engine::Api final : public ClusterApi {
     MIGSIM_CHECK(held.empty() || held.size() == e_.node_info_.size(), "held is not by node");
     return e_.PodsThatCannotMove(leaving, held);
   }
-  std::vector<uint8_t> NodesWaitingGangsNeed() const override {
-    return e_.NodesWaitingGangsNeed();
-  }
+  std::vector<uint8_t> NodesWaitingGangsNeed() const override { return e_.NodesWaitingGangsNeed(); }
 
   void SetTimer(SimTime at, uint64_t tag, TimerKind kind) override {
     MIGSIM_CHECK(at >= e_.now_, "a cluster controller's timer in the past");
@@ -123,25 +117,11 @@ class Engine::Api final : public ClusterApi {
     MIGSIM_CHECK(available >= 0 && available <= total, "more GPUs available than there are");
     e_.RecordPoolAvailability(pool, available, total);
   }
-  void SetNodeAbsent(NodeId node) override {
-    const uint32_t n = Present(node);
-    MIGSIM_CHECK(e_.now_ == SimTime::Zero() && !e_.node_conditions_[n].absent,
-                 "a node made absent after the start, or twice");
-    e_.SetNodeAbsent(n);
-  }
-  void RegisterNode(NodeId node, uint32_t group) override {
-    const uint32_t n = Present(node);
-    MIGSIM_CHECK(e_.node_conditions_[n].absent, "a node registered that was not absent");
-    e_.RegisterNode(n, Group(group));
-  }
-  void TerminateInstance(NodeId node, uint32_t group) override {
-    const uint32_t n = Present(node);
-    MIGSIM_CHECK(!e_.node_conditions_[n].absent, "an instance terminated that is not running");
-    e_.TerminateInstance(n, Group(group));
-  }
-  void ReportNodeScaled(NodeId node, uint32_t group, NodeScaleChange change) override {
-    e_.NotifyScale(Checked(node), Group(group), change);
-  }
+  // The node groups' verbs (engine_node_conditions.cc).
+  void SetNodeAbsent(NodeId node) override;
+  void RegisterNode(NodeId node, uint32_t group) override;
+  void TerminateInstance(NodeId node, uint32_t group) override;
+  void ReportNodeScaled(NodeId node, uint32_t group, NodeScaleChange change) override;
   void AnnounceNodeChange(NodeId node, NodeChange change) override {
     MIGSIM_CHECK(change != NodeChange::kRemoved, "a removal announced by a controller");
     e_.NotifyNodeChanged(Checked(node), change);
@@ -164,10 +144,6 @@ class Engine::Api final : public ClusterApi {
     const uint32_t n = Checked(node);
     MIGSIM_CHECK(!e_.node_conditions_[n].removed, "a verb on a removed node");
     return n;
-  }
-  uint32_t Group(uint32_t group) const {
-    MIGSIM_CHECK(group < e_.cluster_->node_groups.size(), "no such node group");
-    return group;
   }
   uint32_t CheckedOwner(OwnerId owner) const {
     MIGSIM_CHECK(owner.valid() && owner.value() < e_.controllers_.size(), "no such controller");

@@ -14,9 +14,7 @@ void Engine::StartClusterControllers() {
   for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
     apis_.push_back(std::make_unique<Api>(*this, i));
   }
-  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
-    cluster_controllers_[i]->Start(*apis_[i]);
-  }
+  CallClusterControllers(&ClusterController::Start);
 }
 
 void Engine::Handle(const ClusterTimer& e) {
@@ -24,21 +22,9 @@ void Engine::Handle(const ClusterTimer& e) {
   cluster_controllers_[e.controller]->OnTimer(*apis_[e.controller], e.tag);
 }
 
-void Engine::ClusterControllersBeforeCycle() {
+void Engine::CallClusterControllers(void (ClusterController::*call)(ClusterApi&)) {
   for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
-    cluster_controllers_[i]->BeforeCycle(*apis_[i]);
-  }
-}
-
-void Engine::ClusterControllersAfterCycle() {
-  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
-    cluster_controllers_[i]->AfterCycle(*apis_[i]);
-  }
-}
-
-void Engine::FinishClusterControllers() {
-  for (uint32_t i = 0; i < cluster_controllers_.size(); ++i) {
-    cluster_controllers_[i]->Finish(*apis_[i]);
+    (cluster_controllers_[i].get()->*call)(*apis_[i]);
   }
 }
 

@@ -10,7 +10,7 @@
 #include "sim/core/ids.h"
 #include "sim/engine/pod.h"
 
-namespace migsim::engine_events {
+namespace migsim {
 
 // A workload controller's timer (ControllerContext::SetTimer).
 struct ControllerTimer {
@@ -54,7 +54,7 @@ struct GangTimeout {
   GangId gang;
   uint32_t round;
 };
-using Event = std::variant<ControllerTimer, ClusterTimer, PodStart, PodEnd, DeviceTick, BackoffWake,
-                 UnschedulableFlush, GangTimeout, RankChange>;
+using EngineEvent = std::variant<ControllerTimer, ClusterTimer, PodStart, PodEnd, DeviceTick,
+                                 BackoffWake, UnschedulableFlush, GangTimeout, RankChange>;
 
-}  // namespace migsim::engine_events
+}  // namespace migsim

@@ -61,7 +61,7 @@ void Engine::FinishMigChange(uint32_t node, const std::vector<GpuMigSetting>& gp
   for (Pod& pod : pods_) {
     if (!pod.holds_node() || pod.node.value() != node) continue;
     for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
-      uint32_t& device = allocation_pool_[k].device;
+      uint32_t& device = device_records_.held[k].device;
       MIGSIM_CHECK(remap[device] >= 0, "a surviving pod lost its device");
       device = static_cast<uint32_t>(remap[device]);
     }

@@ -22,7 +22,7 @@ std::string Engine::DeviceName(const Pod& pod) const {
   const GpuModel& model = *cluster_->nodes[pod.node.value()].type->gpu;
   std::string out;
   for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
-    const DeviceDesc& d = allocation_desc_[k];
+    const DeviceDesc& d = device_records_.desc[k];
     if (!out.empty()) out += "+";
     out += "gpu" + std::to_string(d.gpu);
     if (d.profile >= 0) {

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
-#include "sim/engine/engine.h"
+#include "sim/engine/engine_api.h"
 
 namespace migsim {
 
@@ -110,41 +110,6 @@ void Engine::DeleteNode(uint32_t node) {
   NotifyAllocation();
 }
 
-// The node groups' instances: a slot without one is absent (not schedulable, out of the GPU
-// capacity).
-void Engine::SetNodeAbsent(uint32_t node) {
-  node_conditions_[node].absent = true;
-  UpdateSchedulable(node);
-  capacity_weight_ -= runtimes_[node].capacity_weight();
-}
-
-void Engine::RegisterNode(uint32_t node, uint32_t group) {
-  node_conditions_[node].absent = false;
-  capacity_weight_ += runtimes_[node].capacity_weight();
-  UpdateSchedulable(node);  // unblocks the queue
-  NotifyAllocation();
-  NotifyScale(node, group, NodeScaleChange::kReady);
-}
-
-void Engine::TerminateInstance(uint32_t node, uint32_t group) {
-  ReleaseReservationsOn(NodeId(node));
-  KillPodsOn(node, -1, now_, EndReason::kNodeRemoved, true);
-  node_conditions_[node].absent = true;
-  UpdateSchedulable(node);
-  capacity_weight_ -= runtimes_[node].capacity_weight();
-  NotifyAllocation();
-  NotifyScale(node, group, NodeScaleChange::kTerminated);
-}
-
-void Engine::NotifyScale(uint32_t node, uint32_t group, NodeScaleChange change) {
-  for (EngineObserver* o : observers_) o->OnNodeScaled(now_, NodeId(node), group, change);
-}
-
-uint32_t Engine::NodeInstance(uint32_t node) {
-  const auto [provider, api] = RoleOf(&ClusterController::node_provider);
-  return provider == nullptr ? 0 : provider->Instance(NodeId(node));
-}
-
 void Engine::KillPodsOn(uint32_t node, int gpu, SimTime end, EndReason reason, bool all) {
   std::vector<PodId> victims;
   for (const BoundPod& bound : node_info_[node].pods) {
@@ -189,6 +154,51 @@ void Engine::RecordFault(const FaultNotice& notice) {
 
 void Engine::RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) {
   for (EngineObserver* o : observers_) o->OnPoolAvailability(now_, pool, available, total);
+}
+
+// The node groups' instances: a slot without one is absent (not schedulable, out of the GPU
+// capacity); the node groups' controller tells the engine when one starts and ends.
+uint32_t Engine::Api::node_instance(NodeId node) const {
+  Checked(node);
+  const auto [provider, api] = e_.RoleOf(&ClusterController::node_provider);
+  return provider == nullptr ? 0 : provider->Instance(node);
+}
+
+void Engine::Api::SetNodeAbsent(NodeId node) {
+  const uint32_t n = Present(node);
+  MIGSIM_CHECK(e_.now_ == SimTime::Zero() && !e_.node_conditions_[n].absent,
+               "a node made absent after the start, or twice");
+  e_.node_conditions_[n].absent = true;
+  e_.UpdateSchedulable(n);
+  e_.capacity_weight_ -= e_.runtimes_[n].capacity_weight();
+}
+
+void Engine::Api::RegisterNode(NodeId node, uint32_t group) {
+  const uint32_t n = Present(node);
+  MIGSIM_CHECK(e_.node_conditions_[n].absent, "a node registered that was not absent");
+  e_.node_conditions_[n].absent = false;
+  e_.capacity_weight_ += e_.runtimes_[n].capacity_weight();
+  e_.UpdateSchedulable(n);  // unblocks the queue
+  e_.NotifyAllocation();
+  ReportNodeScaled(node, group, NodeScaleChange::kReady);
+}
+
+void Engine::Api::TerminateInstance(NodeId node, uint32_t group) {
+  const uint32_t n = Present(node);
+  MIGSIM_CHECK(!e_.node_conditions_[n].absent, "an instance terminated that is not running");
+  e_.ReleaseReservationsOn(node);
+  e_.KillPodsOn(n, -1, e_.now_, EndReason::kNodeRemoved, true);
+  e_.node_conditions_[n].absent = true;
+  e_.UpdateSchedulable(n);
+  e_.capacity_weight_ -= e_.runtimes_[n].capacity_weight();
+  e_.NotifyAllocation();
+  ReportNodeScaled(node, group, NodeScaleChange::kTerminated);
+}
+
+void Engine::Api::ReportNodeScaled(NodeId node, uint32_t group, NodeScaleChange change) {
+  Checked(node);
+  MIGSIM_CHECK(group < e_.cluster_->node_groups.size(), "no such node group");
+  for (EngineObserver* o : e_.observers_) o->OnNodeScaled(e_.now_, node, group, change);
 }
 
 }  // namespace migsim

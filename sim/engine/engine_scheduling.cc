@@ -10,7 +10,7 @@
 namespace migsim {
 
 void Engine::ScheduleCycle() {
-  ClusterControllersBeforeCycle();  // Kueue's admissions among them
+  CallClusterControllers(&ClusterController::BeforeCycle);  // Kueue's admissions
   BindPinned();
   if (!queue_.HasWork()) return;
   queue_.BeginCycle(now_);
@@ -152,11 +152,11 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
   NodeInfo& info = node_info_[node.value()];
   ClearNomination(pod);
   pod.node = node;
-  pod.device_begin = static_cast<uint32_t>(allocation_pool_.size());
-  allocated_weight_ += runtime.Allocate(t.requests, allocation_pool_, info, devices);
+  pod.device_begin = static_cast<uint32_t>(device_records_.held.size());
+  allocated_weight_ += runtime.Allocate(t.requests, device_records_.held, info, devices);
   if (!t.resource_claims.empty() || !t.shared_claims.empty()) AllocateClaims(pod, runtime, info);
   NodeChanged(node.value());
-  pod.device_count = static_cast<uint32_t>(allocation_pool_.size() - pod.device_begin);
+  pod.device_count = static_cast<uint32_t>(device_records_.held.size() - pod.device_begin);
   UpdateMigFragmentation(node.value());
   pod.gpus = runtime.GpusHeld(DevicesOf(pod));
   pod.node_slot = static_cast<uint32_t>(info.pods.size());
@@ -171,7 +171,7 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
       desc.profile = static_cast<int16_t>(gi->profile);
       desc.start = static_cast<int16_t>(gi->start);
     }
-    allocation_desc_.push_back(desc);
+    device_records_.desc.push_back(desc);
   }
 }
 
@@ -180,7 +180,7 @@ void Engine::AllocateClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info) {
   const PodTemplate& t = templates_[pod.tmpl.value()];
   if (!t.shared_claims.empty()) return AllocateWithSharedClaims(pod, runtime, info);
   const NodeRuntime::ClaimResult result =
-      runtime.AllocateClaims(t.resource_claims, device_classes_, allocation_pool_, info);
+      runtime.AllocateClaims(t.resource_claims, device_classes_, device_records_.held, info);
   allocated_weight_ += result.weight;
   pod.mig_created = result.created;
   CountCreated(runtime, result.created);

@@ -30,7 +30,7 @@ void Engine::AllocateWithSharedClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& 
       const uint32_t created =
           runtime.dra()->slice().devices[taken[i].device].created_on_allocation;
       if (result.claims[i] < own) {
-        allocation_pool_.push_back(taken[i]);
+        device_records_.held.push_back(taken[i]);
         pod.mig_created += created;
         continue;
       }
@@ -62,7 +62,7 @@ void Engine::ReserveSharedClaims(Pod& pod, std::span<const dra::SharedClaimId> f
     SharedClaimBooks::Book& book = shared_claims_.book(id);
     ++book.reserved_for;
     pod.claim_ready = std::max(pod.claim_ready, book.ready);
-    for (const NodeRuntime::Held& held : book.devices) allocation_pool_.push_back({held.device, 0});
+    for (const NodeRuntime::Held& held : book.devices) device_records_.held.push_back({held.device, 0});
   }
 }
 

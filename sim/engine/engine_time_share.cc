@@ -14,6 +14,14 @@
 #include "sim/engine/time_share.h"
 
 namespace migsim {
+namespace {
+
+// True for a device a shared ResourceClaim under MPS holds.
+bool ClaimMps(const NodeRuntime::Device& dev) {
+  return dev.sharing != nullptr && dev.sharing->strategy == dra::SharingStrategy::kMps;
+}
+
+}  // namespace
 
 std::optional<SimTime> Engine::PlanRun(Pod& pod) {
   const PodTemplate& t = templates_[pod.tmpl.value()];

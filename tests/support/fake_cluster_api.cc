@@ -132,7 +132,8 @@ void FakeClusterApi::SetNodeReady(NodeId node) {
 void FakeClusterApi::SetGpuHealth(NodeId node, int gpu, bool healthy) {
   REQUIRE_FALSE(conditions(node).removed);
   int& unhealthy = conditions(node).gpu_unhealthy.at(static_cast<size_t>(gpu));
-  Record("SetGpuHealth", node, "gpu " + std::to_string(gpu) + (healthy ? " healthy" : " unhealthy"));
+  Record("SetGpuHealth", node,
+         "gpu " + std::to_string(gpu) + (healthy ? " healthy" : " unhealthy"));
   if (healthy) {
     REQUIRE(unhealthy > 0);
     --unhealthy;
@@ -190,8 +191,7 @@ void FakeClusterApi::RecordPoolAvailability(uint32_t pool, int64_t available, in
 }
 
 bool FakeClusterApi::RecreatesPods(OwnerId owner) const {
-  return std::find(bare_pod_owners.begin(), bare_pod_owners.end(), owner) ==
-         bare_pod_owners.end();
+  return std::find(bare_pod_owners.begin(), bare_pod_owners.end(), owner) == bare_pod_owners.end();
 }
 
 SimTime FakeClusterApi::node_changed_at(NodeId node) const {
@@ -208,21 +208,30 @@ namespace {
 
 const char* ScaleChangeName(NodeScaleChange change) {
   switch (change) {
-    case NodeScaleChange::kLaunched: return "launched";
-    case NodeScaleChange::kReady: return "ready";
-    case NodeScaleChange::kDrainStarted: return "drain-started";
-    case NodeScaleChange::kDrainAborted: return "drain-aborted";
-    case NodeScaleChange::kTerminated: return "terminated";
+    case NodeScaleChange::kLaunched:
+      return "launched";
+    case NodeScaleChange::kReady:
+      return "ready";
+    case NodeScaleChange::kDrainStarted:
+      return "drain-started";
+    case NodeScaleChange::kDrainAborted:
+      return "drain-aborted";
+    case NodeScaleChange::kTerminated:
+      return "terminated";
   }
   return "?";
 }
 
 const char* NodeChangeName(NodeChange change) {
   switch (change) {
-    case NodeChange::kStarted: return "started";
-    case NodeChange::kReady: return "ready";
-    case NodeChange::kTerminated: return "terminated";
-    case NodeChange::kRemoved: return "removed";
+    case NodeChange::kStarted:
+      return "started";
+    case NodeChange::kReady:
+      return "ready";
+    case NodeChange::kTerminated:
+      return "terminated";
+    case NodeChange::kRemoved:
+      return "removed";
   }
   return "?";
 }
@@ -253,7 +262,8 @@ void FakeClusterApi::TerminateInstance(NodeId node, uint32_t group) {
 }
 
 void FakeClusterApi::ReportNodeScaled(NodeId node, uint32_t group, NodeScaleChange change) {
-  Record("ReportNodeScaled", node, "group " + std::to_string(group) + " " + ScaleChangeName(change));
+  Record("ReportNodeScaled", node,
+         "group " + std::to_string(group) + " " + ScaleChangeName(change));
 }
 
 void FakeClusterApi::AnnounceNodeChange(NodeId node, NodeChange change) {

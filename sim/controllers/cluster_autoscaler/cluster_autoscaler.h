@@ -58,7 +58,7 @@ class ClusterAutoscaler final : public NodeGroups {
 
   ClusterAutoscalerSpec spec_;
   bool scan_due_ = false;
-  Rng rng_{0};                          // the expander's draws (seeded at Start)
+  Rng rng_{0};                           // the expander's draws (seeded at Start)
   std::vector<SimTime> unneeded_since_;  // by node; SimTime::Max(): needed
   SimTime last_scale_up_ = SimTime::Zero();
   SimTime last_scale_down_ = SimTime::Zero();

@@ -109,9 +109,9 @@ uint32_t NodeGroups::Launch(ClusterApi& api, uint32_t group) {
   api.ReportNodeScaled(NodeId(node), group, NodeScaleChange::kLaunched);
   // A node slower than the provisioner's limit never counts as registered.
   const bool registers = spec.provisioning <= provision_limit_;
-  api.SetTimer(api.now() + (registers ? spec.provisioning : provision_limit_),
-               Tag(registers ? GroupTimer::kReady : GroupTimer::kProvisionTimeout, node,
-                   scale.launch));
+  api.SetTimer(
+      api.now() + (registers ? spec.provisioning : provision_limit_),
+      Tag(registers ? GroupTimer::kReady : GroupTimer::kProvisionTimeout, node, scale.launch));
   return node;
 }
 
@@ -216,7 +216,6 @@ bool NodeGroups::AboveMin(int32_t group) const {
   const GroupScale& g = groups_[group];
   return g.launched - g.draining > g.min;
 }
-
 
 std::vector<Offering> NodeGroups::Offerings(const ClusterApi& api, bool registering_only,
                                             bool* backed_off) const {

@@ -113,7 +113,8 @@ class NodeGroups : public ClusterController, public NodeProvider {
   // Every pod on `node` may be evicted by this provisioner: none is a gang's reservation or
   // a bare pod or annotated against it (MayDisrupt), and the budgets (`allowed`:
   // DisruptionBudgets::Allowed) let each ready one go. Terminating pods leave anyway.
-  bool PodsEvictable(const ClusterApi& api, uint32_t node, const std::vector<int32_t>& allowed) const;
+  bool PodsEvictable(const ClusterApi& api, uint32_t node,
+                     const std::vector<int32_t>& allowed) const;
   // The nodes' simulations run on nodes built from the groups' specs, which intern resource
   // names in a table of their own (a copy of the run's: same ids).
   ResourceTable& scratch_resources() const { return scratch_resources_; }
