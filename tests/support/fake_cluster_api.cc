@@ -39,6 +39,36 @@ int FakeClusterApi::RunTimers(ClusterController& controller, SimTime until) {
   return ran;
 }
 
+int FakeClusterApi::RunInstants(ClusterController& controller, SimTime until) {
+  int instants = 0;
+  while (!timers_.empty()) {
+    const SimTime next = std::min_element(timers_.begin(), timers_.end(), [](const Timer& a,
+                                                                             const Timer& b) {
+                           return a.at < b.at;
+                         })->at;
+    if (next > until) break;
+    RunTimers(controller, next);
+    controller.BeforeCycle(*this);
+    controller.AfterCycle(*this);
+    ++instants;
+  }
+  return instants;
+}
+
+PodId FakeClusterApi::BindPod(NodeId node, TemplateId tmpl, OwnerId owner) {
+  REQUIRE(tmpl.value() < templates.size());
+  Pod pod;
+  pod.id = PodId(static_cast<PodId::Rep>(pod_list.size()));
+  pod.owner = owner;
+  pod.tmpl = tmpl;
+  pod.phase = PodPhase::kRunning;
+  pod.node = node;
+  pod.ready = true;
+  pod_list.push_back(pod);
+  node_info(node).pods.push_back(BoundPod{.id = pod.id, .requests = &templates[tmpl.value()].requests});
+  return pod.id;
+}
+
 const NodeRuntime& FakeClusterApi::node_runtime(NodeId node) const {
   REQUIRE(node.value() < runtimes_.size());
   return runtimes_[node.value()];
@@ -282,6 +312,16 @@ void FakeClusterApi::TellAdmitted(OwnerId owner, WorkloadId workload,
 void FakeClusterApi::TellEvicted(OwnerId owner, WorkloadId workload) {
   calls.push_back("TellEvicted owner " + std::to_string(owner.value()) + " workload " +
                   std::to_string(workload.value()));
+}
+
+GpuPodKind::GpuPodKind(FakeClusterApi& api, int32_t gpus) {
+  requests.extended.push_back({api.Intern("nvidia.com/gpu"), gpus});
+}
+
+PendingPods GpuPodKind::Pending(uint32_t count) const {
+  PodView view;
+  view.requests = &requests;
+  return {.view = view, .count = count};
 }
 
 }  // namespace migsim::test

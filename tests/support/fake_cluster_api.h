@@ -54,7 +54,15 @@ class FakeClusterApi final : public ClusterApi {
   // Runs `controller`'s timers in (time, order set) order, moving the clock, until none is
   // left or the next is after `until`; returns how many ran.
   int RunTimers(ClusterController& controller, SimTime until = SimTime::Max());
+  // The engine's loop, for a controller that acts after the scheduling cycle (an
+  // autoscaler): its timers instant by instant, each instant's followed by BeforeCycle and
+  // AfterCycle, until none is left or the next is after `until`; returns the instants run.
+  int RunInstants(ClusterController& controller, SimTime until);
   const std::deque<Timer>& timers() const { return timers_; }
+  // A running pod of template `tmpl` (ready, counted by its budgets) of `owner`, bound to
+  // `node`: appended to pod_list and to the node's NodeInfo::pods. REQUIRES: `tmpl` is in
+  // `templates`, which must not grow afterwards (the node points at its requests).
+  PodId BindPod(NodeId node, TemplateId tmpl, OwnerId owner = OwnerId(0));
   // The id of resource `name` in the fake's table, interned if new: for the requests of
   // the templates a test builds.
   ResourceId Intern(std::string_view name) { return resources_.Intern(name); }
@@ -126,6 +134,16 @@ class FakeClusterApi final : public ClusterApi {
   std::deque<Timer> timers_;
   void Record(const std::string& verb, NodeId node, const std::string& rest = "");
   void UpdateSchedulable(NodeId node);
+};
+
+// Pods alike that each ask for `gpus` whole GPUs (nvidia.com/gpu), pending as the
+// UnschedulablePods and PodsThatCannotMove a test sets answer them; it keeps the requests
+// their views point at. Build it before the controller's Start (the resource is interned
+// by then: every node of the fake's cluster advertises it).
+struct GpuPodKind {
+  PodRequests requests;
+  GpuPodKind(FakeClusterApi& api, int32_t gpus);
+  PendingPods Pending(uint32_t count) const;
 };
 
 }  // namespace migsim::test

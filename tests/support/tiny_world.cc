@@ -70,6 +70,16 @@ NodeSpec P3_8x(std::string name, int timeslice_replicas, bool rename, bool fail_
   return node;
 }
 
+uint32_t AddPool(ClusterSpec& cluster, const std::string& name, const std::string& type,
+                 uint32_t count) {
+  const auto first = static_cast<uint32_t>(cluster.nodes.size());
+  for (uint32_t i = 0; i < count; ++i) {
+    cluster.nodes.push_back(GpuNode(name + "-" + std::to_string(i), type));
+  }
+  cluster.pools.push_back({.name = name, .first = first, .count = count});
+  return static_cast<uint32_t>(cluster.pools.size() - 1);
+}
+
 void AddRelabel(Scenario& s, uint32_t node, SimTime at, const std::string& mig_config,
                 SimTime duration) {
   REQUIRE(node < s.cluster.nodes.size());

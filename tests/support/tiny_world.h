@@ -43,6 +43,11 @@ NodeSpec P3_8x(std::string name, int timeslice_replicas = 0, bool rename = false
 // `node` with nvidia.com/gpu time-sliced into `replicas` per GPU.
 NodeSpec TimeSliced(NodeSpec node, int replicas, bool rename = false, bool fail_gt_one = false);
 
+// Appends a pool `name` of `count` nodes of catalog type `type` (MIG off) to `cluster`
+// (named name-0, name-1, ...); returns its index in ClusterSpec::pools, for a NodeGroupSpec.
+uint32_t AddPool(ClusterSpec& cluster, const std::string& name, const std::string& type,
+                 uint32_t count);
+
 // The MIG setting the named config gives each GPU of node type `type`.
 GpuMigSetting Resolve(const std::string& type, const std::string& mig_config);
 
