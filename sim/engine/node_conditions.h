@@ -3,7 +3,7 @@
 // not, cordoned, removed, absent, each GPU healthy or not. Counters, since their causes
 // overlap (a node made NotReady twice is Ready again only after both are lifted; a node
 // cordoned by a drain and by a scale-down stays cordoned until both end). Changed through
-// the ClusterApi verbs (cluster_api.h) and the engine's node-group code; the schedulable
+// the ClusterApi verbs (cluster_api.h), the node groups' among them; the schedulable
 // flag (NodeInfo::schedulable) follows them.
 
 #include <vector>

@@ -72,7 +72,7 @@ class FakeClusterApi final : public ClusterApi {
   NodeConditions& conditions(NodeId node);
   // The node's scheduler view, for the test to bind pods (NodeInfo::pods) to.
   NodeInfo& node_info(NodeId node);
-  // Tells `controller` of a node change at now() (as the engine's node-group code does).
+  // Tells `controller` of a node change at now() (as the node groups' controller announces it).
   void ChangeNode(ClusterController& controller, NodeId node, NodeChange change);
 
   SimTime now() const override { return now_; }
