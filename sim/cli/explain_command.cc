@@ -55,16 +55,17 @@ std::string Draw(const GpuModel& model, const MigLayout& layout) {
 }  // namespace
 
 int GpusCommand() {
-  std::printf("%-16s %-24s %10s %5s %13s  %s\n", "model", "product label", "memory MiB", "SMs",
-              "MIG slots", "MIG profiles");
+  std::printf("%-16s %-24s %10s %5s %5s %6s %13s  %s\n", "model", "product label", "memory MiB",
+              "SMs", "max W", "idle W", "MIG slots", "MIG profiles");
   for (const GpuModel& m : AllGpuModels()) {
     std::vector<std::string> profiles;
     for (const MigProfile& p : m.profiles) profiles.push_back(p.name);
     const std::string slots = m.mig_capable() ? std::to_string(m.compute_slices) + " SM / " +
                                                     std::to_string(m.memory_slices) + " mem"
                                               : "no MIG";
-    std::printf("%-16s %-24s %10d %5d %13s  %s\n", m.name.c_str(), m.product_label.c_str(),
-                m.memory_mib, m.sms, slots.c_str(), JoinNames(profiles).c_str());
+    std::printf("%-16s %-24s %10d %5d %5.0f %6.0f %13s  %s\n", m.name.c_str(),
+                m.product_label.c_str(), m.memory_mib, m.sms, m.max_watts, m.idle_watts,
+                slots.c_str(), JoinNames(profiles).c_str());
   }
   return 0;
 }

@@ -4,7 +4,10 @@
 #include <utility>
 
 // Every number in this file comes from ../shared/docs/domain.md: §1.2 and §1.3 for the MIG
-// profile tables, §1.8 and §5 for whole-GPU memory and SM counts.
+// profile tables, §1.8 and §5 for whole-GPU memory and SM counts; but the power figures,
+// read on 2026-11-28 as cited in WithPower's callers: the cap is the `Pwr:Usage/Cap` limit
+// of published nvidia-smi tables (and the board's datasheet TDP where one was found), the
+// idle draw the median of the readings with no process and 0 % utilization.
 
 namespace migsim {
 namespace {
@@ -145,6 +148,12 @@ GpuModel NonMigModel(const char* name, const char* product_label, int memory_mib
                   .profiles = {}};
 }
 
+GpuModel WithPower(GpuModel model, double max_watts, double idle_watts) {
+  model.max_watts = max_watts;
+  model.idle_watts = idle_watts;
+  return model;
+}
+
 constexpr std::array<GpuModelAlias, 9> kAliases = {{
     {"A100-40GB", "A100-SXM4-40GB"},
     {"A100-80GB", "A100-SXM4-80GB"},
@@ -161,19 +170,29 @@ constexpr std::array<GpuModelAlias, 9> kAliases = {{
 
 std::vector<GpuModel> BuildGpuCatalog() {
   std::vector<GpuModel> models;
-  models.push_back(A100Sxm4Gb40());
-  models.push_back(A100Sxm4Gb80());
-  models.push_back(H100Sxm5Gb80());
-  models.push_back(H200Sxm5Gb141());
-  models.push_back(A30Gb24());
+  // A100 SXM4: 400 W (TechPowerUp "rated at 400 W maximum"; nvidia-smi caps "/ 400W"; some
+  // 80 GB boards ship at 500 W). Idle 43-57 W (40 GB) and 54-64 W (80 GB) in nvidia-smi
+  // tables of public repositories.
+  models.push_back(WithPower(A100Sxm4Gb40(), 400, 52));
+  models.push_back(WithPower(A100Sxm4Gb80(), 400, 60));
+  // H100 SXM5: "Up to 700W (configurable)" (the H100 datasheet); idle 67-73 W (one 92 W).
+  models.push_back(WithPower(H100Sxm5Gb80(), 700, 70));
+  // H200 SXM: nvidia-smi caps "/ 700W"; idle 73-76 W (120-122 W on other hosts).
+  models.push_back(WithPower(H200Sxm5Gb141(), 700, 75));
+  // A30: nvidia-smi caps "/ 165W"; idle 27 W with MIG off (one reading).
+  models.push_back(WithPower(A30Gb24(), 165, 27));
   // V100s: p3 (16 GB) and p3dn (32 GB); Tesla-branded in NVML, hence the label prefix.
-  models.push_back(NonMigModel("V100-SXM2-16GB", "Tesla-V100-SXM2-16GB", 16384, 80));
-  models.push_back(NonMigModel("V100-SXM2-32GB", "Tesla-V100-SXM2-32GB", 32768, 80));
+  // nvidia-smi caps "/ 300W"; idle 23-45 W (16 GB) and 39-44 W (32 GB).
+  models.push_back(WithPower(NonMigModel("V100-SXM2-16GB", "Tesla-V100-SXM2-16GB", 16384, 80),
+                             300, 25));
+  models.push_back(WithPower(NonMigModel("V100-SXM2-32GB", "Tesla-V100-SXM2-32GB", 32768, 80),
+                             300, 43));
   // A10G and T4 carry the memory the driver reports, not the marketing "24 GB" / "16 GB":
   // 22888 MiB is domain.md §5's usable A10G figure, and 15360 MiB is what nvidia-smi shows
   // for a T4 (the doc gives only "16 GB"). Jobs that fit by the nominal size would OOM.
-  models.push_back(NonMigModel("A10G", "NVIDIA-A10G", 22888, 80));
-  models.push_back(NonMigModel("T4", "Tesla-T4", 15360, 40));
+  // A10G on g5: nvidia-smi caps "/ 300W", idle 9-11 W in P8; T4: "TDP 70 W", idle 9-16 W.
+  models.push_back(WithPower(NonMigModel("A10G", "NVIDIA-A10G", 22888, 80), 300, 10));
+  models.push_back(WithPower(NonMigModel("T4", "Tesla-T4", 15360, 40), 70, 9));
   return models;
 }
 

@@ -36,6 +36,11 @@ struct GpuModel {
   int memory_slices = 0;      // 8 for A100/H100/H200, 4 for A30, 0 when MIG is not supported
   int compute_slices = 0;     // 7 for A100/H100/H200, 4 for A30, 0 when MIG is not supported
   std::vector<MigProfile> profiles{};  // empty when MIG is not supported
+  // Board power, for energy: the default power limit (the TDP nvidia-smi shows as the cap)
+  // and the draw of an idle GPU with no process (the median of published nvidia-smi
+  // readings; HBM parts idle in P0). Sources beside each model in gpu_catalog.cc.
+  double max_watts = 0;
+  double idle_watts = 0;
 
   bool mig_capable() const { return !profiles.empty(); }
   // Index into `profiles` of the profile named `name`, or -1.

@@ -38,6 +38,19 @@ TEST_CASE("every model of the catalog is found by its own name and label", "[clu
   }
 }
 
+TEST_CASE("every model of the catalog draws less power idle than at its cap, both cited",
+          "[cluster][gpu_model]") {
+  for (const GpuModel& m : AllGpuModels()) {
+    INFO(m.name);
+    CHECK(m.idle_watts > 0);
+    CHECK(m.max_watts > m.idle_watts);
+    // Idle readings are a small part of the cap: 3 % (A10G) to 16 % (A30) in the sources.
+    CHECK(m.idle_watts < 0.2 * m.max_watts);
+  }
+  CHECK(Model("H100-80GB").max_watts == 700);
+  CHECK(Model("T4").idle_watts == 9);
+}
+
 TEST_CASE("the A100-40GB profiles are the rows of nvidia-smi mig -lgip", "[cluster][gpu_model]") {
   const GpuModel& a100 = Model("A100-SXM4-40GB");
   CHECK(a100.memory_mib == 40960);
