@@ -47,11 +47,10 @@ Status GpuUsage::Add(const Series& series) {
     const double v = series.samples[i].value;
     if (std::isnan(v)) continue;
     if (!(v >= bounds.min && v <= bounds.max)) {
-      return Status::InvalidArgument(series.metric + " must be within [" +
-                                         io::FormatNumber(bounds.min) + ", " +
-                                         io::FormatNumber(bounds.max) + "], got " +
-                                         io::FormatNumber(v),
-                                     {series.file, series.SamplePointer(i)});
+      return Status::InvalidArgument(
+          series.metric + " must be within [" + io::FormatNumber(bounds.min) + ", " +
+              io::FormatNumber(bounds.max) + "], got " + io::FormatNumber(v),
+          {series.file, series.SamplePointer(i)});
     }
     if (mean != nullptr) {
       mean->sum += v;

@@ -47,9 +47,9 @@ Result<std::optional<Stamp>> LastStamp(const Series& series) {
     const Sample& s = series.samples[i];
     if (std::isnan(s.value)) continue;
     if (!(s.value >= 0 && s.value <= kMaxUnixSeconds)) {
-      return ErrorAt(series, series.SamplePointer(i),
-                     series.metric + " must be a Unix time in seconds, got " +
-                         io::FormatNumber(s.value));
+      return ErrorAt(
+          series, series.SamplePointer(i),
+          series.metric + " must be a Unix time in seconds, got " + io::FormatNumber(s.value));
     }
     return std::optional<Stamp>(Stamp{s.time, s.value, &series, i});
   }

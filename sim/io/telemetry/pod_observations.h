@@ -57,9 +57,9 @@ struct PodObservation {
   // A container's current terminated reason ("Completed", "OOMKilled", "Error", ...): a
   // reason other than Completed wins over Completed; "" when none was seen.
   std::string terminated_reason;
-  std::optional<double> duty_cycle;        // mean over the pod's GPU samples, 0..1
-  std::string duty_cycle_metric;           // the DCGM metric it came from
-  std::optional<double> peak_memory_mib;   // largest DCGM_FI_DEV_FB_USED sample
+  std::optional<double> duty_cycle;       // mean over the pod's GPU samples, 0..1
+  std::string duty_cycle_metric;          // the DCGM metric it came from
+  std::optional<double> peak_memory_mib;  // largest DCGM_FI_DEV_FB_USED sample
   // The device measured on, from the pod's first DCGM series: a MIG profile ("1g.10gb"; ""
   // on a whole GPU), the GPU model as the driver names it ("NVIDIA A100-SXM4-40GB"), node.
   std::string mig_profile, gpu_model, hostname;
@@ -73,11 +73,11 @@ struct ObservationReport {
   int without_terminated_reason = 0;
   int without_gpu = 0;  // no DCGM series names the pod
   int without_duty_cycle = 0, without_memory = 0;
-  int duty_cycle_from_gpu_util = 0;      // DCGM_FI_DEV_GPU_UTIL / 100 stood in for GR_ENGINE
+  int duty_cycle_from_gpu_util = 0;         // DCGM_FI_DEV_GPU_UTIL / 100 stood in for GR_ENGINE
   int replica_sets_without_deployment = 0;  // pods whose ReplicaSet owner stays unresolved
-  int gpu_series_without_pod = 0;  // DCGM series of GPUs no pod held
-  int unnamed_series = 0;          // series whose query dropped __name__ (rate(), sum, ...)
-  int other_series = 0;            // series of metrics not read here
+  int gpu_series_without_pod = 0;           // DCGM series of GPUs no pod held
+  int unnamed_series = 0;  // series whose query dropped __name__ (rate(), sum, ...)
+  int other_series = 0;    // series of metrics not read here
 };
 
 struct PodObservations {

@@ -117,8 +117,8 @@ void FailOnErrorStatus(LoadContext* ctx, const JsonRef& root) {
   if (doc.contains("errorType") && doc["errorType"].is_string()) type = doc["errorType"];
   if (doc.contains("error") && doc["error"].is_string()) message = doc["error"];
   ctx->Fail(root.PointerTo(doc.contains("error") ? "error" : "status"),
-            "Prometheus answered with an error" + (type.empty() ? "" : " (" + type + ")") +
-                ": " + message);
+            "Prometheus answered with an error" + (type.empty() ? "" : " (" + type + ")") + ": " +
+                message);
 }
 
 // "data": {"resultType": "matrix" | "vector", "result": [...]}; true for a matrix.
@@ -166,10 +166,9 @@ std::vector<Series> ReadResponse(LoadContext* ctx, const Json& doc) {
 }  // namespace
 
 std::optional<std::string_view> Series::Label(std::string_view name) const {
-  const auto it = std::lower_bound(labels.begin(), labels.end(), name,
-                                   [](const auto& label, std::string_view key) {
-                                     return label.first < key;
-                                   });
+  const auto it =
+      std::lower_bound(labels.begin(), labels.end(), name,
+                       [](const auto& label, std::string_view key) { return label.first < key; });
   if (it == labels.end() || it->first != name) return std::nullopt;
   return it->second;
 }

@@ -34,12 +34,12 @@ struct Sample {
 // One series of a response. Where it came from is kept so that a later check of its values
 // (the observations' join) can name the file and the element.
 struct Series {
-  std::string metric;            // the "__name__" label; "" when the query dropped it
-  Labels labels;                 // the other labels, sorted by name
-  std::vector<Sample> samples;   // in strictly increasing time
-  std::string file;              // the response's file label, as errors name it
-  std::string pointer;           // the series' JSON pointer in it: "/data/result/3"
-  bool instant = false;          // read from an instant query's "value"
+  std::string metric;           // the "__name__" label; "" when the query dropped it
+  Labels labels;                // the other labels, sorted by name
+  std::vector<Sample> samples;  // in strictly increasing time
+  std::string file;             // the response's file label, as errors name it
+  std::string pointer;          // the series' JSON pointer in it: "/data/result/3"
+  bool instant = false;         // read from an instant query's "value"
 
   // The value of label `name`, or nullopt when the series lacks it.
   std::optional<std::string_view> Label(std::string_view name) const;
@@ -54,8 +54,7 @@ struct Series {
 // other than matrix or vector; a wrong type anywhere; a sample that is not a [time, "value"]
 // pair; a time outside [0, kMaxUnixSeconds] or not after the one before; a value string that
 // is not a number as Prometheus formats them; a native histogram sample (not read).
-Result<std::vector<Series>> ParsePrometheusResponse(std::string_view text,
-                                                    const std::string& file);
+Result<std::vector<Series>> ParsePrometheusResponse(std::string_view text, const std::string& file);
 
 // The series of every file in `paths`, in order (one file per query). The first error stops.
 Result<std::vector<Series>> LoadPrometheusFiles(const std::vector<std::string>& paths);

@@ -2,27 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/sim/io/telemetry/example_export.h"
+
 namespace migsim::telemetry {
 namespace {
-
-const char* const kExampleFiles[] = {
-    "kube_pod_created",     "kube_pod_start_time",
-    "kube_pod_completion_time", "kube_pod_owner",
-    "kube_replicaset_owner", "kube_pod_container_status_terminated_reason",
-    "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_DEV_GPU_UTIL",
-    "DCGM_FI_DEV_FB_USED"};
-
-PodObservations Example() {
-  std::vector<std::string> paths;
-  for (const char* name : kExampleFiles) {
-    paths.push_back(std::string(MIGSIM_SOURCE_DIR) + "/scenarios/telemetry/" + name + ".json");
-  }
-  Result<std::vector<Series>> series = LoadPrometheusFiles(paths);
-  REQUIRE(series.ok());
-  Result<PodObservations> pods = JoinPodObservations(series.value());
-  REQUIRE(pods.ok());
-  return std::move(pods).value();
-}
 
 const PodObservation& Find(const PodObservations& all, const std::string& pod) {
   for (const PodObservation& p : all.pods) {
@@ -36,8 +19,8 @@ const PodObservation& Find(const PodObservations& all, const std::string& pod) {
 Series Make(const std::string& metric, const std::string& labels, const std::string& values) {
   Result<std::vector<Series>> r = ParsePrometheusResponse(
       std::string(R"({"status":"success","data":{"resultType":"matrix","result":[)") +
-          R"({"metric":{"__name__":")" + metric + "\"" +
-          (labels.empty() ? "" : "," + labels) + R"(},"values":)" + values + "}]}}",
+          R"({"metric":{"__name__":")" + metric + "\"" + (labels.empty() ? "" : "," + labels) +
+          R"(},"values":)" + values + "}]}}",
       "t.json");
   REQUIRE(r.ok());
   return r.value()[0];
@@ -51,7 +34,7 @@ std::string JoinError(const std::vector<Series>& series) {
 
 TEST_CASE("the example export joins into the pods' times, owners, duty cycles and memory",
           "[io][telemetry]") {
-  const PodObservations all = Example();
+  const PodObservations all = LoadExampleExport();
   REQUIRE(all.pods.size() == 12);
   CHECK(all.pods[0].key == PodKey{"ml", "bert-eval-2lmfd"});  // sorted by (namespace, pod)
 
@@ -107,7 +90,7 @@ TEST_CASE("the example export joins into the pods' times, owners, duty cycles an
 }
 
 TEST_CASE("the example export's report counts what each pod lacks", "[io][telemetry]") {
-  const ObservationReport r = Example().report;
+  const ObservationReport r = LoadExampleExport().report;
   CHECK(r.pods == 12);
   CHECK(r.without_created == 0);
   CHECK(r.without_started == 0);
@@ -128,16 +111,20 @@ TEST_CASE("the example export's report counts what each pod lacks", "[io][teleme
 TEST_CASE("pods seen by one source only are kept with what it knows", "[io][telemetry]") {
   const std::vector<Series> series = {
       Make("kube_pod_start_time", R"("namespace":"a","pod":"p")", R"([[10,"100"]])"),
-      Make("kube_pod_owner",
-           R"("namespace":"a","pod":"q","owner_kind":"ReplicaSet","owner_name":"w-5f","owner_is_controller":"true")",
-           R"([[10,"1"]])"),
-      Make("kube_pod_owner",
-           R"("namespace":"a","pod":"r","owner_kind":"<none>","owner_name":"<none>","owner_is_controller":"<none>")",
-           R"([[10,"1"]])"),
-      Make("DCGM_FI_DEV_FB_USED", R"("exported_namespace":"a","exported_pod":"s","modelName":"NVIDIA H100 80GB HBM3")",
+      Make(
+          "kube_pod_owner",
+          R"("namespace":"a","pod":"q","owner_kind":"ReplicaSet","owner_name":"w-5f","owner_is_controller":"true")",
+          R"([[10,"1"]])"),
+      Make(
+          "kube_pod_owner",
+          R"("namespace":"a","pod":"r","owner_kind":"<none>","owner_name":"<none>","owner_is_controller":"<none>")",
+          R"([[10,"1"]])"),
+      Make("DCGM_FI_DEV_FB_USED",
+           R"("exported_namespace":"a","exported_pod":"s","modelName":"NVIDIA H100 80GB HBM3")",
            R"([[10,"512"],[20,"2048"],[30,"NaN"]])"),
       Make("DCGM_FI_DEV_GPU_UTIL", R"("modelName":"NVIDIA H100 80GB HBM3")", R"([[10,"5"]])"),
-      Make("unnamed", "", R"([[10,"5"]])"), Make("node_cpu_seconds_total", "", R"([[10,"5"]])")};
+      Make("unnamed", "", R"([[10,"5"]])"),
+      Make("node_cpu_seconds_total", "", R"([[10,"5"]])")};
   Series unnamed = series[5];
   unnamed.metric.clear();
   std::vector<Series> all = series;
@@ -178,9 +165,12 @@ TEST_CASE("the engine-active ratio is preferred to GPU utilisation", "[io][telem
 TEST_CASE("a failed container's reason wins over another's Completed", "[io][telemetry]") {
   const std::string pod = R"("namespace":"a","pod":"p",)";
   Result<PodObservations> r = JoinPodObservations(
-      {Make("kube_pod_container_status_terminated_reason", pod + R"("container":"x","reason":"Error")", R"([[10,"1"],[20,"0"]])"),
-       Make("kube_pod_container_status_terminated_reason", pod + R"("container":"y","reason":"OOMKilled")", R"([[20,"1"]])"),
-       Make("kube_pod_container_status_terminated_reason", pod + R"("container":"z","reason":"Completed")", R"([[20,"1"]])")});
+      {Make("kube_pod_container_status_terminated_reason",
+            pod + R"("container":"x","reason":"Error")", R"([[10,"1"],[20,"0"]])"),
+       Make("kube_pod_container_status_terminated_reason",
+            pod + R"("container":"y","reason":"OOMKilled")", R"([[20,"1"]])"),
+       Make("kube_pod_container_status_terminated_reason",
+            pod + R"("container":"z","reason":"Completed")", R"([[20,"1"]])")});
   REQUIRE(r.ok());
   CHECK(r.value().pods[0].terminated_reason == "OOMKilled");
 }

@@ -68,8 +68,11 @@ TEST_CASE("a series without __name__ reads with an empty metric name", "[io][tel
 }
 
 TEST_CASE("an error response is reported with Prometheus's own message", "[io][telemetry]") {
-  CHECK(Error(R"({"status":"error","errorType":"bad_data","error":"1:5: parse error: unexpected end"})") ==
-        "q.json:/error: Prometheus answered with an error (bad_data): 1:5: parse error: unexpected end");
+  CHECK(
+      Error(
+          R"({"status":"error","errorType":"bad_data","error":"1:5: parse error: unexpected end"})") ==
+      "q.json:/error: Prometheus answered with an error (bad_data): 1:5: parse error: unexpected "
+      "end");
   CHECK(Error(R"({"status":"error"})") ==
         "q.json:/status: Prometheus answered with an error: (no message)");
   CHECK(Error(R"({"status":"partial","data":{}})") ==
@@ -102,8 +105,10 @@ TEST_CASE("a bad sample is reported at its pointer", "[io][telemetry]") {
   };
   CHECK(sample_error(R"([2])") ==
         "q.json:/data/result/0/values/1: expected a [time, \"value\"] pair, got 1 elements");
-  CHECK(sample_error(R"("2")") == "q.json:/data/result/0/values/1: expected an array, got a string");
-  CHECK(sample_error(R"([2,3])") == "q.json:/data/result/0/values/1/1: expected a string, got a number");
+  CHECK(sample_error(R"("2")") ==
+        "q.json:/data/result/0/values/1: expected an array, got a string");
+  CHECK(sample_error(R"([2,3])") ==
+        "q.json:/data/result/0/values/1/1: expected a string, got a number");
   CHECK(sample_error(R"([-2,"3"])") == "q.json:/data/result/0/values/1/0: must be >= 0");
   CHECK(sample_error(R"([1764201600000,"3"])") ==
         "q.json:/data/result/0/values/1/0: must be <= 10000000000");
