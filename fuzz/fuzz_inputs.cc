@@ -16,6 +16,8 @@
 #include "sim/io/pod_list_csv.h"
 #include "sim/io/scenario_json.h"
 #include "sim/io/sweep_json.h"
+#include "sim/io/telemetry/pod_observations.h"
+#include "sim/io/telemetry/prometheus_matrix.h"
 
 namespace migsim::fuzz {
 namespace {
@@ -132,7 +134,16 @@ std::string DraSelector(std::string_view text) {
   return "";
 }
 
-constexpr std::array<FuzzTarget, 11> kTargets = {{
+// A Prometheus query response (telemetry export), joined into pod observations when it
+// parses: the join's errors must name the response's file too.
+std::string Telemetry(std::string_view text) {
+  Result<std::vector<telemetry::Series>> series =
+      telemetry::ParsePrometheusResponse(text, "fuzz.json");
+  if (!series.ok()) return Verdict(series, "fuzz.json");
+  return Verdict(telemetry::JoinPodObservations(series.value()), "fuzz.json");
+}
+
+constexpr std::array<FuzzTarget, 12> kTargets = {{
     {"scenario_json", Scenario},
     {"sweep_json", Sweep},
     {"plan_json", Plan},
@@ -144,6 +155,7 @@ constexpr std::array<FuzzTarget, 11> kTargets = {{
     {"k8s_manifests", Manifests},
     {"snapshot_import", Snapshot},
     {"dra_selector", DraSelector},
+    {"prometheus_json", Telemetry},
 }};
 
 }  // namespace

@@ -21,7 +21,8 @@ struct FuzzTarget {
 };
 
 // scenario_json, sweep_json, plan_json, openb_nodes, openb_pods, pod_list_csv,
-// measurements_csv, mig_parted_yaml, k8s_manifests.
+// measurements_csv, mig_parted_yaml, k8s_manifests, snapshot_import, dra_selector,
+// prometheus_json.
 std::span<const FuzzTarget> FuzzTargets();
 
 // The target named `name`, or nullptr.
