@@ -5,31 +5,16 @@
 namespace migsim {
 
 ClusterAutoscaler::ClusterAutoscaler(const ClusterAutoscalerSpec& spec)
-    : NodeGroups(spec.max_node_provision_time, spec.node_group_backoff), spec_(spec) {}
+    : NodeGroups(spec.max_node_provision_time, spec.node_group_backoff, spec.scan_interval),
+      spec_(spec) {}
 
 void ClusterAutoscaler::Start(ClusterApi& api) {
   NodeGroups::Start(api);
   rng_ = Rng(api.seed() ^ 0x94d049bb133111ebULL);
   unneeded_since_.assign(node_count(), SimTime::Max());
-  QueueScan(api);
 }
 
-// The next scan does not keep a run going by itself (MayAct decides).
-void ClusterAutoscaler::QueueScan(ClusterApi& api) {
-  api.SetTimer(api.now() + spec_.scan_interval, 0, TimerKind::kIdle);
-}
-
-// The scan runs after the scheduling cycle of its instant: it sees what the cycle left.
-void ClusterAutoscaler::OnProvisionerTimer(ClusterApi& /*api*/, uint64_t /*tag*/) {
-  scan_due_ = true;
-}
-
-void ClusterAutoscaler::AfterCycle(ClusterApi& api) {
-  if (scan_due_) Scan(api);
-}
-
-void ClusterAutoscaler::Scan(ClusterApi& api) {
-  scan_due_ = false;
+void ClusterAutoscaler::Loop(ClusterApi& api) {
   bool backed_off = false;
   if (std::vector<ScaleUpOption> options = ScaleUpOptions(api, backed_off, false);
       !options.empty()) {
@@ -38,7 +23,6 @@ void ClusterAutoscaler::Scan(ClusterApi& api) {
     LaunchNodes(api, option.group, option.nodes);
   }
   ScaleDown(api);
-  QueueScan(api);
 }
 
 bool ClusterAutoscaler::MayAct(const ClusterApi& api) const {

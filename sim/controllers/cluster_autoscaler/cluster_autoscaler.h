@@ -29,22 +29,20 @@ class ClusterAutoscaler final : public NodeGroups {
 
   std::string_view name() const override { return "cluster-autoscaler"; }
   void Start(ClusterApi& api) override;
-  void AfterCycle(ClusterApi& api) override;
   // Asked only when nothing but the next scan (and flushes, draws) is queued: whether that
   // scan could still launch or terminate a node. Without a horizon, a group whose nodes can
   // never register in time is left out, so that the run ends.
   bool MayAct(const ClusterApi& api) const override;
 
  private:
-  void OnProvisionerTimer(ClusterApi& api, uint64_t tag) override;
+  // The scan: scale-up, then scale-down.
+  void Loop(ClusterApi& api) override;
   void NodeBecameReady(ClusterApi& api, uint32_t node) override;
   void NodeTerminated(ClusterApi& api, uint32_t node) override;
   void DrainAborted(ClusterApi& api, uint32_t node) override;
   // cluster-autoscaler.kubernetes.io/safe-to-evict: "false" keeps the node.
   bool MayDisrupt(const PodTemplate& t) const override { return t.safe_to_evict; }
 
-  void QueueScan(ClusterApi& api);
-  void Scan(ClusterApi& api);
   // What growing each group would do for the unschedulable pods (those that some group's
   // nodes would hold); `backed_off` is set when a group in back-off could have been asked.
   // `registering_only`: groups whose nodes can never be Ready in time are left out.
@@ -57,7 +55,6 @@ class ClusterAutoscaler final : public NodeGroups {
   double Utilization(const ClusterApi& api, uint32_t node) const;
 
   ClusterAutoscalerSpec spec_;
-  bool scan_due_ = false;
   Rng rng_{0};                           // the expander's draws (seeded at Start)
   std::vector<SimTime> unneeded_since_;  // by node; SimTime::Max(): needed
   SimTime last_scale_up_ = SimTime::Zero();

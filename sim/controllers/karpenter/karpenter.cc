@@ -14,28 +14,15 @@ constexpr SimTime kValidationTtl = SimTime::Micros(15'000'000);
 }  // namespace
 
 Karpenter::Karpenter(const KarpenterSpec& spec)
-    : NodeGroups(spec.registration_ttl, spec.unavailable_offering_ttl), spec_(spec) {}
+    : NodeGroups(spec.registration_ttl, spec.unavailable_offering_ttl, spec.batch_idle),
+      spec_(spec) {}
 
 void Karpenter::Start(ClusterApi& api) {
   NodeGroups::Start(api);
   claims_.resize(node_count());
-  QueueScan(api);
 }
 
-// The next loop does not keep a run going by itself (MayAct decides).
-void Karpenter::QueueScan(ClusterApi& api) {
-  api.SetTimer(api.now() + spec_.batch_idle, 0, TimerKind::kIdle);
-}
-
-// The loop runs after the scheduling cycle of its instant: it sees what the cycle left.
-void Karpenter::OnProvisionerTimer(ClusterApi& /*api*/, uint64_t /*tag*/) { scan_due_ = true; }
-
-void Karpenter::AfterCycle(ClusterApi& api) {
-  if (scan_due_) Scan(api);
-}
-
-void Karpenter::Scan(ClusterApi& api) {
-  scan_due_ = false;
+void Karpenter::Loop(ClusterApi& api) {
   const SimTime now = api.now();
   Provision(api);
   if (command_ && now >= validate_at_) Disrupt(api);
@@ -46,7 +33,6 @@ void Karpenter::Scan(ClusterApi& api) {
     }
     next_disruption_ = now + kDisruptionPoll;
   }
-  QueueScan(api);
 }
 
 bool Karpenter::MayAct(const ClusterApi& api) const {

@@ -30,7 +30,6 @@ class Karpenter final : public NodeGroups {
 
   std::string_view name() const override { return "karpenter"; }
   void Start(ClusterApi& api) override;
-  void AfterCycle(ClusterApi& api) override;
   // Asked only when nothing but the next loop (and flushes, draws) is queued: whether it
   // could still launch or disrupt a node (without a horizon, offerings that can never
   // register in time left out).
@@ -63,7 +62,8 @@ class Karpenter final : public NodeGroups {
     uint32_t pods = 0;
   };
 
-  void OnProvisionerTimer(ClusterApi& api, uint64_t tag) override;
+  // Provisioning, then disruption.
+  void Loop(ClusterApi& api) override;
   void NodeBecameReady(ClusterApi& api, uint32_t node) override;
   void LaunchFailed(ClusterApi& api, uint32_t node) override;
   void BeforeReclaim(ClusterApi& api, uint32_t node) override;
@@ -72,8 +72,6 @@ class Karpenter final : public NodeGroups {
   // karpenter.sh/do-not-disrupt keeps the node.
   bool MayDisrupt(const PodTemplate& t) const override { return !t.do_not_disrupt; }
 
-  void QueueScan(ClusterApi& api);
-  void Scan(ClusterApi& api);
   void Provision(ClusterApi& api);
   uint32_t LaunchClaim(ClusterApi& api, uint32_t group);  // one NodeClaim: one scale-up
   std::vector<NodeClaimPlan> PlanClaims(const ClusterApi& api, std::span<const PendingPods> kinds,
@@ -109,7 +107,6 @@ class Karpenter final : public NodeGroups {
   SimTime LastChange(const ClusterApi& api, uint32_t node) const;
 
   KarpenterSpec spec_;
-  bool scan_due_ = false;
   std::vector<NodeClaimState> claims_;  // by node
   uint32_t awaiting_replacement_ = 0;
   Batch batch_;

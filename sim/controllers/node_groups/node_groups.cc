@@ -44,6 +44,7 @@ void NodeGroups::Start(ClusterApi& api) {
       billed_since_[node] = SimTime::Max();
     }
   }
+  QueueLoop(api);
 }
 
 // Tag: the kind in bits 56-62, the launch's low 24 bits in 32-55, the node in 0-31.
@@ -53,7 +54,10 @@ uint64_t NodeGroups::Tag(GroupTimer kind, uint32_t node, uint32_t launch) {
 }
 
 void NodeGroups::OnTimer(ClusterApi& api, uint64_t tag) {
-  if (tag < kGroupTimer) return OnProvisionerTimer(api, tag);
+  if (tag < kGroupTimer) {
+    loop_due_ = true;
+    return;
+  }
   const auto kind = static_cast<GroupTimer>((tag >> 56) & 0x7F);
   const auto node = static_cast<uint32_t>(tag);
   const auto launch = static_cast<uint32_t>(tag >> 32) & 0xFFFFFFu;
@@ -67,6 +71,19 @@ void NodeGroups::OnTimer(ClusterApi& api, uint64_t tag) {
     case GroupTimer::kDrainTick:
       return DrainTick(api, node, nodes_[node].launch);
   }
+}
+
+void NodeGroups::QueueLoop(ClusterApi& api) {
+  if (loop_period_ != SimTime::Max()) {
+    api.SetTimer(api.now() + loop_period_, 0, TimerKind::kIdle);
+  }
+}
+
+void NodeGroups::AfterCycle(ClusterApi& api) {
+  if (!loop_due_) return;
+  loop_due_ = false;
+  Loop(api);
+  QueueLoop(api);
 }
 
 // A fixed node deleted for good is billed no more.

@@ -8,9 +8,9 @@
 // a group's or not, from its start to its termination or the end of the run.
 //
 // Alone (a run without node groups) it only bills. A provisioner derives from it
-// (make_controllers.cc registers each): it decides when to launch, drain and terminate,
-// hears of its nodes through the hooks below, and sets its own timers with tags below
-// kGroupTimer.
+// (make_controllers.cc registers each): its loop (Loop) runs every `loop_period`, after that
+// instant's scheduling cycle, and decides when to launch, drain and terminate; it hears of
+// its nodes through the hooks below.
 
 #include <cstdint>
 #include <span>
@@ -35,14 +35,19 @@ class NodeGroups : public ClusterController, public NodeProvider {
   };
 
   // `provision_limit`: from launch to Ready, beyond which a node is given up;
-  // `group_backoff`: how long a group is left out after one was. (A run without a
-  // provisioner never launches.)
-  NodeGroups(SimTime provision_limit = SimTime::Max(), SimTime group_backoff = SimTime::Zero())
-      : provision_limit_(provision_limit), group_backoff_(group_backoff) {}
+  // `group_backoff`: how long a group is left out after one was; `loop_period`: how often
+  // the provisioner's Loop runs (SimTime::Max(): no provisioner, which never launches).
+  NodeGroups(SimTime provision_limit = SimTime::Max(), SimTime group_backoff = SimTime::Zero(),
+             SimTime loop_period = SimTime::Max())
+      : provision_limit_(provision_limit),
+        group_backoff_(group_backoff),
+        loop_period_(loop_period) {}
 
   std::string_view name() const override { return "node-groups"; }
   void Start(ClusterApi& api) override;
   void OnTimer(ClusterApi& api, uint64_t tag) final;
+  // The provisioner's loop, when it is due: it sees what the scheduling cycle left.
+  void AfterCycle(ClusterApi& api) final;
   void OnNodeChanged(ClusterApi& api, NodeId node, NodeChange change) override;
   void Finish(ClusterApi& api) override;
   NodeProvider* node_provider() final { return this; }
@@ -54,9 +59,6 @@ class NodeGroups : public ClusterController, public NodeProvider {
   std::span<const Counters> counters() const { return counters_; }
 
  protected:
-  // Tags at or above this are the node groups' own timers; a provisioner's are below.
-  static constexpr uint64_t kGroupTimer = uint64_t{1} << 63;
-
   // A group node's state (kFixed: no group's).
   enum class State : uint8_t { kFixed, kAbsent, kProvisioning, kReady, kDraining };
   struct GroupScale {
@@ -67,8 +69,9 @@ class NodeGroups : public ClusterController, public NodeProvider {
     SimTime backoff_until;
   };
 
-  // The provisioner's side.
-  virtual void OnProvisionerTimer(ClusterApi& /*api*/, uint64_t /*tag*/) {}
+  // The provisioner's side. Its loop; the next is queued after it, as an idle timer (it
+  // does not keep a run going by itself: the provisioner's MayAct decides).
+  virtual void Loop(ClusterApi& /*api*/) {}
   // A launched node registered Ready (after the other controllers were told).
   virtual void NodeBecameReady(ClusterApi& /*api*/, uint32_t /*node*/) {}
   // A launched node never registered: given up, absent again, its group backed off.
@@ -128,7 +131,10 @@ class NodeGroups : public ClusterController, public NodeProvider {
     uint32_t launch = 0;  // the instance: launches of this slot
     SimTime drain_started;
   };
+  // Tags at or above this are the node groups' own timers; below, the loop's.
+  static constexpr uint64_t kGroupTimer = uint64_t{1} << 63;
   static uint64_t Tag(GroupTimer kind, uint32_t node, uint32_t launch);
+  void QueueLoop(ClusterApi& api);
   void NodeReady(ClusterApi& api, uint32_t node);
   void ProvisionTimeout(ClusterApi& api, uint32_t node);
   void DrainTick(ClusterApi& api, uint32_t node, uint32_t launch);
@@ -137,6 +143,8 @@ class NodeGroups : public ClusterController, public NodeProvider {
 
   SimTime provision_limit_;
   SimTime group_backoff_;
+  SimTime loop_period_;
+  bool loop_due_ = false;
   std::vector<NodeScale> nodes_;
   std::vector<GroupScale> groups_;
   std::vector<Counters> counters_;
