@@ -39,5 +39,10 @@ mkdir -p tests/golden/expected/cli
 ./build/migsim layouts A30 > tests/golden/expected/cli/layouts-A30.txt
 ./build/migsim gpus > tests/golden/expected/cli/gpus.txt
 ./build/migsim nodes > tests/golden/expected/cli/nodes.txt
+# The same beside a scenario's own GPU model and node type.
+./build/migsim gpus --scenario scenarios/custom-gpu.json > tests/golden/expected/cli/gpus-custom-gpu.txt
+./build/migsim nodes --scenario scenarios/custom-gpu.json > tests/golden/expected/cli/nodes-custom-gpu.txt
+./build/migsim profiles X4 --scenario scenarios/custom-gpu.json > tests/golden/expected/cli/profiles-X4.txt
+./build/migsim layouts X4-32GB --all --scenario scenarios/custom-gpu.json > tests/golden/expected/cli/layouts-X4.txt
 (cd scenarios && ../build/migsim validate mig-strategies.json) > tests/golden/expected/cli/validate-mig-strategies.txt
 git status --short tests/golden/expected/cli

@@ -2,22 +2,44 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 
+#include "sim/cli/failure.h"
 #include "sim/cluster/gpu_model.h"
 #include "sim/cluster/mig_layout.h"
 #include "sim/cluster/node_type.h"
 #include "sim/core/text.h"
+#include "sim/io/hardware_catalog.h"
 
 namespace migsim {
 namespace {
 
-const GpuModel* FindOrComplain(const std::string& name) {
-  const GpuModel* model = FindGpuModel(name);
+// The mark of the rows a --scenario file defined, and its footnote.
+constexpr char kUserMark[] = "  [scenario]";
+
+// The built-ins, and the user's definitions when `catalog_file` is given; nullopt after
+// reporting a bad file.
+std::optional<HardwareCatalog> Catalog(const std::string& catalog_file) {
+  if (catalog_file.empty()) return BuiltinCatalog();
+  Result<HardwareCatalog> catalog = LoadUserCatalog(catalog_file);
+  if (!catalog.ok()) {
+    Fail(catalog.status(), kBadInput);
+    return std::nullopt;
+  }
+  return std::move(catalog).value();
+}
+
+void PrintUserFootnote(const std::string& catalog_file) {
+  if (!catalog_file.empty()) std::printf("[scenario]: defined in %s\n", catalog_file.c_str());
+}
+
+std::shared_ptr<const GpuModel> FindOrComplain(const HardwareCatalog& catalog,
+                                               const std::string& name) {
+  std::shared_ptr<const GpuModel> model = catalog.FindGpuModel(name);
   if (model != nullptr) return model;
-  std::vector<std::string> names;
-  for (const GpuModel& m : AllGpuModels()) names.push_back(m.name);
-  std::cerr << "migsim: unknown GPU model '" << name << "' (valid: " << JoinNames(names) << ")\n";
+  std::cerr << "migsim: unknown GPU model '" << name
+            << "' (valid: " << JoinNames(catalog.GpuModelNames()) << ")\n";
   return nullptr;
 }
 
@@ -54,25 +76,33 @@ std::string Draw(const GpuModel& model, const MigLayout& layout) {
 
 }  // namespace
 
-int GpusCommand() {
+int GpusCommand(const std::string& catalog_file) {
+  const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
+  if (!catalog) return kBadInput;
   std::printf("%-16s %-24s %10s %5s %5s %6s %13s  %s\n", "model", "product label", "memory MiB",
               "SMs", "max W", "idle W", "MIG slots", "MIG profiles");
-  for (const GpuModel& m : AllGpuModels()) {
+  for (const auto& entry : catalog->gpu_models()) {
+    const GpuModel& m = *entry.item;
     std::vector<std::string> profiles;
     for (const MigProfile& p : m.profiles) profiles.push_back(p.name);
     const std::string slots = m.mig_capable() ? std::to_string(m.compute_slices) + " SM / " +
                                                     std::to_string(m.memory_slices) + " mem"
                                               : "no MIG";
-    std::printf("%-16s %-24s %10d %5d %5.0f %6.0f %13s  %s\n", m.name.c_str(),
+    std::string marks = m.inferred_placements ? "  [placements inferred]" : "";
+    if (entry.user) marks += kUserMark;
+    std::printf("%-16s %-24s %10d %5d %5.0f %6.0f %13s  %s%s\n", m.name.c_str(),
                 m.product_label.c_str(), m.memory_mib, m.sms, m.max_watts, m.idle_watts,
-                slots.c_str(), JoinNames(profiles).c_str());
+                slots.c_str(), JoinNames(profiles).c_str(), marks.c_str());
   }
+  PrintUserFootnote(catalog_file);
   return 0;
 }
 
-int ProfilesCommand(const std::string& name) {
-  const GpuModel* m = FindOrComplain(name);
-  if (m == nullptr) return 2;
+int ProfilesCommand(const std::string& name, const std::string& catalog_file) {
+  const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
+  if (!catalog) return kBadInput;
+  const std::shared_ptr<const GpuModel> m = FindOrComplain(*catalog, name);
+  if (m == nullptr) return kBadInput;
   if (!m->mig_capable()) {
     std::printf("%s does not support MIG: it is shared whole, time-sliced or with MPS.\n",
                 m->name.c_str());
@@ -80,8 +110,9 @@ int ProfilesCommand(const std::string& name) {
   }
   std::printf(
       "%s: %d compute (SM) slices, %d memory slices; placements {starts}:size in memory "
-      "slices\n",
-      m->name.c_str(), m->compute_slices, m->memory_slices);
+      "slices%s\n",
+      m->name.c_str(), m->compute_slices, m->memory_slices,
+      m->inferred_placements ? " (inferred, not documented by the vendor)" : "");
   std::printf("%-12s %4s %3s %9s %8s %5s %4s  %-16s %s\n", "profile", "ID", "g", "mem slc", "GiB",
               "SMs", "max", "placements", "resource (mixed strategy)");
   for (const MigProfile& p : m->profiles) {
@@ -92,9 +123,11 @@ int ProfilesCommand(const std::string& name) {
   return 0;
 }
 
-int LayoutsCommand(const std::string& name, bool all_profiles) {
-  const GpuModel* m = FindOrComplain(name);
-  if (m == nullptr) return 2;
+int LayoutsCommand(const std::string& name, bool all_profiles, const std::string& catalog_file) {
+  const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
+  if (!catalog) return kBadInput;
+  const std::shared_ptr<const GpuModel> m = FindOrComplain(*catalog, name);
+  if (m == nullptr) return kBadInput;
   if (!m->mig_capable()) {
     std::printf("%s does not support MIG.\n", m->name.c_str());
     return 0;
@@ -111,15 +144,26 @@ int LayoutsCommand(const std::string& name, bool all_profiles) {
   return 0;
 }
 
-int NodesCommand() {
-  std::printf("%-16s %5s %-18s %6s %9s %9s\n", "node type", "GPUs", "GPU model", "vCPU", "mem GiB",
-              "$/hour");
-  for (const NodeType& t : AllNodeTypes()) {
-    std::printf("%-16s %5d %-18s %6d %9.0f %9.3f\n", t.name.c_str(), t.gpu_count,
-                t.gpu ? t.gpu->name.c_str() : "-", t.vcpu, t.memory_gib, t.price_per_hour);
+int NodesCommand(const std::string& catalog_file) {
+  const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
+  if (!catalog) return kBadInput;
+  std::printf("%-16s %5s %-18s %6s %9s %9s %9s %-6s %-12s %s\n", "node type", "GPUs", "GPU model",
+              "vCPU", "mem GiB", "$/hour", "spot $/h", "cloud", "region", "price date");
+  auto text = [](const std::string& s) { return s.empty() ? "-" : s; };
+  for (const auto& entry : catalog->node_types()) {
+    const NodeType& t = *entry.item;
+    char spot[32] = "-";
+    if (t.spot_price_per_hour) std::snprintf(spot, sizeof spot, "%.3f", *t.spot_price_per_hour);
+    std::printf("%-16s %5d %-18s %6d %9.0f %9.3f %9s %-6s %-12s %s%s\n", t.name.c_str(),
+                t.gpu_count, t.gpu ? t.gpu->name.c_str() : "-", t.vcpu, t.memory_gib,
+                t.price_per_hour, spot, text(t.cloud).c_str(), text(t.region).c_str(),
+                text(t.price_date).c_str(),
+                entry.user ? kUserMark : "");
   }
   std::printf(
-      "prices: us-east-1 on-demand (Karpenter data, 2026-07-20); p5e: Capacity Block rate\n");
+      "prices: on-demand in the region on the date shown (AWS: Karpenter data); p5e: Capacity "
+      "Block rate\n");
+  PrintUserFootnote(catalog_file);
   return 0;
 }
 

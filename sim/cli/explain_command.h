@@ -3,16 +3,20 @@
 //   migsim gpus                 GPU models: memory, SMs, MIG slots, profiles
 //   migsim profiles MODEL       a model's MIG profiles with their placements
 //   migsim layouts MODEL        every maximal layout, drawn as memory slices
-//   migsim nodes                node types: GPUs, vCPU, memory, price
+//   migsim nodes                node types: GPUs, vCPU, memory, prices, where and when
+// Each takes `catalog_file`: "" for the built-ins alone, or a scenario or catalog file whose
+// own GPU models and node types are shown beside them, marked "[scenario]" (exit code 2 with
+// the loader's message when that file is bad).
 
 #include <string>
 
 namespace migsim {
 
-int GpusCommand();
+int GpusCommand(const std::string& catalog_file = "");
 // Exit code 2 for an unknown model (the message lists the models).
-int ProfilesCommand(const std::string& model);
-int LayoutsCommand(const std::string& model, bool all_profiles);
-int NodesCommand();
+int ProfilesCommand(const std::string& model, const std::string& catalog_file = "");
+int LayoutsCommand(const std::string& model, bool all_profiles,
+                   const std::string& catalog_file = "");
+int NodesCommand(const std::string& catalog_file = "");
 
 }  // namespace migsim

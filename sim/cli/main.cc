@@ -32,6 +32,7 @@ struct Cli {
   migsim::MergeOptions merge;
   migsim::ImportOptions import;
   std::string csv, model, scenario;
+  std::string catalog_file;  // gpus/nodes/profiles/layouts --scenario
   bool all_profiles = false;
   uint64_t run_seed = 0;  // run's --seed, when given
   int code = 0;
@@ -204,20 +205,29 @@ CLI::App* Sub(CLI::App& app, const char* name, const char* what, const char* exa
 
 // The commands that explain the catalog and check scenarios.
 void AddExplain(CLI::App& app, Cli& cli) {
-  Sub(app, "gpus", "List the GPU models and their MIG slots", "migsim gpus",
-      [&cli] { cli.code = migsim::GpusCommand(); });
-  Sub(app, "profiles", "Show a GPU model's MIG profiles", "migsim profiles A100-40GB",
-      [&cli] { cli.code = migsim::ProfilesCommand(cli.model); })
+  // --scenario FILE: also the GPU models and node types a scenario or catalog file defines.
+  auto with_catalog = [&cli](CLI::App* cmd) {
+    cmd->add_option("--scenario", cli.catalog_file,
+                    "Also show the GPU models and node types this scenario or catalog file "
+                    "defines")
+        ->check(NonEmptyPath());
+    return cmd;
+  };
+  with_catalog(Sub(app, "gpus", "List the GPU models and their MIG slots", "migsim gpus",
+                   [&cli] { cli.code = migsim::GpusCommand(cli.catalog_file); }));
+  with_catalog(Sub(app, "profiles", "Show a GPU model's MIG profiles", "migsim profiles A100-40GB",
+                   [&cli] { cli.code = migsim::ProfilesCommand(cli.model, cli.catalog_file); }))
       ->add_option("model", cli.model, "GPU model, e.g. A100-40GB")
       ->required();
-  CLI::App* layouts = Sub(app, "layouts", "Draw every maximal MIG layout of a model",
-                          "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
-                            cli.code = migsim::LayoutsCommand(cli.model, cli.all_profiles);
-                          });
+  CLI::App* layouts = with_catalog(
+      Sub(app, "layouts", "Draw every maximal MIG layout of a model",
+          "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
+            cli.code = migsim::LayoutsCommand(cli.model, cli.all_profiles, cli.catalog_file);
+          }));
   layouts->add_option("model", cli.model, "GPU model, e.g. A100-40GB")->required();
   layouts->add_flag("--all", cli.all_profiles, "Include +me and double-memory 1g profiles");
-  Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, price", "migsim nodes",
-      [&cli] { cli.code = migsim::NodesCommand(); });
+  with_catalog(Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, prices", "migsim nodes",
+                   [&cli] { cli.code = migsim::NodesCommand(cli.catalog_file); }));
   CLI::App* validate =
       Sub(app, "validate", "Check a scenario and show what it would simulate, without running it",
           "migsim validate scenarios/mig-strategies.json",

@@ -1,6 +1,9 @@
 #pragma once
-// The GPU catalog: GPU models with their MIG GPU-instance profiles and placement
-// tables, as data (see ../shared/docs/domain.md §1). Nothing here has state.
+// GPU models with their MIG GPU-instance profiles and placement tables, as data (see
+// ../shared/docs/domain.md §1). The built-in models are the JSON files of catalog/gpu_models/,
+// embedded in the binary and read once by sim/io/builtin_catalog.cc, which defines
+// AllGpuModels() and FindGpuModel() (a program that calls them links migsim::io); a scenario
+// may define more in the same format (sim/io/hardware_catalog.h). Nothing here has state.
 
 #include <span>
 #include <string>
@@ -38,21 +41,26 @@ struct GpuModel {
   std::vector<MigProfile> profiles{};  // empty when MIG is not supported
   // Board power, for energy: the default power limit (the TDP nvidia-smi shows as the cap)
   // and the draw of an idle GPU with no process (the median of published nvidia-smi
-  // readings; HBM parts idle in P0). Sources beside each model in gpu_catalog.cc.
+  // readings; HBM parts idle in P0). Sources in each model's `sources`.
   double max_watts = 0;
   double idle_watts = 0;
+  std::vector<std::string> aliases{};  // other names FindGpuModel accepts, e.g. "A100-40GB"
+  // The placement table was inferred (from a sibling's) rather than read from the vendor.
+  bool inferred_placements = false;
+  std::vector<std::string> sources{};  // where the figures come from, one citation each
 
   bool mig_capable() const { return !profiles.empty(); }
   // Index into `profiles` of the profile named `name`, or -1.
   int FindProfile(std::string_view profile_name) const;
 };
 
-// All models of the catalog, in a fixed order.
+// All built-in models, in a fixed order (sim/io/builtin_catalog.cc).
 std::span<const GpuModel> AllGpuModels();
 
-// The model called `name` (catalog name, a short alias such as "A100-40GB", "H100-80GB" or
-// "A30", or the GFD product label such as "NVIDIA-A100-SXM4-40GB"), or nullptr.
-// The returned pointer is owned by the catalog and valid for the whole program.
+// The built-in model called `name` (catalog name, a short alias such as "A100-40GB",
+// "H100-80GB" or "A30", or the GFD product label such as "NVIDIA-A100-SXM4-40GB"), or
+// nullptr. The returned pointer is owned by the catalog and valid for the whole program.
+// A scenario's own models are found through its HardwareCatalog instead.
 const GpuModel* FindGpuModel(std::string_view name);
 
 }  // namespace migsim

@@ -1,8 +1,10 @@
-// `cluster`: custom node types and node pools (see scenarios/README.md).
+// `cluster`: the scenario's own GPU models and node types, and node pools (see
+// scenarios/README.md and README.md "GPU models and node types").
 
 #include <memory>
 #include <unordered_map>
 
+#include "sim/io/catalog_json.h"
 #include "sim/io/input_limits.h"
 #include "sim/io/scenario_cost.h"
 #include "sim/io/scenario_sections_json.h"
@@ -13,90 +15,20 @@ namespace {
 // Node pools are capped so that a typo ("count": 1e9) is an error, not an allocation
 // that takes the machine down.
 constexpr int64_t kMaxNodesPerPool = 100000;
-constexpr int64_t kMaxGpusPerNode = 64;
-// Far above any machine (a p5.48xlarge has 192 vCPU and 2 TiB), low enough that sums over
-// 100,000 nodes stay exact in CPU millicores and memory MiB.
-constexpr int64_t kMaxVcpu = 100000;
-constexpr double kMaxMemoryGib = 1048576;  // 1 PiB
 
-using CustomTypes = std::vector<std::pair<std::string, std::shared_ptr<const NodeType>>>;
-
-}  // namespace
-
-std::vector<std::string> GpuModelNames() {
-  std::vector<std::string> names;
-  for (const GpuModel& model : AllGpuModels()) names.push_back(model.name);
-  return names;
-}
-
-namespace {
-
-std::shared_ptr<const NodeType> LoadNodeType(LoadContext* ctx, const std::string& name,
-                                             const JsonRef& ref) {
-  ObjectReader r(ctx, ref, {"vcpu", "memory_gib", "gpus", "gpu_model", "price_per_hour"});
-  NodeType type{.name = name};
-  r.Require("vcpu");
-  type.vcpu = static_cast<int>(r.Int("vcpu", 1, 1, kMaxVcpu));
-  r.Require("memory_gib");
-  type.memory_gib = r.Number("memory_gib", 1, 0, kMaxMemoryGib);
-  if (r.Has("memory_gib") && ctx->ok() && type.memory_gib * 1024 < 1) {
-    ctx->Fail(r.Field("memory_gib").pointer(), "must be at least 1 MiB (0.0009765625)");
-  }
-  type.gpu_count = static_cast<int>(r.Int("gpus", 0, 0, kMaxGpusPerNode));
-  if (type.gpu_count > 0 && r.Require("gpu_model")) {
-    std::string model = r.String("gpu_model");
-    type.gpu = FindGpuModel(model);
-    if (type.gpu == nullptr && ctx->ok()) {
-      ctx->Fail(r.Field("gpu_model").pointer(),
-                UnknownNameMessage("GPU model", model, GpuModelNames()));
-    }
-  } else if (r.Has("gpu_model")) {
-    ctx->Fail(r.Field("gpu_model").pointer(), "only allowed when gpus >= 1");
-  }
-  type.price_per_hour = r.Number("price_per_hour", 0, 0);
-  if (!ctx->ok()) return nullptr;
-  return std::make_shared<const NodeType>(std::move(type));
-}
-
-CustomTypes LoadNodeTypes(LoadContext* ctx, const JsonRef& ref) {
-  CustomTypes types;
-  if (!ExpectNamedObject(ctx, ref, "node type")) return types;
-  for (const auto& [name, value] : ref.value().items()) {
-    if (FindNodeType(name) != nullptr) {
-      ctx->Fail(ref.PointerTo(name),
-                "'" + name + "' is a catalog node type; give the custom type another name");
-      return types;
-    }
-    std::shared_ptr<const NodeType> type = LoadNodeType(ctx, name, ref.Member(name));
-    if (type == nullptr) return types;
-    types.emplace_back(name, std::move(type));
-  }
-  return types;
-}
-
-std::vector<std::string> NodeTypeNames(const CustomTypes& custom) {
-  std::vector<std::string> names;
-  for (const NodeType& type : AllNodeTypes()) names.push_back(type.name);
-  for (const auto& [name, type] : custom) names.push_back(name);
-  return names;
-}
-
-// Custom types first; they cannot shadow catalog names anyway.
-std::shared_ptr<const NodeType> ResolveNodeType(LoadContext* ctx, const JsonRef& ref,
-                                                const CustomTypes& custom) {
+// A built-in type or one the scenario defined.
+std::shared_ptr<const NodeType> ResolveNodeType(LoadContext* ctx, const JsonRef& ref) {
   std::optional<std::string> name = ReadString(ctx, ref);
   if (!name) return nullptr;
-  for (const auto& [custom_name, type] : custom) {
-    if (custom_name == *name) return type;
-  }
-  if (std::shared_ptr<const NodeType> type = SharedCatalogNodeType(*name)) return type;
-  ctx->Fail(ref.pointer(), UnknownNameMessage("node type", *name, NodeTypeNames(custom)));
+  if (std::shared_ptr<const NodeType> type = ctx->catalog().FindNodeType(*name)) return type;
+  ctx->Fail(ref.pointer(),
+            UnknownNameMessage("node type", *name, ctx->catalog().NodeTypeNames()));
   return nullptr;
 }
 
 // Nodes `<pool>-<i>`, all alike; or the rows of an openb node CSV (openb_pool_json.cc).
 void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
-              const CustomTypes& custom, ClusterSpec* cluster, std::vector<NodePool>* pools) {
+              ClusterSpec* cluster, std::vector<NodePool>* pools) {
   if (ref.value().is_object() && ref.value().contains("openb_nodes")) {
     LoadOpenbPool(ctx, name, ref, cluster, pools);
     return;
@@ -112,7 +44,7 @@ void LoadPool(LoadContext* ctx, const std::string& name, const JsonRef& ref,
     return;
   }
   NodeSpec node;
-  node.type = ResolveNodeType(ctx, r.Field("type"), custom);
+  node.type = ResolveNodeType(ctx, r.Field("type"));
   int64_t count = r.Int("count", 1, 1, kMaxNodesPerPool);
   if (r.Has("labels")) node.extra_labels = ReadLabels(ctx, r.Field("labels"));
   if (r.Has("taints") && ctx->ok()) node.taints = ReadTaints(ctx, r.Field("taints"));
@@ -157,8 +89,8 @@ void CheckUniqueNames(LoadContext* ctx, const JsonRef& ref, const ClusterSpec& c
   }
 }
 
-void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
-               ClusterSpec* cluster, std::vector<NodePool>* pools) {
+void LoadPools(LoadContext* ctx, const JsonRef& ref, ClusterSpec* cluster,
+               std::vector<NodePool>* pools) {
   if (!ExpectNamedObject(ctx, ref, "node pool")) return;
   if (ref.value().empty()) {
     ctx->Fail(ref.pointer(), "must have at least one node pool");
@@ -167,7 +99,7 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
   int64_t devices = 0;
   for (const auto& [name, value] : ref.value().items()) {
     const size_t first = cluster->nodes.size();
-    LoadPool(ctx, name, ref.Member(name), custom, cluster, pools);
+    LoadPool(ctx, name, ref.Member(name), cluster, pools);
     if (!ctx->ok()) return;
     // Pools are checked as they are made: each is capped, but pools x nodes x GPUs could
     // still multiply past memory.
@@ -192,12 +124,17 @@ void LoadPools(LoadContext* ctx, const JsonRef& ref, const CustomTypes& custom,
 }  // namespace
 
 void LoadCluster(LoadContext* ctx, const JsonRef& ref, ClusterSpec* out) {
-  ObjectReader r(ctx, ref, {"nodes", "node_types", "reconfigurations", "autoscaler", "karpenter"});
+  ObjectReader r(ctx, ref,
+                 {"nodes", "node_types", "reconfigurations", "autoscaler", "karpenter",
+                  "gpu_models", "catalog"});
   if (!r.valid()) return;
-  CustomTypes custom;
-  if (r.Has("node_types")) custom = LoadNodeTypes(ctx, r.Field("node_types"));
+  // The scenario's own GPU models and node types join the built-ins; everything read after
+  // this (pools, job classes, ...) resolves names against them.
+  auto catalog = std::make_shared<HardwareCatalog>(BuiltinCatalog());
+  LoadClusterDefinitions(ctx, ref, catalog.get());
+  ctx->set_catalog(std::move(catalog));
   std::vector<NodePool> pools;
-  if (r.Require("nodes") && ctx->ok()) LoadPools(ctx, r.Field("nodes"), custom, out, &pools);
+  if (r.Require("nodes") && ctx->ok()) LoadPools(ctx, r.Field("nodes"), out, &pools);
   for (const NodePool& pool : pools) out->pools.push_back({pool.name, pool.first, pool.count});
   if (r.Has("autoscaler") && ctx->ok()) {
     if (out->node_groups.empty()) {

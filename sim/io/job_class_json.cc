@@ -4,18 +4,20 @@
 #include <cmath>
 
 #include "sim/cluster/gpu_model.h"
+#include "sim/io/hardware_catalog.h"
 #include "sim/io/scenario_sections_json.h"
 #include "workloads/builtin_job_classes.h"
 
 namespace migsim::io {
 namespace {
 
-// "cpu", "gpu", and every MIG profile name of the catalog, in catalog order. A job class
-// is not tied to a GPU model, so any model's profile is a valid kind.
-std::vector<std::string> DeviceKinds() {
+// "cpu", "gpu", and every MIG profile name of the catalog (the built-in models and the
+// scenario's), in catalog order. A job class is not tied to a GPU model, so any model's
+// profile is a valid kind.
+std::vector<std::string> DeviceKinds(const HardwareCatalog& catalog) {
   std::vector<std::string> kinds = {"cpu", "gpu"};
-  for (const GpuModel& model : AllGpuModels()) {
-    for (const MigProfile& profile : model.profiles) {
+  for (const auto& model : catalog.gpu_models()) {
+    for (const MigProfile& profile : model.item->profiles) {
       if (std::find(kinds.begin(), kinds.end(), profile.name) == kinds.end()) {
         kinds.push_back(profile.name);
       }
@@ -31,18 +33,17 @@ std::optional<std::string> ReadKindKey(LoadContext* ctx, const JsonRef& field,
                                        const std::string& key) {
   const size_t slash = key.find('/');
   if (slash == std::string::npos) {
-    const std::vector<std::string> kinds = DeviceKinds();
+    const std::vector<std::string> kinds = DeviceKinds(ctx->catalog());
     if (key == "default" || std::find(kinds.begin(), kinds.end(), key) != kinds.end()) return key;
     ctx->Fail(field.pointer(), "unknown device kind '" + key + "' (valid: default, " +
                                    JoinNames(kinds) + ", or <GPU model>/<kind>)");
     return std::nullopt;
   }
   const std::string model_name = key.substr(0, slash), kind = key.substr(slash + 1);
-  const GpuModel* model = FindGpuModel(model_name);
+  const std::shared_ptr<const GpuModel> model = ctx->catalog().FindGpuModel(model_name);
   if (model == nullptr) {
-    std::vector<std::string> names;
-    for (const GpuModel& m : AllGpuModels()) names.push_back(m.name);
-    ctx->Fail(field.pointer(), UnknownNameMessage("GPU model", model_name, names));
+    ctx->Fail(field.pointer(),
+              UnknownNameMessage("GPU model", model_name, ctx->catalog().GpuModelNames()));
     return std::nullopt;
   }
   if (kind != "gpu" && model->FindProfile(kind) < 0) {

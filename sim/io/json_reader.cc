@@ -9,6 +9,7 @@
 #include "sim/core/check.h"
 #include "sim/core/out_of_memory.h"
 #include "sim/core/text.h"
+#include "sim/io/hardware_catalog.h"
 #include "sim/io/json_parse_checks.h"
 
 namespace migsim::io {
@@ -119,6 +120,10 @@ std::string LoadContext::ResolvePath(const std::string& path) const {
   const std::filesystem::path p(path);
   if (p.is_absolute()) return path;
   return (std::filesystem::path(file_).parent_path() / p).lexically_normal().string();
+}
+
+const HardwareCatalog& LoadContext::catalog() const {
+  return catalog_ != nullptr ? *catalog_ : BuiltinCatalog();
 }
 
 void LoadContext::Fail(const std::string& pointer, std::string message) {

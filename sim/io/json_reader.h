@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -18,6 +19,10 @@
 #include "sim/core/text.h"
 #include "sim/io/named_files.h"
 #include "sim/policy/resources.h"
+
+namespace migsim {
+class HardwareCatalog;
+}  // namespace migsim
 
 namespace migsim::io {
 
@@ -79,11 +84,18 @@ class LoadContext {
   // REQUIRES: named files are read; aborts otherwise (a loader that did not ask
   // MayReadNamedFile), so that hostile text never reaches the file system.
   std::string ResolvePath(const std::string& path) const;
+  // The GPU models and node types that names in the document resolve to: the scenario's
+  // (built-ins and its own) once set_catalog() was called, else the built-in ones.
+  const HardwareCatalog& catalog() const;
+  void set_catalog(std::shared_ptr<const HardwareCatalog> catalog) {
+    catalog_ = std::move(catalog);
+  }
 
  private:
   std::string file_;
   NamedFiles named_files_;
   Status error_;
+  std::shared_ptr<const HardwareCatalog> catalog_;
 };
 
 // A value inside a document and the pointer that names it. Non-owning: the document

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "sim/io/hardware_catalog.h"
 #include "sim/io/openb_csv.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -20,16 +21,22 @@ const std::map<std::string, std::string>& DefaultGpuModels() {
   return models;
 }
 
-// openb model -> catalog model, the defaults overridden by the pool's `gpu_models`.
-std::map<std::string, const GpuModel*> ReadGpuModels(LoadContext* ctx, ObjectReader& r) {
-  std::map<std::string, const GpuModel*> models;
-  for (const auto& [openb, catalog] : DefaultGpuModels()) models[openb] = FindGpuModel(catalog);
+// openb model -> catalog model (a built-in or the scenario's), the defaults overridden by
+// the pool's `gpu_models`.
+using ModelMap = std::map<std::string, std::shared_ptr<const GpuModel>>;
+
+ModelMap ReadGpuModels(LoadContext* ctx, ObjectReader& r) {
+  ModelMap models;
+  for (const auto& [openb, name] : DefaultGpuModels()) {
+    models[openb] = ctx->catalog().FindGpuModel(name);
+  }
   if (!r.Has("gpu_models")) return models;
   const JsonRef ref = r.Field("gpu_models");
-  for (const auto& [openb, catalog] : ReadLabels(ctx, ref)) {
-    const GpuModel* model = FindGpuModel(catalog);
+  for (const auto& [openb, name] : ReadLabels(ctx, ref)) {
+    std::shared_ptr<const GpuModel> model = ctx->catalog().FindGpuModel(name);
     if (model == nullptr && ctx->ok()) {
-      ctx->Fail(ref.PointerTo(openb), UnknownNameMessage("GPU model", catalog, GpuModelNames()));
+      ctx->Fail(ref.PointerTo(openb),
+                UnknownNameMessage("GPU model", name, ctx->catalog().GpuModelNames()));
     }
     models[openb] = model;
   }
@@ -51,7 +58,7 @@ std::shared_ptr<const NodeType> Shared(NodeType type, PoolTypes* known) {
 // The row as a node type: its CPU (whole cores), memory and GPUs of the mapped model.
 std::shared_ptr<const NodeType> RowType(LoadContext* ctx, const std::string& pointer,
                                         const std::string& csv, const OpenbNode& row,
-                                        const std::map<std::string, const GpuModel*>& models,
+                                        const ModelMap& models,
                                         PoolTypes* known) {
   const std::string where = csv + ":line " + std::to_string(row.line) + ": ";
   if (row.cpu_milli % 1000 != 0 || row.cpu_milli == 0 || row.memory_mib == 0) {
@@ -72,7 +79,8 @@ std::shared_ptr<const NodeType> RowType(LoadContext* ctx, const std::string& poi
     }
     type.name = "openb-" + row.model;
     type.gpu_count = row.gpus;
-    type.gpu = it->second;
+    type.gpu = it->second.get();
+    type.gpu_owner = it->second;
   }
   return Shared(std::move(type), known);
 }
@@ -83,7 +91,7 @@ void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& ref
                    ClusterSpec* cluster, std::vector<NodePool>* pools) {
   ObjectReader r(ctx, ref, {"openb_nodes", "gpu_models", "labels", "mig", "device_plugin"});
   const std::string file = r.NonEmptyString("openb_nodes");
-  const std::map<std::string, const GpuModel*> models = ReadGpuModels(ctx, r);
+  const ModelMap models = ReadGpuModels(ctx, r);
   Labels labels;
   if (r.Has("labels")) labels = ReadLabels(ctx, r.Field("labels"));
   if (!ctx->ok()) return;

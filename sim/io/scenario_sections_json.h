@@ -32,9 +32,6 @@ void LoadCluster(LoadContext* ctx, const JsonRef& cluster, ClusterSpec* out);
 void LoadOpenbPool(LoadContext* ctx, const std::string& name, const JsonRef& pool,
                    ClusterSpec* cluster, std::vector<NodePool>* pools);
 
-// The catalog's GPU model names, for "unknown GPU model" messages.
-std::vector<std::string> GpuModelNames();
-
 // --- autoscaling (autoscaling_json.cc) ---
 
 // A pool's `autoscaling`, for the pool at ClusterSpec::pools[pool] whose nodes are `node`.

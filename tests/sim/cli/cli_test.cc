@@ -249,6 +249,32 @@ TEST_CASE("the explaining commands print their golden text", "[cli][golden]") {
   }
 }
 
+TEST_CASE("the explaining commands show a scenario's own GPU model and node type, marked",
+          "[cli][golden][catalog]") {
+  struct Case {
+    const char* args;
+    const char* golden;
+  };
+  const std::string source = std::string(MIGSIM_SOURCE_DIR) + "/";
+  const std::string scenario = " --scenario " + source + "scenarios/custom-gpu.json";
+  for (const Case& c : {Case{"gpus", "gpus-custom-gpu.txt"}, Case{"nodes", "nodes-custom-gpu.txt"},
+                        Case{"profiles X4", "profiles-X4.txt"},
+                        Case{"layouts X4-32GB --all", "layouts-X4.txt"}}) {
+    INFO(c.args << " (run scripts/update_golden.sh after a deliberate change)");
+    Outcome r = RunMigsim(c.args + scenario);
+    CHECK(r.exit_code == 0);
+    // The golden names the file relative to the source tree, as update_golden.sh runs it.
+    for (size_t at; (at = r.output.find(source)) != std::string::npos;) {
+      r.output.erase(at, source.size());
+    }
+    CHECK(r.output == Golden(c.golden));
+  }
+  Outcome bad = RunMigsim("gpus --scenario " + source + "scenarios/README.md");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("scenarios/README.md") && Catch::Contains("JSON"));
+  CHECK(RunMigsim("profiles X4").exit_code == 2);
+}
+
 TEST_CASE("migsim layouts draws the 19 classic A100 layouts", "[cli]") {
   Outcome r = RunMigsim("layouts A100-40GB");
   CHECK_THAT(r.output, Catch::StartsWith("19 maximal layouts of A100-SXM4-40GB"));

@@ -1,0 +1,31 @@
+#pragma once
+// Internal to sim/io: reading GPU models and node types (README.md "GPU models and node
+// types") into a HardwareCatalog. The built-in files, a scenario's `cluster` and the catalog
+// files it names all go through these loaders, so a user's definition is checked as ours are.
+
+#include "sim/io/hardware_catalog.h"
+#include "sim/io/json_reader.h"
+
+namespace migsim::io {
+
+// `{"<model>": {...}, ...}`: each model is checked and added to `catalog`, marked `user`.
+// A name, product label or alias that any model of `catalog` answers to is refused.
+void LoadGpuModels(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog);
+
+// `{"<type>": {...}, ...}`: each type is checked and added to `catalog`, marked `user`. Its
+// gpu_model must be a model of `catalog`; a type name `catalog` has is refused.
+void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog);
+
+// Which members of a catalog document to read.
+enum class CatalogSections { kGpuModels, kNodeTypes, kBoth };
+
+// A catalog document: `{"gpu_models": {...}, "node_types": {...}}`, both optional.
+void LoadCatalogDocument(LoadContext* ctx, const JsonRef& root, bool user,
+                         CatalogSections sections, HardwareCatalog* catalog);
+
+// The user's definitions in a scenario's `cluster` object: the files of `catalog` (a path
+// or an array of paths, relative to the scenario), then `gpu_models`, then `node_types`,
+// added to `catalog` in that order. REQUIRES: cluster is an object.
+void LoadClusterDefinitions(LoadContext* ctx, const JsonRef& cluster, HardwareCatalog* catalog);
+
+}  // namespace migsim::io
