@@ -43,8 +43,11 @@ void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
 
 }  // namespace
 
-int CalibrateCommand(const std::string& csv_path) {
-  Result<std::vector<MeasuredPoint>> points = LoadMeasurementsFile(csv_path);
+int CalibrateCommand(const std::string& csv_path, const std::string& catalog_file) {
+  Result<HardwareCatalog> catalog = catalog_file.empty() ? Result<HardwareCatalog>(BuiltinCatalog())
+                                                         : LoadUserCatalog(catalog_file);
+  if (!catalog.ok()) return Fail(catalog.status(), kBadInput);
+  Result<std::vector<MeasuredPoint>> points = LoadMeasurementsFile(csv_path, catalog.value());
   if (!points.ok()) {
     return Fail(points.status(), kBadInput);
   }

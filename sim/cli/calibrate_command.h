@@ -6,7 +6,8 @@
 
 namespace migsim {
 
-// Exit code: 0 success, 2 bad input.
-int CalibrateCommand(const std::string& csv_path);
+// Exit code: 0 success, 2 bad input. `catalog_file`: "" for the built-in GPU models, or a
+// scenario or catalog file whose own models the measurements may name too.
+int CalibrateCommand(const std::string& csv_path, const std::string& catalog_file = "");
 
 }  // namespace migsim

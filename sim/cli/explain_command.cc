@@ -157,8 +157,7 @@ int NodesCommand(const std::string& catalog_file) {
     std::printf("%-16s %5d %-18s %6d %9.0f %9.3f %9s %-6s %-12s %s%s\n", t.name.c_str(),
                 t.gpu_count, t.gpu ? t.gpu->name.c_str() : "-", t.vcpu, t.memory_gib,
                 t.price_per_hour, spot, text(t.cloud).c_str(), text(t.region).c_str(),
-                text(t.price_date).c_str(),
-                entry.user ? kUserMark : "");
+                text(t.price_date).c_str(), entry.user ? kUserMark : "");
   }
   std::printf(
       "prices: on-demand in the region on the date shown (AWS: Karpenter data); p5e: Capacity "

@@ -106,7 +106,10 @@ void AddCalibrate(CLI::App& app, Cli& cli) {
       "  migsim calibrate scenarios/measurements/migperf-bert-base-inference.csv\n"
       "Prints alpha and beta of speed(profile)/speed(7g) = (g/G)^alpha (m/M)^beta, the fit\n"
       "and each point's residual; paste the last line into a job class.");
-  cmd->callback([&cli] { cli.code = migsim::CalibrateCommand(cli.csv); });
+  cmd->add_option("--scenario", cli.catalog_file,
+                  "Also accept the GPU models this scenario or catalog file defines")
+      ->check(NonEmptyPath());
+  cmd->callback([&cli] { cli.code = migsim::CalibrateCommand(cli.csv, cli.catalog_file); });
 }
 
 void AddOpenb(CLI::App& app, Cli& cli) {

@@ -62,9 +62,9 @@ void CheckModelNames(LoadContext* ctx, const ObjectReader& r, const GpuModel& mo
   struct Key {
     std::string text, pointer, what;
   };
-  std::vector<Key> keys = {{model.name, r.object().pointer(), "name"},
-                           {model.product_label, r.Field("product_label").pointer(),
-                            "product label"}};
+  std::vector<Key> keys = {
+      {model.name, r.object().pointer(), "name"},
+      {model.product_label, r.Field("product_label").pointer(), "product label"}};
   for (size_t i = 0; i < model.aliases.size(); ++i) {
     keys.push_back({model.aliases[i], r.Field("aliases").Element(i).pointer(), "alias"});
   }
@@ -104,8 +104,8 @@ std::vector<int> ReadStarts(LoadContext* ctx, const JsonRef& ref, int last) {
 
 MigProfile LoadProfile(LoadContext* ctx, const JsonRef& ref, const GpuModel& model) {
   ObjectReader r(ctx, ref,
-                 {"name", "id", "compute_slices", "memory_slices", "memory_gib", "sms",
-                  "max_count", "starts", "classic"});
+                 {"name", "id", "compute_slices", "memory_slices", "memory_gib", "sms", "max_count",
+                  "starts", "classic"});
   MigProfile p;
   if (!r.valid()) return p;
   p.name = r.NonEmptyString("name");
@@ -117,8 +117,8 @@ MigProfile LoadProfile(LoadContext* ctx, const JsonRef& ref, const GpuModel& mod
               "'" + p.name + "' is not a profile name: use letters, digits, '.', '_' and '-' " +
                   "(and \"+me\" at the end for media extensions)");
   }
-  for (const char* key : {"id", "compute_slices", "memory_slices", "memory_gib", "sms",
-                          "max_count", "starts"}) {
+  for (const char* key :
+       {"id", "compute_slices", "memory_slices", "memory_gib", "sms", "max_count", "starts"}) {
     r.Require(key);
   }
   p.profile_id = static_cast<int>(r.Int("id", 0, 0));
@@ -189,12 +189,12 @@ std::vector<std::string> ReadNonEmptyStrings(LoadContext* ctx, const JsonRef& re
 std::shared_ptr<const GpuModel> LoadGpuModel(LoadContext* ctx, const std::string& name,
                                              const JsonRef& ref, const HardwareCatalog& catalog) {
   ObjectReader r(ctx, ref,
-                 {"product_label", "aliases", "memory_mib", "sms", "max_watts", "idle_watts",
-                  "mig", "sources"});
+                 {"product_label", "aliases", "memory_mib", "sms", "max_watts", "idle_watts", "mig",
+                  "sources"});
   if (!r.valid()) return nullptr;
   if (!IsPlainName(name)) {
-    ctx->Fail(ref.pointer(), "'" + name + "' is not a GPU model name: use letters, digits, " +
-                                 "'.', '_' and '-'");
+    ctx->Fail(ref.pointer(),
+              "'" + name + "' is not a GPU model name: use letters, digits, '.', '_' and '-'");
     return nullptr;
   }
   GpuModel model{.name = name};
@@ -263,7 +263,8 @@ std::shared_ptr<const NodeType> LoadNodeType(LoadContext* ctx, const std::string
     ctx->Fail(r.Field("gpu_model").pointer(), "only allowed when gpus >= 1");
   }
   type.price_per_hour = r.Number("price_per_hour", 0, 0);
-  if (r.Has("spot_price_per_hour")) type.spot_price_per_hour = r.Number("spot_price_per_hour", 0, 0);
+  if (r.Has("spot_price_per_hour"))
+    type.spot_price_per_hour = r.Number("spot_price_per_hour", 0, 0);
   if (r.Has("cloud")) type.cloud = r.NonEmptyString("cloud");
   if (r.Has("region")) type.region = r.NonEmptyString("region");
   if (r.Has("price_date")) type.price_date = r.NonEmptyString("price_date");
@@ -327,8 +328,8 @@ void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCata
   }
 }
 
-void LoadCatalogDocument(LoadContext* ctx, const JsonRef& root, bool user,
-                         CatalogSections sections, HardwareCatalog* catalog) {
+void LoadCatalogDocument(LoadContext* ctx, const JsonRef& root, bool user, CatalogSections sections,
+                         HardwareCatalog* catalog) {
   ObjectReader r(ctx, root, {"gpu_models", "node_types"});
   if (!r.valid()) return;
   if (r.Has("gpu_models") && sections != CatalogSections::kNodeTypes) {

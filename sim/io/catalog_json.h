@@ -20,8 +20,8 @@ void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCata
 enum class CatalogSections { kGpuModels, kNodeTypes, kBoth };
 
 // A catalog document: `{"gpu_models": {...}, "node_types": {...}}`, both optional.
-void LoadCatalogDocument(LoadContext* ctx, const JsonRef& root, bool user,
-                         CatalogSections sections, HardwareCatalog* catalog);
+void LoadCatalogDocument(LoadContext* ctx, const JsonRef& root, bool user, CatalogSections sections,
+                         HardwareCatalog* catalog);
 
 // The user's definitions in a scenario's `cluster` object: the files of `catalog` (a path
 // or an array of paths, relative to the scenario), then `gpu_models`, then `node_types`,

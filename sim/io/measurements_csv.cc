@@ -38,11 +38,12 @@ std::vector<std::string> SplitCsv(const std::string& line) {
   return fields;
 }
 
-Result<Row> ParseRow(const std::vector<std::string>& f, int line, const std::string& file) {
+Result<Row> ParseRow(const std::vector<std::string>& f, int line, const std::string& file,
+                     const HardwareCatalog& catalog) {
   const InputLocation at{file, "line " + std::to_string(line)};
   if (f.size() != 3)
     return Status::ParseError("expected 3 fields, got " + std::to_string(f.size()), at);
-  const GpuModel* model = FindGpuModel(f[0]);
+  const GpuModel* model = catalog.FindGpuModel(f[0]).get();
   if (model == nullptr) return Status::InvalidArgument("unknown GPU model '" + f[0] + "'", at);
   if (f[1] != "gpu" && model->FindProfile(f[1]) < 0) {
     return Status::InvalidArgument("'" + f[1] + "' is not gpu or a MIG profile of " + model->name,
@@ -103,7 +104,8 @@ Result<std::map<std::string, double>> References(const std::vector<Row>& rows,
 }  // namespace
 
 Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
-                                                     const std::string& file) {
+                                                     const std::string& file,
+                                                     const HardwareCatalog& catalog) {
   // A UTF-8 byte-order mark, as spreadsheets write, is not part of the header.
   std::stringstream in(text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text);
   std::string line;
@@ -123,7 +125,7 @@ Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
       header = true;
       continue;
     }
-    Result<Row> row = ParseRow(fields, n, file);
+    Result<Row> row = ParseRow(fields, n, file, catalog);
     if (!row.ok()) return row.status();
     rows.push_back(row.value());
   }
@@ -148,10 +150,11 @@ Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
   return points;
 }
 
-Result<std::vector<MeasuredPoint>> LoadMeasurementsFile(const std::string& path) {
+Result<std::vector<MeasuredPoint>> LoadMeasurementsFile(const std::string& path,
+                                                        const HardwareCatalog& catalog) {
   Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
-  return ParseMeasurements(text.value(), path);
+  return ParseMeasurements(text.value(), path, catalog);
 }
 
 }  // namespace migsim

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/io/hardware_catalog.h"
 #include "sim/perf/mig_curve.h"
 
 namespace migsim {
@@ -21,13 +22,16 @@ struct MeasuredPoint {
   std::string gpu_model;  // catalog name
   std::string kind;       // MIG profile name
   double speed = 0;
-  CurvePoint point;       // shares and speed relative to the model's full-size instance
+  CurvePoint point;  // shares and speed relative to the model's full-size instance
 };
 
 // The profile points of `text` (not the reference rows). Errors name `file` and the line.
-Result<std::vector<MeasuredPoint>> ParseMeasurements(const std::string& text,
-                                                     const std::string& file);
+// GPU models are those of `catalog` (the built-ins, or those and a scenario's own).
+Result<std::vector<MeasuredPoint>> ParseMeasurements(
+    const std::string& text, const std::string& file,
+    const HardwareCatalog& catalog = BuiltinCatalog());
 
-Result<std::vector<MeasuredPoint>> LoadMeasurementsFile(const std::string& path);
+Result<std::vector<MeasuredPoint>> LoadMeasurementsFile(
+    const std::string& path, const HardwareCatalog& catalog = BuiltinCatalog());
 
 }  // namespace migsim

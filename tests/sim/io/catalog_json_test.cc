@@ -9,6 +9,7 @@
 
 #include "sim/cluster/mig_layout.h"
 #include "sim/io/hardware_catalog.h"
+#include "sim/io/measurements_csv.h"
 #include "sim/io/scenario_json.h"
 #include "tests/support/sweep_files.h"
 
@@ -87,7 +88,8 @@ constexpr char kModel[] = "t.json:/cluster/gpu_models/X4";
 }  // namespace
 
 TEST_CASE("a scenario's own MIG model and node type load and back its nodes", "[io][catalog]") {
-  Result<ScenarioFile> loaded = ParseScenarioText(Doc({{"X4", X4()}}, {{"x4", X4Node()}}), "t.json");
+  Result<ScenarioFile> loaded =
+      ParseScenarioText(Doc({{"X4", X4()}}, {{"x4", X4Node()}}), "t.json");
   REQUIRE(loaded.ok());
   const NodeSpec& node = Base(loaded.value()).cluster.nodes.at(0);
   REQUIRE(node.type->gpu != nullptr);
@@ -185,14 +187,16 @@ TEST_CASE("a MIG profile must fit its model's slices and placements", "[io][cata
   const std::string at = std::string(kModel) + "/mig/profiles/0";
   CHECK(MessageOf(PatchedProfile(R"({"compute_slices": 5})")) ==
         at + "/compute_slices: must be <= 4");
-  CHECK(MessageOf(PatchedProfile(R"({"memory_slices": 0})")) == at + "/memory_slices: must be >= 1");
+  CHECK(MessageOf(PatchedProfile(R"({"memory_slices": 0})")) ==
+        at + "/memory_slices: must be >= 1");
   CHECK(MessageOf(PatchedProfile(R"({"max_count": 0})")) == at + "/max_count: must be >= 1");
   CHECK(MessageOf(PatchedProfile(R"({"sms": 69})")) == at + "/sms: must be <= 68");
   CHECK(MessageOf(PatchedProfile(R"({"memory_gib": 33})")) == at + "/memory_gib: must be <= 32");
   CHECK(MessageOf(PatchedProfile(R"({"memory_slices": 2, "starts": [0, 3]})")) ==
         at + "/starts/1: must be <= 2");
   CHECK(MessageOf(PatchedProfile(R"({"starts": [0, 0]})")) == at + "/starts/1: repeats start 0");
-  CHECK(MessageOf(PatchedProfile(R"({"starts": []})")) == at + "/starts: must list at least one start");
+  CHECK(MessageOf(PatchedProfile(R"({"starts": []})")) ==
+        at + "/starts: must list at least one start");
   CHECK(MessageOf(PatchedProfile(R"({"name": "2g.16gb"})")) ==
         at.substr(0, at.size() - 1) + "2/name: profile '2g.16gb' is listed twice");
   CHECK(MessageOf(PatchedProfile(R"({"name": "1g 8gb"})")) ==
@@ -202,15 +206,17 @@ TEST_CASE("a MIG profile must fit its model's slices and placements", "[io][cata
 }
 
 TEST_CASE("a node type names a known model and gives its price date as a date", "[io][catalog]") {
-  CHECK(MessageOf(PatchedNode(R"({"gpu_model": "X5"})")).starts_with(
-      "t.json:/cluster/node_types/x4/gpu_model: unknown GPU model 'X5' (valid: A100-SXM4-40GB, "));
+  CHECK(MessageOf(PatchedNode(R"({"gpu_model": "X5"})"))
+            .starts_with("t.json:/cluster/node_types/x4/gpu_model: unknown GPU model 'X5' (valid: "
+                         "A100-SXM4-40GB, "));
   CHECK(MessageOf(PatchedNode(R"({"gpu_model": "X5"})")).ends_with(", T4, X4)"));
   CHECK(MessageOf(PatchedNode(R"({"price_date": "28/11/2026"})")) ==
         "t.json:/cluster/node_types/x4/price_date: '28/11/2026' is not a date (YYYY-MM-DD, "
         "YYYY-MM or YYYY)");
-  CHECK(MessageOf(PatchedNode(R"({"price_date": "2026-13"})")).ends_with("is not a date "
-                                                                          "(YYYY-MM-DD, YYYY-MM "
-                                                                          "or YYYY)"));
+  CHECK(MessageOf(PatchedNode(R"({"price_date": "2026-13"})"))
+            .ends_with("is not a date "
+                       "(YYYY-MM-DD, YYYY-MM "
+                       "or YYYY)"));
   CHECK(MessageOf(PatchedNode(R"({"spot_price_per_hour": -1})")) ==
         "t.json:/cluster/node_types/x4/spot_price_per_hour: must be >= 0");
   CHECK(MessageOf(PatchedNode(R"({"cloud": ""})")) ==
@@ -242,6 +248,19 @@ TEST_CASE("catalog files named by a scenario load relative to it, errors at thei
     CHECK_FALSE(catalog.value().gpu_models().front().user);
     CHECK(catalog.value().IsUser(*catalog.value().FindNodeType("x4")));
     CHECK(LoadUserCatalog((dir / "x4.json").string()).ok());
+  }
+  SECTION("measurements for calibrate may name the user's models") {
+    const std::string csv =
+        "gpu_model,kind,speed\nX4,4g.32gb,100\nX4-32GB,1g.8gb,30\nX4,2g.16gb,55\n";
+    Result<HardwareCatalog> catalog = LoadUserCatalog((dir / "x4.json").string());
+    REQUIRE(catalog.ok());
+    Result<std::vector<MeasuredPoint>> points = ParseMeasurements(csv, "m.csv", catalog.value());
+    REQUIRE(points.ok());
+    REQUIRE(points.value().size() == 2);
+    CHECK(points.value()[0].gpu_model == "X4");
+    CHECK(points.value()[0].point.ratio == Approx(0.3));
+    CHECK(ParseMeasurements(csv, "m.csv").status().ToString() ==
+          "m.csv:line 2: unknown GPU model 'X4'");
   }
   SECTION("a definition repeated across files is refused") {
     doc["cluster"]["catalog"] = {"x4.json", "x4.json"};
