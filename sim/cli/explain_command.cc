@@ -1,5 +1,6 @@
 #include "sim/cli/explain_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -147,21 +148,29 @@ int LayoutsCommand(const std::string& name, bool all_profiles, const std::string
 int NodesCommand(const std::string& catalog_file) {
   const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
   if (!catalog) return kBadInput;
-  std::printf("%-16s %5s %-18s %6s %9s %9s %9s %-6s %-12s %s\n", "node type", "GPUs", "GPU model",
-              "vCPU", "mem GiB", "$/hour", "spot $/h", "cloud", "region", "price date");
+  // Columns as wide as their longest entry: Azure's names run to 25 characters.
+  int name_width = 16;
+  int cloud_width = 6;
+  for (const auto& entry : catalog->node_types()) {
+    name_width = std::max(name_width, static_cast<int>(entry.item->name.size()));
+    cloud_width = std::max(cloud_width, static_cast<int>(entry.item->cloud.size()));
+  }
+  std::printf("%-*s %5s %-18s %6s %9s %9s %9s %-*s %-12s %s\n", name_width, "node type", "GPUs",
+              "GPU model", "vCPU", "mem GiB", "$/hour", "spot $/h", cloud_width, "cloud", "region",
+              "price date");
   auto text = [](const std::string& s) { return s.empty() ? "-" : s; };
   for (const auto& entry : catalog->node_types()) {
     const NodeType& t = *entry.item;
     char spot[32] = "-";
     if (t.spot_price_per_hour) std::snprintf(spot, sizeof spot, "%.3f", *t.spot_price_per_hour);
-    std::printf("%-16s %5d %-18s %6d %9.0f %9.3f %9s %-6s %-12s %s%s\n", t.name.c_str(),
-                t.gpu_count, t.gpu ? t.gpu->name.c_str() : "-", t.vcpu, t.memory_gib,
-                t.price_per_hour, spot, text(t.cloud).c_str(), text(t.region).c_str(),
-                text(t.price_date).c_str(), entry.user ? kUserMark : "");
+    std::printf("%-*s %5d %-18s %6d %9.0f %9.3f %9s %-*s %-12s %s%s\n", name_width,
+                t.name.c_str(), t.gpu_count, t.gpu ? t.gpu->name.c_str() : "-", t.vcpu,
+                t.memory_gib, t.price_per_hour, spot, cloud_width, text(t.cloud).c_str(),
+                text(t.region).c_str(), text(t.price_date).c_str(), entry.user ? kUserMark : "");
   }
   std::printf(
-      "prices: on-demand in the region on the date shown (AWS: Karpenter data); p5e: Capacity "
-      "Block rate\n");
+      "prices: USD per hour, Linux, on demand in the region on the date shown; spot is one sample "
+      "of that date (spot prices move); p5e: Capacity Block rate. Sources: catalog/node_types/\n");
   PrintUserFootnote(catalog_file);
   return 0;
 }
