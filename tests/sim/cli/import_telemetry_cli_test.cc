@@ -121,6 +121,9 @@ TEST_CASE("the example telemetry and snapshot import to a scenario whose runs ma
     CHECK(jc.gpu_memory_mib == static_cast<int64_t>(memory[w]));
   }
   CHECK(ClassOf(s, "bert-eval").gpu_memory_mib == 14300);  // the OOMKilled pod's 22912 left out
+  // The engine reads the replayed pods' duty cycles from their classes (below 1): the GPUs
+  // they hold are busy less than they are allocated.
+  CHECK(run.metrics.gpu_compute_utilization < run.metrics.gpu_allocation_ratio);
   // The running Deployment keeps its 3 pods pinned, with the observed duty cycle and memory.
   int serving = 0;
   for (const PodRecord& p : run.pods) serving += p.owner.find("llm-serve@") != std::string::npos;
