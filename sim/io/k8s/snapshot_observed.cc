@@ -5,9 +5,7 @@
 #include "sim/io/k8s/snapshot_observed.h"
 
 #include <algorithm>
-#include <cstdio>
 
-#include "sim/cluster/gpu_model.h"
 #include "sim/io/k8s/observed_workload.h"
 #include "sim/io/telemetry/workload_observations.h"
 
