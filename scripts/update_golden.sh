@@ -46,3 +46,13 @@ mkdir -p tests/golden/expected/cli
 ./build/migsim layouts X4-32GB --all --scenario scenarios/custom-gpu.json > tests/golden/expected/cli/layouts-X4.txt
 (cd scenarios && ../build/migsim validate mig-strategies.json) > tests/golden/expected/cli/validate-mig-strategies.txt
 git status --short tests/golden/expected/cli
+# migsim import's report of the example telemetry export and snapshot (tests/sim/cli/
+# import_telemetry_cli_test.cc), with telemetry and Jobs, and from the snapshot alone.
+tel=scenarios/telemetry
+tmp=$(mktemp -d)
+./build/migsim import --nodes $tel/nodes.json --pods $tel/pods.json --out "$tmp/s.json" \
+  --jobs $tel/jobs.json --telemetry $tel/ > tests/golden/expected/cli/import-telemetry.txt 2>&1
+./build/migsim import --nodes $tel/nodes.json --pods $tel/pods.json --out "$tmp/s.json" \
+  > tests/golden/expected/cli/import-snapshot-times.txt 2>&1
+rm -rf "$tmp"
+git status --short tests/golden/expected/cli

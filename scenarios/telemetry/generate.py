@@ -6,8 +6,17 @@ Two hours of a namespace "ml": Job resnet50-train (5 pods on A100 MIG 3g.20gb in
 dcgm-exporter with the profiling metrics), Job bert-eval (4 pods on whole L4 GPUs, default
 counters only: DCGM_FI_DEV_GPU_UTIL, one pod OOMKilled, one with no GPU series) and
 Deployment llm-serve (3 pods on A100-80GB 1g.10gb instances, still running at the end).
-Run it again after changing it; tests/sim/io/telemetry checks the figures it gives."""
+
+It also writes the kubectl snapshot taken at the end of those two hours, matching the export:
+nodes.json (kubectl get nodes -o json), pods.json (kubectl get pods -A -o json: the Jobs'
+finished pods with their containers' terminated times, llm-serve's running pods) and
+jobs.json (kubectl get jobs -A -o json: the two Jobs, and data-prep, whose pods are gone).
+The L4 node bert-eval was measured on has been replaced by a g4dn.12xlarge (4 T4) by then:
+the import replays bert-eval's observed times there (README "Telemetry export").
+Run it again after changing it; tests/sim/io/telemetry and tests/sim/io/k8s check the
+figures it gives."""
 import json
+import time
 import uuid
 import os
 
@@ -132,5 +141,93 @@ def write(metric, result):
         f.write(text + "\n]}}\n")
 
 
+def rfc3339(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+GFD = {"nvidia.com/mig.strategy": "mixed"}
+NODES = [  # (name, instance type, GFD product, GPUs, MIG config, advertised extended resources)
+    ("gpu-a100-40-0", "p4d.24xlarge", "NVIDIA-A100-SXM4-40GB", 8, "all-balanced",
+     {"nvidia.com/mig-1g.5gb": "16", "nvidia.com/mig-2g.10gb": "8", "nvidia.com/mig-3g.20gb": "8"}),
+    ("gpu-a100-80-0", "p4de.24xlarge", "NVIDIA-A100-SXM4-80GB", 8, "all-1g.10gb",
+     {"nvidia.com/mig-1g.10gb": "56"}),
+    ("gpu-t4-0", "g4dn.12xlarge", "Tesla-T4", 4, None, {"nvidia.com/gpu": "4"}),
+]
+
+
+def node_json(name, itype, product, gpus, mig, extended):
+    labels = {"kubernetes.io/hostname": name, "node.kubernetes.io/instance-type": itype,
+              "nvidia.com/gpu.count": str(gpus), "nvidia.com/gpu.product": product}
+    if mig:
+        labels.update({**GFD, "nvidia.com/mig.config": mig})
+    cpu, mem = {"p4d.24xlarge": ("96", "1176484772Ki"), "p4de.24xlarge": ("96", "1176484772Ki"),
+                "g4dn.12xlarge": ("48", "195603160Ki")}[itype]
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": labels, "creationTimestamp": rfc3339(START - 86400)},
+            "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]},
+            "status": {"capacity": {"cpu": cpu, "memory": mem, **extended},
+                       "allocatable": {"cpu": cpu, "memory": mem, **extended},
+                       "conditions": [{"type": "Ready", "status": "True"}]}}
+
+
+REQUESTS = {id(A100_40): {"cpu": "8", "memory": "32Gi", "nvidia.com/mig-3g.20gb": "1"},
+            id(L4): {"cpu": "4", "memory": "16Gi", "nvidia.com/gpu": "1"},
+            id(A100_80): {"cpu": "2", "memory": "8Gi", "nvidia.com/mig-1g.10gb": "1"}}
+NODE_NOW = {id(A100_40): "gpu-a100-40-0", id(L4): "gpu-t4-0", id(A100_80): "gpu-a100-80-0"}
+
+
+def pod_json(p):
+    node = p["node"]
+    requests = REQUESTS[id(node)]
+    limits = {k: v for k, v in requests.items() if k.startswith("nvidia.com/")}
+    labels = {"app": p["owner"]} if p["owner_kind"] == "Job" else {"app": "llm-serve", "pod-template-hash": RS.rsplit("-", 1)[1]}
+    if p["owner_kind"] == "Job":
+        labels.update({"batch.kubernetes.io/job-name": p["owner"], "job-name": p["owner"]})
+    container = {"name": node["container"], "image": "registry.example.com/%s:1.0" % p["owner"],
+                 "resources": {"requests": requests, "limits": limits}}
+    status = {"phase": "Running", "startTime": rfc3339(p["started"])}
+    state = {"running": {"startedAt": rfc3339(p["started"])}}
+    if p["finished"] is not None:
+        failed = p["reason"] != "Completed"
+        status["phase"] = "Failed" if failed else "Succeeded"
+        state = {"terminated": {"exitCode": 137 if failed else 0, "reason": p["reason"],
+                                "startedAt": rfc3339(p["started"]), "finishedAt": rfc3339(p["finished"])}}
+    status["containerStatuses"] = [{"name": node["container"], "ready": p["finished"] is None,
+                                    "restartCount": 0, "state": state}]
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": p["name"], "namespace": "ml", "uid": p["uid"], "labels": labels,
+                         "creationTimestamp": rfc3339(p["created"]),
+                         "ownerReferences": [{"apiVersion": "batch/v1" if p["owner_kind"] == "Job" else "apps/v1",
+                                              "kind": p["owner_kind"], "name": p["owner"],
+                                              "controller": True, "blockOwnerDeletion": True}]},
+            "spec": {"containers": [container], "nodeName": NODE_NOW[id(node)] if p["finished"] is None else node["Hostname"],
+                     "restartPolicy": "Never" if p["owner_kind"] == "Job" else "Always",
+                     "schedulerName": "default-scheduler",
+                     "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]},
+            "status": status}
+
+
+def job_json(name, pods, start=None, completion=None):
+    start = min(p["created"] for p in pods) if pods else start
+    completion = max(p["finished"] for p in pods) if pods else completion
+    failed = sum(1 for p in pods if p["reason"] not in (None, "Completed"))
+    return {"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": name, "namespace": "ml", "creationTimestamp": rfc3339(start)},
+            "spec": {"completions": len(pods) - failed if pods else 1, "backoffLimit": 6},
+            "status": {"startTime": rfc3339(start), "completionTime": rfc3339(completion),
+                       "succeeded": len(pods) - failed if pods else 1, "failed": failed,
+                       "conditions": [{"type": "Complete", "status": "True"}]}}
+
+
+def write_list(name, items):
+    with open(os.path.join(HERE, name), "w") as f:
+        json.dump({"apiVersion": "v1", "kind": "List", "items": items}, f, indent=1)
+        f.write("\n")
+
+
 for metric, result in {**ksm_series(), **gpu_series()}.items():
     write(metric, result)
+write_list("nodes.json", [node_json(*n) for n in NODES])
+write_list("pods.json", [pod_json(p) for p in PODS])
+write_list("jobs.json", [job_json(j, [p for p in PODS if p["owner"] == j]) for j in ("resnet50-train", "bert-eval")] +
+           [job_json("data-prep", [], START - 3600, START - 1200)])

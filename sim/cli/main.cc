@@ -267,10 +267,20 @@ void AddImport(CLI::App& app, Cli& cli) {
   cmd->add_option("--horizon-s", o.horizon_s, "The scenario's horizon_s")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--telemetry", o.telemetry_dir,
+                  "A folder of Prometheus exports, <metric>.json each (README 'Telemetry export'): "
+                  "observed run times, duty cycles, GPU memory, arrivals")
+      ->check(NonEmptyPath());
+  cmd->add_option("--jobs", o.jobs_path,
+                  "kubectl get jobs -A -o json: a Job's startTime/completionTime as its run time "
+                  "when no pod says")
+      ->check(NonEmptyPath());
   cmd->footer(
       "Example:\n"
       "  kubectl get nodes -o json > nodes.json; kubectl get pods -A -o json > pods.json\n"
       "  migsim import --nodes nodes.json --pods pods.json --out scenario.json\n"
+      "  migsim import --nodes nodes.json --pods pods.json --jobs jobs.json \\\n"
+      "      --telemetry telemetry/ --out scenario.json\n"
       "  migsim run scenario.json\n"
       "  kubectl get pods -A -o json | migsim import --pods - --nodes nodes.json --out s.json\n"
       "Bound pods start on their nodes (nodeName), pending pods queue at time 0; warnings and\n"

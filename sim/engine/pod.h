@@ -24,8 +24,8 @@ struct PodTemplate {
   PodRequests requests;
   Labels node_selector;        // sorted by key
   NodeAffinity node_affinity;  // required terms (operator In), sorted by key
-  // Invalid for pods that run until deleted, and for trace pods, which carry their own
-  // recorded run time (Pod::recorded_run).
+  // Invalid for pods that run until deleted, and for trace pods without one, which carry
+  // their own recorded run time (Pod::recorded_run).
   JobClassId job_class;
   bool runs_forever = false;  // Deployment pods: never complete on their own
   // From the template's priorityClassName (or the scenario's globalDefault class):
@@ -171,8 +171,9 @@ struct Pod {
   SimTime progress_at;
   SimTime end_at;  // on a time-sliced device: when the run completes at the current rate
   EndReason planned_end = EndReason::kNone;
-  // A trace pod's run time as recorded, whatever device it gets (its template has no job
-  // class); nullopt for pods whose job class decides.
+  // A trace pod's run time as recorded, whatever device it gets (a job class of its
+  // template gives only its duty cycle and GPU memory); nullopt for pods whose job class
+  // decides.
   std::optional<SimTime> recorded_run;
   // Preemption. `resumed`: the fraction of its work the pod starts with, restored from a
   // predecessor's checkpoint (so its run is (1 - resumed) of the full one). `checkpoint`:

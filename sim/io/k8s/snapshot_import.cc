@@ -8,6 +8,7 @@
 
 #include "sim/cluster/node_type.h"
 #include "sim/io/k8s/snapshot_model.h"
+#include "sim/io/k8s/snapshot_observed.h"
 #include "sim/io/scenario_json.h"
 #include "sim/io/yaml_documents.h"
 
@@ -27,7 +28,8 @@ std::vector<ManifestNode> Items(const std::vector<YAML::Node>& docs, const std::
     for (const ManifestNode& item : list ? doc["items"].Elements(log) : std::vector{doc}) {
       if (const std::string ik = item["kind"].String(log, kind); ik != kind && log->ok()) {
         item["kind"].Fail(log, "expected a " + kind + " (kubectl get " +
-                                   (kind == "Node" ? "nodes" : "pods -A") + " -o json), got " +
+                                   (kind == "Node" ? "nodes" : kind == "Job" ? "jobs -A" : "pods -A") +
+                                   " -o json), got " +
                                    (ik.empty() ? "no kind" : ik));
       }
       items.push_back(item);
@@ -99,6 +101,7 @@ struct Steps {
   SnapshotCluster cluster;
   SnapshotWorkloads workloads;
   SnapshotSources sources;
+  ObservedReport observed;
 };
 
 // Kueue's objects are not in a pods snapshot, nor is which workload Kueue admitted where.
@@ -129,12 +132,17 @@ std::vector<std::string> Notices(const Steps& s, const SnapshotOptions& options)
                 std::to_string(s.pods.daemonset_skipped) + " of DaemonSets without GPUs, " +
                 std::to_string(s.pods.other_scheduler) + " for other schedulers");
   if (s.workloads.queued > 0) out.push_back(QueueNotice(s.workloads));
-  if (!s.workloads.job_classes.empty()) {
+  OrderedJson placeholders = OrderedJson::object();
+  for (const auto& [name, jc] : s.workloads.job_classes.items()) {
+    if (jc.contains("run_s") && !s.observed.observed_classes.contains(name)) placeholders[name] = jc;
+  }
+  if (!placeholders.empty()) {
     std::ostringstream run;
     run << options.run_s;
     out.push_back("job classes with the placeholder run time of " + run.str() +
-                  " s (edit job_classes, or use --run-s): " + Join(s.workloads.job_classes));
+                  " s (edit job_classes, or use --run-s): " + Join(placeholders));
   }
+  for (const std::string& n : s.observed.notices) out.push_back(n);
   return out;
 }
 
@@ -144,7 +152,12 @@ std::string Description(const Steps& s, const std::string& nodes, const std::str
          std::to_string(s.cluster.pools.size()) + " pools, " + std::to_string(s.workloads.bound) +
          " bound pods pinned to their nodes (nodeName) at time 0 and " +
          std::to_string(s.workloads.pending) +
-         " pending pods queued at time 0. Job classes run a placeholder time: edit them. "
+         " pending pods queued at time 0. " +
+         (s.observed.observed_classes.empty()
+              ? std::string("Job classes run a placeholder time: edit them. ")
+              : "Job classes run the observed times (" + std::to_string(s.observed.replayed) +
+                    " finished pods replayed: the workloads '<name>/observed'); the import's "
+                    "notices say which still run a placeholder. ") +
          "Variants: the snapshot as it is, two more p4d.24xlarge nodes, and every MIG-capable "
          "pool relabelled all-balanced.";
 }
@@ -212,6 +225,15 @@ Status RunSteps(const std::vector<YAML::Node>& node_docs, const std::string& nod
   if (log->ok()) {
     s->workloads = GroupSnapshotPods(s->pods, s->cluster, options.run_s, log, &s->sources);
   }
+  ObservedInputs observed{options.telemetry, {}, options.telemetry != nullptr};
+  if (log->ok() && !options.jobs_label.empty()) {
+    Result<std::vector<YAML::Node>> docs = LoadYamlDocuments(options.jobs_text, options.jobs_label);
+    if (!docs.ok()) return docs.status();
+    const std::vector<ManifestNode> jobs = Items(docs.value(), options.jobs_label, "Job", log);
+    if (log->ok()) observed.jobs = ReadSnapshotJobs(jobs, log);
+    observed.given = true;
+  }
+  if (log->ok()) s->observed = ApplyObservations(s->pods, observed, options.run_s, &s->workloads);
   if (!log->ok()) return Status::Ok();
   *json = ScenarioJson(*s, options, Description(*s, nodes_label, pods_label)).dump(2) + "\n";
   // What the snapshot says may still be no scenario (a label or name migsim refuses):

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/io/telemetry/pod_observations.h"
 
 namespace migsim::k8s {
 
@@ -18,6 +19,11 @@ struct SnapshotOptions {
   // long a Job's or a bare pod's container runs): a placeholder to edit, listed in notices.
   double run_s = 3600;
   double horizon_s = 86400;  // the scenario's horizon (Deployments run until deleted)
+  // What was observed besides the snapshot's finished pods (sim/io/k8s/snapshot_observed.h):
+  // the telemetry's pods (nullptr: none given) and `kubectl get jobs -A -o json` (jobs_label
+  // "" when not given).
+  const telemetry::PodObservations* telemetry = nullptr;
+  std::string jobs_text{}, jobs_label{};
 };
 
 struct SnapshotScenario {
@@ -31,7 +37,7 @@ struct SnapshotScenario {
 // `pods_label` name the files in messages. Errors (nothing is imported):
 //  - ParseError "<file>:line L, column C: malformed YAML: <reason>";
 //  - InvalidArgument "<file>: document N: items[3].status.capacity.cpu (line L): <problem>".
-// Warnings name the place the same way. Fuzzable: no file is read.
+// Warnings name the place the same way; the jobs text's errors too. Fuzzable: no file is read.
 Result<SnapshotScenario> ImportSnapshot(std::string_view nodes_text, const std::string& nodes_label,
                                         std::string_view pods_text, const std::string& pods_label,
                                         const SnapshotOptions& options);

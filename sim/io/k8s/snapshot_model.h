@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -22,6 +23,7 @@ using OrderedJson = nlohmann::ordered_json;  // keeps members in the order writt
 // A pod of the snapshot that becomes part of the scenario.
 struct SnapshotPod {
   std::string ns;
+  std::string name;        // metadata.name
   std::string owner_kind;  // "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "Pod"
   std::string owner;       // the owner's name (a bare pod's own)
   std::string node;        // spec.nodeName as in the snapshot; "" for a pending pod
@@ -29,6 +31,19 @@ struct SnapshotPod {
   bool runs_forever = false;
   std::string queue;  // Kueue's kueue.x-k8s.io/queue-name label; "" when absent
   OrderedJson tmpl;  // a scenario pod template, without job_class and nodeName
+  ManifestPlace place;
+};
+
+// A finished pod (phase Succeeded or Failed) whose containers' terminated states say when
+// it ran: an observed run of its workload (snapshot_observed.h). Times in Unix seconds.
+struct FinishedPod {
+  std::string ns, name;
+  std::string owner_kind, owner;  // as SnapshotPod's
+  double created_s = 0;           // metadata.creationTimestamp
+  // The earliest state.terminated.startedAt and the latest finishedAt of its containers.
+  double started_s = 0, finished_s = 0;
+  std::string reason;  // a terminated reason other than Completed wins; "" when none
+  OrderedJson tmpl;    // a scenario pod template, as a pending pod's
   ManifestPlace place;
 };
 
@@ -41,6 +56,7 @@ struct SnapshotPods {
   std::vector<SnapshotPod> pods;                          // in the file's order
   std::map<std::string, PriorityValue> priority_classes;  // names the pods give, not system-*
   int finished = 0;                                       // Succeeded or Failed: left out
+  std::vector<FinishedPod> finished_pods;  // those of them with terminated times, in order
   int daemonset_skipped = 0;  // DaemonSet pods without GPU (extended) resources: left out
   int other_scheduler = 0;    // for another scheduler than kube-scheduler: left out
   // The places of queued pods' schedulingGates that are only Kueue's admission gate, which
@@ -51,6 +67,10 @@ struct SnapshotPods {
 // Reads `items` (the pods). Errors go to `log`; the priority classes' places to `sources`.
 SnapshotPods ReadSnapshotPods(const std::vector<ManifestNode>& items, ManifestLog* log,
                               SnapshotSources* sources);
+
+// The time at `node`, an RFC 3339 text (a Kubernetes object's metav1.Time), in Unix
+// seconds; an error at `node` (and 0) when it is something else.
+double TimeAt(const ManifestNode& node, ManifestLog* log);
 
 // The value of label `key`, or "".
 std::string LabelValue(const Labels& labels, const std::string& key);
@@ -91,11 +111,18 @@ SnapshotCluster ReadSnapshotNodes(const std::vector<ManifestNode>& items,
 
 struct SnapshotWorkloads {
   OrderedJson workloads = OrderedJson::object();
+  // "<namespace>/<owner kind>/<owner>" -> the base name of its job class and workloads, and
+  // the workloads written for it.
+  std::map<std::string, std::string> names;
+  std::map<std::string, std::vector<std::string>> owner_workloads;
   OrderedJson job_classes = OrderedJson::object();
   int bound = 0, pending = 0, dropped = 0;  // pods; dropped: bound to a node left out
   std::set<std::string> queues;  // "<namespace>/<queue>" of the workloads given a queue_name
   int queued = 0;                // workloads given a queue_name
 };
+
+// "<namespace>/<owner kind>/<owner>": how workloads are told apart.
+std::string OwnerKey(const std::string& ns, const std::string& kind, const std::string& owner);
 
 // Groups the pods by owner, node and template into workloads; each Job and bare pod gets a
 // job class of its own running `run_s`. Warnings go to `log`; each workload's and job

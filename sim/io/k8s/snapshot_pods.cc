@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "sim/io/k8s/pod_spec_model.h"
+#include "sim/io/k8s/rfc3339_time.h"
 #include "sim/io/k8s/snapshot_model.h"
 #include "sim/io/scenario_sections_json.h"
 
@@ -168,12 +169,51 @@ bool RunsForever(const Owner& owner, const PodSpecModel& spec) {
   return owner.kind != "Pod" || spec.restart_policy.empty() || spec.restart_policy == "Always";
 }
 
+// The run of a finished pod, from its containers' terminated states (status.
+// containerStatuses[].state.terminated: startedAt, finishedAt, reason); nothing is recorded
+// for a pod none of whose containers says both.
+void ReadFinishedPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out,
+                     SnapshotSources* sources) {
+  ++out->finished;
+  FinishedPod pod;
+  bool timed = false;
+  for (const ManifestNode& status : item["status"]["containerStatuses"].Elements(log)) {
+    const ManifestNode t = status["state"]["terminated"];
+    if (!t.present() || !t["startedAt"].present() || !t["finishedAt"].present()) continue;
+    const double started = TimeAt(t["startedAt"], log), finished = TimeAt(t["finishedAt"], log);
+    if (log->ok() && finished < started) {
+      return t["finishedAt"].Fail(log, "the container finished before it started (startedAt " +
+                                           t["startedAt"].String(log) + ")");
+    }
+    pod.started_s = timed ? std::min(pod.started_s, started) : started;
+    pod.finished_s = timed ? std::max(pod.finished_s, finished) : finished;
+    timed = true;
+    const std::string reason = t["reason"].String(log);
+    if (pod.reason.empty() || pod.reason == "Completed") pod.reason = reason;
+  }
+  if (!timed || !log->ok()) return;
+  const ManifestNode metadata = item["metadata"];
+  pod.place = item.place();
+  pod.ns = metadata["namespace"].String(log, "default");
+  pod.name = metadata["name"].String(log);
+  if (pod.name.empty()) return item.Fail(log, "missing required field 'metadata.name'");
+  const Owner owner = OwnerOf(metadata, pod.name, log);
+  pod.owner_kind = owner.kind;
+  pod.owner = owner.name;
+  pod.created_s = TimeAt(metadata["creationTimestamp"], log);
+  const PodTemplateModel model = ReadPodTemplate(item, log);
+  if (!log->ok()) return;
+  pod.tmpl = TemplateJson(model, false, log);
+  NotePriority(item["spec"], model.spec.priority_class, log, out, sources);
+  if (log->ok()) out->finished_pods.push_back(std::move(pod));
+}
+
 void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out,
              SnapshotSources* sources) {
   if (!item.ExpectMap(log)) return;
   const ManifestNode metadata = item["metadata"], spec = item["spec"];
   const std::string phase = item["status"]["phase"].String(log);
-  if (phase == "Succeeded" || phase == "Failed") return void(++out->finished);
+  if (phase == "Succeeded" || phase == "Failed") return ReadFinishedPod(item, log, out, sources);
   const std::string scheduler = spec["schedulerName"].String(log, "default-scheduler");
   if (scheduler != "default-scheduler") {
     spec["schedulerName"].Warn(
@@ -187,6 +227,7 @@ void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out,
     return metadata["namespace"].Fail(log, io::NamespaceMessage(pod.ns));
   const std::string name = metadata["name"].String(log);
   if (name.empty()) return item.Fail(log, "missing required field 'metadata.name'");
+  pod.name = name;
   const Owner owner = OwnerOf(metadata, name, log);
   pod.owner_kind = owner.kind;
   pod.owner = owner.name;
@@ -204,6 +245,13 @@ void ReadPod(const ManifestNode& item, ManifestLog* log, SnapshotPods* out,
 }
 
 }  // namespace
+
+double TimeAt(const ManifestNode& node, ManifestLog* log) {
+  const std::string text = node.String(log);
+  if (const std::optional<double> t = ParseRfc3339(text)) return *t;
+  node.Fail(log, "expected an RFC 3339 time such as 2025-11-27T00:02:00Z, got '" + text + "'");
+  return 0;
+}
 
 SnapshotPods ReadSnapshotPods(const std::vector<ManifestNode>& items, ManifestLog* log,
                               SnapshotSources* sources) {

@@ -17,7 +17,15 @@ struct PodGroup {
   std::vector<const SnapshotPod*> pods;
 };
 
-std::string OwnerKey(const SnapshotPod& p) { return p.ns + "/" + p.owner_kind + "/" + p.owner; }
+}  // namespace
+
+std::string OwnerKey(const std::string& ns, const std::string& kind, const std::string& owner) {
+  return ns + "/" + kind + "/" + owner;
+}
+
+namespace {
+
+std::string OwnerKey(const SnapshotPod& p) { return k8s::OwnerKey(p.ns, p.owner_kind, p.owner); }
 
 std::vector<PodGroup> Group(const SnapshotPods& in) {
   std::vector<PodGroup> groups;
@@ -131,6 +139,7 @@ SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotClus
                                     double run_s, ManifestLog* log, SnapshotSources* sources) {
   SnapshotWorkloads out;
   const std::map<std::string, std::string> base = BaseNames(pods);
+  out.names = base;
   std::vector<Entry> entries;
   std::map<std::string, int> pending_groups;  // base name -> pending groups so far
   for (const PodGroup& g : Group(pods)) {
@@ -159,6 +168,7 @@ SnapshotWorkloads GroupSnapshotPods(const SnapshotPods& pods, const SnapshotClus
       out.pending += static_cast<int>(g.pods.size());
     }
     sources->Add({"workloads", workload}, first.place);
+    out.owner_workloads[g.owner_key].push_back(workload);
     OrderedJson w = Workload(g, name, node);
     RenameHostname(cluster, &w["template"]);
     AddQueue(first, &w, log, &out);
