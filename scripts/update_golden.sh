@@ -37,6 +37,8 @@ mkdir -p tests/golden/expected/cli
 ./build/migsim profiles A100-40GB > tests/golden/expected/cli/profiles-A100-40GB.txt
 ./build/migsim layouts A100-40GB > tests/golden/expected/cli/layouts-A100-40GB.txt
 ./build/migsim layouts A30 > tests/golden/expected/cli/layouts-A30.txt
+./build/migsim profiles B200 > tests/golden/expected/cli/profiles-B200.txt
+./build/migsim layouts B200 > tests/golden/expected/cli/layouts-B200.txt
 ./build/migsim gpus > tests/golden/expected/cli/gpus.txt
 ./build/migsim nodes > tests/golden/expected/cli/nodes.txt
 # The same beside a scenario's own GPU model and node type.

@@ -11,8 +11,8 @@ It also writes the kubectl snapshot taken at the end of those two hours, matchin
 nodes.json (kubectl get nodes -o json), pods.json (kubectl get pods -A -o json: the Jobs'
 finished pods with their containers' terminated times, llm-serve's running pods) and
 jobs.json (kubectl get jobs -A -o json: the two Jobs, and data-prep, whose pods are gone).
-The L4 node bert-eval was measured on has been replaced by a g4dn.12xlarge (4 T4) by then:
-the import replays bert-eval's observed times there (README "Telemetry export").
+bert-eval ran on a g6.12xlarge (4 L4), still in the cluster, so the import keys its observed
+run time to L4 (README "Telemetry export").
 Run it again after changing it; tests/sim/io/telemetry and tests/sim/io/k8s check the
 figures it gives."""
 import json
@@ -151,7 +151,7 @@ NODES = [  # (name, instance type, GFD product, GPUs, MIG config, advertised ext
      {"nvidia.com/mig-1g.5gb": "16", "nvidia.com/mig-2g.10gb": "8", "nvidia.com/mig-3g.20gb": "8"}),
     ("gpu-a100-80-0", "p4de.24xlarge", "NVIDIA-A100-SXM4-80GB", 8, "all-1g.10gb",
      {"nvidia.com/mig-1g.10gb": "56"}),
-    ("gpu-t4-0", "g4dn.12xlarge", "Tesla-T4", 4, None, {"nvidia.com/gpu": "4"}),
+    ("gpu-l4-0", "g6.12xlarge", "NVIDIA-L4", 4, None, {"nvidia.com/gpu": "4"}),
 ]
 
 
@@ -161,7 +161,7 @@ def node_json(name, itype, product, gpus, mig, extended):
     if mig:
         labels.update({**GFD, "nvidia.com/mig.config": mig})
     cpu, mem = {"p4d.24xlarge": ("96", "1176484772Ki"), "p4de.24xlarge": ("96", "1176484772Ki"),
-                "g4dn.12xlarge": ("48", "195603160Ki")}[itype]
+                "g6.12xlarge": ("48", "195603160Ki")}[itype]
     return {"apiVersion": "v1", "kind": "Node",
             "metadata": {"name": name, "labels": labels, "creationTimestamp": rfc3339(START - 86400)},
             "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]},
@@ -173,7 +173,7 @@ def node_json(name, itype, product, gpus, mig, extended):
 REQUESTS = {id(A100_40): {"cpu": "8", "memory": "32Gi", "nvidia.com/mig-3g.20gb": "1"},
             id(L4): {"cpu": "4", "memory": "16Gi", "nvidia.com/gpu": "1"},
             id(A100_80): {"cpu": "2", "memory": "8Gi", "nvidia.com/mig-1g.10gb": "1"}}
-NODE_NOW = {id(A100_40): "gpu-a100-40-0", id(L4): "gpu-t4-0", id(A100_80): "gpu-a100-80-0"}
+NODE_NOW = {id(A100_40): "gpu-a100-40-0", id(L4): "gpu-l4-0", id(A100_80): "gpu-a100-80-0"}
 
 
 def pod_json(p):

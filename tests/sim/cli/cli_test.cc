@@ -241,6 +241,7 @@ TEST_CASE("the explaining commands print their golden text", "[cli][golden]") {
   for (const Case& c :
        {Case{"profiles A100-40GB", "profiles-A100-40GB.txt"},
         Case{"layouts A100-40GB", "layouts-A100-40GB.txt"}, Case{"layouts A30", "layouts-A30.txt"},
+        Case{"profiles B200", "profiles-B200.txt"}, Case{"layouts B200", "layouts-B200.txt"},
         Case{"gpus", "gpus.txt"}, Case{"nodes", "nodes.txt"}}) {
     INFO(c.args << " (run scripts/update_golden.sh after a deliberate change)");
     Outcome r = RunMigsim(c.args);

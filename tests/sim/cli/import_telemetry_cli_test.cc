@@ -80,7 +80,7 @@ TEST_CASE("the example telemetry and snapshot import to a scenario whose runs ma
   const VariantResult& run = Snapshot(file.value(), &storage);
   const telemetry::PodObservations observed = telemetry::LoadExampleExport();
   // Every finished pod of the export is replayed under its own name and, the cluster being
-  // uncontended (8 3g.20gb instances for 4 concurrent resnet50 pods, 4 T4s for 4 bert-eval
+  // uncontended (8 3g.20gb instances for 4 concurrent resnet50 pods, 4 L4s for 4 bert-eval
   // pods), starts when it arrives and runs exactly its observed time: the trace rows carry
   // the observed seconds, which the engine's microsecond clock holds exactly.
   std::map<std::string, const PodRecord*> simulated;

@@ -26,7 +26,9 @@ TEST_CASE("a model is found by catalog name, short alias or GFD product label",
   CHECK(FindGpuModel("H100-80GB")->name == "H100-SXM5-80GB");
   CHECK(FindGpuModel("H200-141GB")->name == "H200-SXM5-141GB");
   CHECK(FindGpuModel("A30")->name == "A30-24GB");
-  CHECK(FindGpuModel("B200") == nullptr);
+  CHECK(FindGpuModel("B200")->name == "B200-180GB");
+  CHECK(FindGpuModel("NVIDIA-L4")->name == "L4");
+  CHECK(FindGpuModel("GB300") == nullptr);
   CHECK(FindGpuModel("") == nullptr);
 }
 
@@ -44,8 +46,8 @@ TEST_CASE("every model of the catalog draws less power idle than at its cap, bot
     INFO(m.name);
     CHECK(m.idle_watts > 0);
     CHECK(m.max_watts > m.idle_watts);
-    // Idle readings are a small part of the cap: 3 % (A10G) to 16 % (A30) in the sources.
-    CHECK(m.idle_watts < 0.2 * m.max_watts);
+    // Idle readings are a small part of the cap: 3 % (A10G) to 20 % (L4) in the sources.
+    CHECK(m.idle_watts <= 0.21 * m.max_watts);
   }
   CHECK(Model("H100-80GB").max_watts == 700);
   CHECK(Model("T4").idle_watts == 9);

@@ -55,13 +55,16 @@ TEST_CASE("P3, G5 and G4dn nodes carry V100, A10G and T4 GPUs", "[cluster][node_
   CHECK(Type("g4dn.metal").vcpu == 96);
 }
 
-TEST_CASE("only the A100, H100 and H200 node types support MIG", "[cluster][node_type]") {
+TEST_CASE("only the AWS A100, H100, H200 and B200 node types support MIG", "[cluster][node_type]") {
   std::set<std::string> mig_capable;
   for (const NodeType& type : AllNodeTypes()) {
-    if (type.gpu != nullptr && type.gpu->mig_capable()) mig_capable.insert(type.name);
+    if (type.cloud == "aws" && type.gpu != nullptr && type.gpu->mig_capable()) {
+      mig_capable.insert(type.name);
+    }
   }
   CHECK(mig_capable == std::set<std::string>{"p4d.24xlarge", "p4de.24xlarge", "p5.4xlarge",
-                                             "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge"});
+                                             "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge",
+                                             "p6-b200.48xlarge"});
 }
 
 TEST_CASE("every node type has a unique name, a GPU model and a price", "[cluster][node_type]") {

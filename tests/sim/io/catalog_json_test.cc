@@ -209,7 +209,7 @@ TEST_CASE("a node type names a known model and gives its price date as a date", 
   CHECK(MessageOf(PatchedNode(R"({"gpu_model": "X5"})"))
             .starts_with("t.json:/cluster/node_types/x4/gpu_model: unknown GPU model 'X5' (valid: "
                          "A100-SXM4-40GB, "));
-  CHECK(MessageOf(PatchedNode(R"({"gpu_model": "X5"})")).ends_with(", T4, X4)"));
+  CHECK(MessageOf(PatchedNode(R"({"gpu_model": "X5"})")).ends_with(", T4, B200-180GB, L4, L40S, X4)"));
   CHECK(MessageOf(PatchedNode(R"({"price_date": "28/11/2026"})")) ==
         "t.json:/cluster/node_types/x4/price_date: '28/11/2026' is not a date (YYYY-MM-DD, "
         "YYYY-MM or YYYY)");

@@ -96,10 +96,10 @@ TEST_CASE("custom node types are checked like catalog ones", "[io]") {
     return Doc(R"({"node_types": {"mine": {)" + members +
                R"(}}, "nodes": {"a": {"type": "mine"}}})");
   };
-  CHECK(MessageOf(with_type(R"("vcpu": 8, "memory_gib": 32, "gpus": 1, "gpu_model": "B200")")) ==
-        "t.json:/cluster/node_types/mine/gpu_model: unknown GPU model 'B200' (valid: "
+  CHECK(MessageOf(with_type(R"("vcpu": 8, "memory_gib": 32, "gpus": 1, "gpu_model": "GB300")")) ==
+        "t.json:/cluster/node_types/mine/gpu_model: unknown GPU model 'GB300' (valid: "
         "A100-SXM4-40GB, A100-SXM4-80GB, H100-SXM5-80GB, H200-SXM5-141GB, A30-24GB, "
-        "V100-SXM2-16GB, V100-SXM2-32GB, A10G, T4)");
+        "V100-SXM2-16GB, V100-SXM2-32GB, A10G, T4, B200-180GB, L4, L40S)");
   CHECK(MessageOf(with_type(R"("vcpu": 8, "memory_gib": 32, "gpus": 2)")) ==
         "t.json:/cluster/node_types/mine: missing required field 'gpu_model'");
   CHECK(MessageOf(with_type(R"("vcpu": 8, "memory_gib": 0)")) ==
