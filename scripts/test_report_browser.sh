@@ -50,6 +50,7 @@ dom_svgs=$(grep -o '<svg' "$work/dom.html" | wc -l)
   fail "the DOM has $dom_svgs <svg> elements, the report $expected_svgs"
 grep -q '<polyline' "$work/dom.html" || fail "the DOM has no chart line (<polyline>)"
 grep -q '<rect' "$work/dom.html" || fail "the DOM has no bar (<rect>)"
+grep -q '<h2>Energy</h2>' "$work/dom.html" || fail "the DOM has no Energy section"
 grep -q '<parsererror' "$work/dom.html" && fail "the browser reported a parser error"
 grep -qi '<script' "$work/dom.html" && fail "the DOM holds a <script>"
 

@@ -15,6 +15,7 @@
 #include "sim/engine/pod.h"
 #include "sim/engine/priority_class.h"
 #include "sim/engine/scheduler_config.h"
+#include "sim/metrics/energy_spec.h"
 #include "sim/policy/policy_spec.h"
 #include "sim/policy/queue_order.h"
 #include "sim/policy/resources.h"
@@ -47,6 +48,8 @@ struct Scenario {
   // Shared ResourceClaims (top-level `resource_claims`, kind ResourceClaim); a template's
   // PodTemplate::shared_claims index them.
   std::vector<dra::SharedClaim> shared_claims;
+  // What the run's energy is priced and weighed at (the `energy` section).
+  EnergySpec energy;
 };
 
 struct ScenarioFile {

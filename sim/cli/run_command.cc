@@ -82,13 +82,14 @@ bool Wanted(const std::vector<std::string>& wanted, const std::string& name) {
 }
 
 // The names --out holds for these variants: summary.json, then per variant its pods and
-// time-series CSVs.
+// time-series CSVs, then energy.csv.
 std::vector<std::string> OutDirNames(const std::vector<std::string>& variants) {
   std::vector<std::string> names{"summary.json"};
   for (const std::string& v : variants) {
     names.push_back("pods-" + v + ".csv");
     names.push_back("timeseries-" + v + ".csv");
   }
+  names.push_back("energy.csv");
   return names;
 }
 
@@ -125,6 +126,7 @@ Status WriteOutputs(const RunCommandOptions& options, const RunReport& report) {
       in_dir.emplace_back(names[1 + 2 * i], FormatPodsCsv(report.variants[i]));
       in_dir.emplace_back(names[2 + 2 * i], FormatTimeseriesCsv(report.variants[i]));
     }
+    in_dir.emplace_back(names.back(), FormatEnergyCsv(report));
     dirs.push_back(options.out_dir);
     files = FilesIn(options.out_dir, in_dir);
   }

@@ -298,7 +298,7 @@ void Engine::Handle(const PodStart& e) {
       return;
     }
   }
-  SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod));
+  if (SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod))) NotifyNodeGpuUse(pod.node.value());
   ScheduleRankChange(pod);
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     runtimes_[pod.node.value()].AddProcess(*shared, pod.id);
@@ -352,7 +352,9 @@ void Engine::FreeNode(Pod& pod) {
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
     if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
   }
-  if (pod.phase == PodPhase::kRunning) SetBusyOfExclusiveDevices(pod, 0);
+  if (pod.phase == PodPhase::kRunning && SetBusyOfExclusiveDevices(pod, 0)) {
+    NotifyNodeGpuUse(pod.node.value());
+  }
   const PodTemplate& t = templates_[pod.tmpl.value()];
   NodeInfo& info = node_info_[pod.node.value()];
   allocated_weight_ += runtimes_[pod.node.value()].Release(t.requests, DevicesOf(pod), info);

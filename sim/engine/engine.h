@@ -56,6 +56,9 @@ class Engine final : private ControllerContext {
 
   // REQUIRES: called before Run. The observer must outlive the run.
   void AddObserver(EngineObserver* observer) { observers_.push_back(observer); }
+  // The observer told OnNodeGpuUse (none by default); it need not be one of AddObserver's,
+  // and must outlive the run.
+  void SetNodeGpuUseObserver(EngineObserver* observer) { node_gpu_use_observer_ = observer; }
   // Runs until no event is left or the next one is after the horizon.
   void Run();
 
@@ -323,7 +326,12 @@ class Engine final : private ControllerContext {
   void OutOfMemory(Pod& pod);
   // Compute utilization: busy fractions of devices (see EngineObserver::OnGpuBusy).
   void SetBusy(NodeId node, uint32_t device, double fraction);
-  void SetBusyOfExclusiveDevices(const Pod& pod, double fraction);
+  // Sets the busy fraction of the pod's devices that are not shared; true when it has any.
+  // The caller tells the node's use (NotifyNodeGpuUse) once it has made its changes.
+  bool SetBusyOfExclusiveDevices(const Pod& pod, double fraction);
+  // Tells the observers the node's active and busy GPU weight (OnNodeGpuUse): SetBusy's
+  // callers, after their changes.
+  void NotifyNodeGpuUse(uint32_t node);
   std::span<const NodeRuntime::Held> DevicesOf(const Pod& pod) const;
   // Queue disciplines beyond a static order (engine_disciplines.cc).
   void SetUpDisciplines();
@@ -405,6 +413,7 @@ class Engine final : private ControllerContext {
   std::vector<NodeRuntime> runtimes_;
   SchedulingQueue queue_{0};
   std::vector<EngineObserver*> observers_;
+  EngineObserver* node_gpu_use_observer_ = nullptr;  // see SetNodeGpuUseObserver
   int64_t allocated_weight_ = 0;
   double busy_weight_ = 0;
   int64_t capacity_weight_ = 0;

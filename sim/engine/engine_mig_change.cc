@@ -57,6 +57,7 @@ void Engine::FinishMigChange(uint32_t node, const std::vector<GpuMigSetting>& gp
   NodeRuntime& runtime = runtimes_[node];
   std::vector<int> remap = runtime.Apply(gpus, config, resources_, node_info_[node]);
   NodeChanged(node);
+  NotifyNodeGpuUse(node);
   UpdateMigFragmentation(node);
   for (Pod& pod : pods_) {
     if (!pod.holds_node() || pod.node.value() != node) continue;

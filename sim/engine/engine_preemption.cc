@@ -150,7 +150,7 @@ double Engine::Terminate(Pod& victim, SimTime end, EndReason reason, LossBook bo
         Reshare(victim.node, *shared);
       }
     }
-    SetBusyOfExclusiveDevices(victim, 0);
+    if (SetBusyOfExclusiveDevices(victim, 0)) NotifyNodeGpuUse(victim.node.value());
   }
   victim.terminating = true;
   victim.ending = reason;

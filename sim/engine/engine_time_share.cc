@@ -92,6 +92,7 @@ void Engine::Reshare(NodeId node, uint32_t device) {
   double busy = 0;
   for (double share : shares) busy += share;
   SetBusy(node, device, std::min(busy, 1.0));
+  NotifyNodeGpuUse(node.value());
   const int n = static_cast<int>(processes.size());
   std::optional<SimTime> first_end;
   for (int i = 0; i < n; ++i) {
@@ -182,12 +183,23 @@ void Engine::SetBusy(NodeId node, uint32_t device, double fraction) {
   for (EngineObserver* o : observers_) o->OnGpuBusy(now_, busy, capacity_weight_);
 }
 
-void Engine::SetBusyOfExclusiveDevices(const Pod& pod, double fraction) {
+void Engine::NotifyNodeGpuUse(uint32_t node) {
+  if (node_gpu_use_observer_ == nullptr) return;
+  const NodeRuntime& runtime = runtimes_[node];
+  // As for the cluster's sum (SetBusy), a running sum can end a hair below zero.
+  node_gpu_use_observer_->OnNodeGpuUse(now_, NodeId(node), runtime.active_weight(),
+                                       std::max(runtime.busy_weight(), 0.0));
+}
+
+bool Engine::SetBusyOfExclusiveDevices(const Pod& pod, double fraction) {
+  bool any = false;
   for (const NodeRuntime::Held& held : DevicesOf(pod)) {
     if (!runtimes_[pod.node.value()].devices()[held.device].plugin.shared) {
       SetBusy(pod.node, held.device, fraction);
+      any = true;
     }
   }
+  return any;
 }
 
 int64_t Engine::GpuMemoryOf(const Pod& pod) const {

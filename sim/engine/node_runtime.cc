@@ -334,7 +334,11 @@ bool NodeRuntime::RemoveProcess(uint32_t device, PodId pod) {
 double NodeRuntime::SetBusy(uint32_t device, double fraction) {
   Device& d = devices_[device];
   const double delta = (fraction - d.busy) * static_cast<double>(d.weight);
+  if ((fraction > 0) != (d.busy > 0)) {
+    active_weight_ += fraction > 0 ? static_cast<double>(d.weight) : -static_cast<double>(d.weight);
+  }
   d.busy = fraction;
+  busy_weight_ += delta;
   return delta;
 }
 

@@ -131,6 +131,10 @@ class NodeRuntime {
   const std::string& mig_config() const { return mig_config_; }
 
   int64_t allocated_weight() const { return allocated_weight_; }
+  // Busy GPU weight: the devices' busy fractions x their weights, summed.
+  double busy_weight() const { return busy_weight_; }
+  // Active GPU weight: the weights of the devices whose busy fraction is > 0 (a process runs).
+  double active_weight() const { return active_weight_; }
   // The GPU capacity `held` stands for, in GPUs (see Pod::gpus): each device's weight x
   // the replicas held / its replicas, over kGpuWeight.
   double GpusHeld(std::span<const Held> held) const;
@@ -162,6 +166,8 @@ class NodeRuntime {
   bool has_fractional_ = false;  // some device is a fractional share
   std::vector<uint32_t> share_devices_;  // device index of each fractional-share GPU
   int64_t allocated_weight_ = 0;
+  double busy_weight_ = 0;
+  double active_weight_ = 0;
   std::vector<int> taken_;  // Allocate's scratch: devices taken by the pod being bound
   std::vector<uint32_t> picked_;  // ... and which, in the order first taken
   std::vector<uint8_t> unhealthy_;  // by GPU, 1 when unhealthy; empty until a GPU fails

@@ -56,7 +56,13 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
     }
   }
   allocated_weight_ = 0;
-  for (const Device& d : devices_) allocated_weight_ += Weighted(d);
+  busy_weight_ = 0;
+  active_weight_ = 0;
+  for (const Device& d : devices_) {
+    allocated_weight_ += Weighted(d);
+    busy_weight_ += d.busy * static_cast<double>(d.weight);
+    if (d.busy > 0) active_weight_ += static_cast<double>(d.weight);
+  }
   reconfiguring_ = false;
   mig_config_ = config;
   mig_state_ = "success";

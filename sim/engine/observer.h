@@ -54,6 +54,13 @@ class EngineObserver {
   // its device's weight x its duty cycle; the processes on a time-sliced device busy it
   // by the sum of their time shares.
   virtual void OnGpuBusy(SimTime, double /*busy*/, int64_t /*capacity*/) {}
+  // The GPU use of one node changed (same units): the capacity of its devices that run a
+  // process (busy > 0: a container computing part of the time, whose CUDA context holds
+  // the device) and the capacity kept busy computing, as OnGpuBusy counts it, summed over
+  // the node's devices. Told after each change of busy fractions on that node, and only to
+  // the one observer given to Engine::SetNodeGpuUseObserver (these come twice per pod; the
+  // engine spares the others the calls).
+  virtual void OnNodeGpuUse(SimTime, NodeId, double /*active*/, double /*busy*/) {}
   // A node of node group `group` (ClusterSpec::node_groups) changed state.
   virtual void OnNodeScaled(SimTime, NodeId, uint32_t /*group*/, NodeScaleChange) {}
   // Simulated time moved on: called every few thousand instants whatever happens in them,

@@ -13,6 +13,7 @@
 #include "sim/io/input_file.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
+#include "sim/io/scenario_sections_json.h"
 
 namespace migsim {
 namespace {
@@ -22,10 +23,10 @@ using io::JsonRef;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 10> kPlanFields = {
+constexpr std::array<std::string_view, 12> kPlanFields = {
     "name",           "description",      "scenario",         "pool",
     "configurations", "workload_patches", "scenario_patches", "slo",
-    "max_nodes",      "seeds"};
+    "max_nodes",      "seeds",            "energy",           "rank_by"};
 constexpr std::array<std::string_view, 7> kSloFields = {
     "p95_queueing_latency_s", "max_pending", "makespan_s",
     "min_completed_fraction", "max_wait_s",  "max_unserved",
@@ -41,7 +42,20 @@ struct PlanText {
   std::vector<std::pair<std::string, Json>> workload_patches;
   std::vector<std::pair<std::string, Json>> scenario_patches;
   bool seeds_given = false;
+  std::optional<Json> energy;  // the plan's `energy`: merged into every configuration's
 };
+
+// `rank_by`: "cost" or "energy".
+PlanRankBy ReadRankBy(LoadContext* ctx, ObjectReader& r) {
+  const std::string name = r.String("rank_by", "cost");
+  if (name == "cost") return PlanRankBy::kCost;
+  if (name == "energy") return PlanRankBy::kEnergy;
+  if (ctx->ok()) {
+    ctx->Fail(r.Field("rank_by").pointer(),
+              io::UnknownNameMessage("rank_by", name, {"cost", "energy"}));
+  }
+  return PlanRankBy::kCost;
+}
 
 std::vector<std::pair<std::string, Json>> ReadConfigurations(LoadContext* ctx, const JsonRef& ref) {
   std::vector<std::pair<std::string, Json>> out;
@@ -205,6 +219,13 @@ Result<PlanText> ReadPlanText(const std::string& label, const Json& doc) {
     out.plan.seeds = ReadSeeds(&ctx, r.Field("seeds"));
     out.seeds_given = true;
   }
+  out.plan.rank_by = ReadRankBy(&ctx, r);
+  if (ctx.ok() && r.Has("energy")) {
+    // Checked here, so that a bad field is reported at the plan's pointer.
+    EnergySpec checked;
+    io::LoadEnergy(&ctx, r.Field("energy"), &checked);
+    out.energy = r.Field("energy").value();
+  }
   if (!ctx.ok()) return ctx.status();
   return out;
 }
@@ -312,6 +333,7 @@ Result<Json> ReadScenario(PlanText* text, const ReadTextFile& read) {
   if (!doc.ok()) return AtScenario(plan.path, doc.status());
   Json base = std::move(doc).value();
   if (base.is_object()) base.erase("variants");
+  if (text->energy && base.is_object()) base["energy"].merge_patch(*text->energy);
   Result<ScenarioFile> loaded =
       ParseScenarioText(base.dump(), plan.scenario_path, plan.named_files);
   if (!loaded.ok()) return AtScenario(plan.path, loaded.status());

@@ -29,6 +29,11 @@ struct PlanConfiguration {
   std::string document;
 };
 
+// What ranks the configurations that meet the objectives: their price per hour, or the
+// energy their runs used (kWh, mean over the seeds run); ties go to the other, then to
+// the shorter makespan.
+enum class PlanRankBy : uint8_t { kCost, kEnergy };
+
 struct PlanFile {
   std::string path;
   std::string name;
@@ -39,6 +44,7 @@ struct PlanFile {
   PlanSlo slo;
   int max_nodes = 1;
   std::vector<uint64_t> seeds;  // not empty; the scenario's seed by default
+  PlanRankBy rank_by = PlanRankBy::kCost;  // `rank_by`: "cost" (default) or "energy"
   // How the scenario's named files are treated, here and by PlanScenario.
   NamedFiles named_files = NamedFiles::kRead;
 };

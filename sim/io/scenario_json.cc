@@ -29,7 +29,7 @@ using io::JsonRef;
 using io::LoadContext;
 using io::ObjectReader;
 
-constexpr std::array<std::string_view, 20> kTopLevelFields = {"name",
+constexpr std::array<std::string_view, 21> kTopLevelFields = {"name",
                                                               "description",
                                                               "seed",
                                                               "horizon_s",
@@ -48,7 +48,8 @@ constexpr std::array<std::string_view, 20> kTopLevelFields = {"name",
                                                               "manifests",
                                                               "manifest_overlay",
                                                               "device_classes",
-                                                              "resource_claims"};
+                                                              "resource_claims",
+                                                              "energy"};
 
 // What is read from the base document before any variant is built.
 struct Header {
@@ -179,6 +180,7 @@ Result<Scenario> LoadScenario(const std::string& file, const Json& doc, const Lo
   if (r.Has("queueing_theory") && ctx.ok()) {
     io::LoadQueueingTheory(&ctx, r.Field("queueing_theory"), &scenario);
   }
+  if (r.Has("energy") && ctx.ok()) io::LoadEnergy(&ctx, r.Field("energy"), &scenario.energy);
   if (ctx.ok()) RequireHorizonForDeployments(&ctx, scenario);
   // What the run will create, estimated before it runs (scenario_cost.h).
   if (ctx.ok()) io::CheckScenarioCost(&ctx, scenario);

@@ -253,4 +253,9 @@ void LoadWorkflow(LoadContext* ctx, const std::string& name, const JsonRef& work
 // JSON text: 3 -> "3", 0.5 -> "0.5"). Also the overlay's withParam items of Argo Workflows.
 std::vector<std::string> LoadWorkflowItems(LoadContext* ctx, const JsonRef& ref);
 
+// --- energy (energy_json.cc) ---
+
+// The scenario's `energy` into `out` (EnergySpec's defaults where absent).
+void LoadEnergy(LoadContext* ctx, const JsonRef& ref, EnergySpec* out);
+
 }  // namespace migsim::io

@@ -1,5 +1,8 @@
 #include "sim/report/csv_field.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace migsim {
 
 std::string CsvField(const std::string& s) {
@@ -10,6 +13,13 @@ std::string CsvField(const std::string& s) {
     out += c;
   }
   return out + "\"";
+}
+
+std::string CsvFixed(double v) {
+  if (std::fabs(v) < 5e-7) v = 0;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
 }
 
 }  // namespace migsim

@@ -9,4 +9,8 @@ namespace migsim {
 // quote or a line break.
 std::string CsvField(const std::string& s);
 
+// `v` with six decimals, the precision of migsim's CSVs; a value that rounds to zero prints
+// as 0.000000, never -0.000000.
+std::string CsvFixed(double v);
+
 }  // namespace migsim

@@ -223,6 +223,29 @@ std::string AutoscalingCharts(const RunReport& report) {
          rows + "</table>\n";
 }
 
+// Every run: where the energy went, what it cost and emitted (README "Energy").
+std::string EnergyHtml(const RunReport& report) {
+  std::string rows;
+  for (const VariantResult& v : report.variants) {
+    const EnergyMetrics& e = v.energy;
+    rows += "<tr><td>" + svg::Escape(v.name) + "</td>";
+    for (const std::string& cell :
+         {FormatFixed(e.kwh, 3), FormatFixed(e.gpu_kwh, 3), FormatFixed(e.allocated_idle_kwh, 3),
+          FormatFixed(e.node_kwh, 3), FormatFixed(e.mean_watts, 1), FormatFixed(e.cost, 2),
+          FormatFixed(e.co2_kg, 2)}) {
+      rows += "<td>" + svg::Escape(cell) + "</td>";
+    }
+    rows += "</tr>\n";
+  }
+  return "<h2>Energy</h2>\n<p class=\"note\">GPU power from each model's idle and maximum "
+         "power by how busy its GPUs were; allocated-idle is the extra a GPU draws while a pod "
+         "holds it without computing; nodes is the overhead of the nodes that were up.</p>\n"
+         "<table><tr><th>variant</th><th>energy (kWh)</th><th>GPU (kWh)</th>"
+         "<th>allocated-idle (kWh)</th><th>nodes (kWh)</th><th>mean power (W)</th>"
+         "<th>cost ($)</th><th>CO2 (kg)</th></tr>\n" +
+         rows + "</table>\n";
+}
+
 std::string OverTimeCharts(const RunReport& report) {
   std::string out = "<h2>Over time</h2>\n<div class=\"charts\">\n";
   out += TimelineChart(
@@ -251,6 +274,7 @@ std::string FormatHtmlReport(const RunReport& report) {
   out += Intro(report);
   out += SummaryHtml(report);
   out += WaitingHtml(report);
+  out += EnergyHtml(report);
   out += OverTimeCharts(report);
   out +=
       "<h2>Pod runs per GPU device</h2>\n<p class=\"note\">Bars run from container start "

@@ -65,6 +65,14 @@ std::string Seeds(const std::vector<uint64_t>& seeds) {
   return Join(parts, ", ");
 }
 
+// The answer's energy (kWh) and its cost: rounded for the table, full for plan.csv (empty,
+// or "-" in the table, when no size met the objectives).
+std::vector<std::string> EnergyCells(const PlanAnswer& a, bool csv) {
+  if (!a.nodes) return {csv ? "" : "-", csv ? "" : "-"};
+  const PlanEvaluation& e = a.chosen();
+  return {FormatFixed(e.energy_kwh, csv ? 6 : 2), FormatFixed(e.energy_cost, csv ? 6 : 2)};
+}
+
 // One configuration's row: rounded for the table, full precision for plan.csv (where a
 // missing value is an empty field, and the table's "> max" an empty node count).
 std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnswer& c, bool csv) {
@@ -92,6 +100,10 @@ std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnsw
     cells.insert(cells.end(), 8, none);
   }
   cells.push_back(std::to_string(a.evidence.size()));
+  if (!csv) {
+    const std::vector<std::string> energy = EnergyCells(a, false);
+    cells.insert(cells.end(), energy.begin(), energy.end());
+  }
   return cells;
 }
 
@@ -193,7 +205,9 @@ std::string Recommendation(const PlanResult& result, const std::vector<size_t>& 
   return "recommendation: " + best.configuration->name + " with " + Join(pools, " + ") +
          " at $" + FormatFixed(chosen.cost_per_hour, 2) + "/h ($" +
          Dollars(chosen.cost_per_hour * kHoursPerMonth) + " a month)" +
-         UnjudgedCaveat(result.plan->slo, chosen) + "\n";
+         UnjudgedCaveat(result.plan->slo, chosen) + "\nits energy: " +
+         FormatFixed(chosen.energy_kwh, 2) + " kWh per run ($" + FormatFixed(chosen.energy_cost, 2) +
+         ", " + FormatFixed(chosen.co2_kg, 2) + " kg CO2)\n";
 }
 
 // plan.csv's `pools`: pool:nodes:node_type:role:cost_per_hour:peak_nodes, ';' between
@@ -226,13 +240,16 @@ std::string MetricsCsv(const RunMetrics& m) {
 
 }  // namespace
 
-// Equal costs are common (the same node type at the same count), and the one that finishes
-// the work sooner is then the better buy.
+// Equal costs are common (the same node type at the same count): the one that uses less
+// energy, then the one that finishes the work sooner, is then the better buy. Ranked by
+// energy (PlanFile::rank_by), the cost breaks ties.
 std::vector<size_t> RankConfigurations(const PlanResult& result) {
   std::vector<size_t> order(result.configurations.size());
   std::iota(order.begin(), order.end(), 0);
   auto met = [&](size_t i) { return result.configurations[i].answer.nodes.has_value(); };
   auto cost = [&](size_t i) { return result.configurations[i].answer.chosen().cost_per_hour; };
+  auto energy = [&](size_t i) { return result.configurations[i].answer.chosen().energy_kwh; };
+  const bool by_energy = result.plan->rank_by == PlanRankBy::kEnergy;
   auto makespan = [&](size_t i) {
     return result.configurations[i].answer.chosen().metrics.makespan_s.value_or(
         std::numeric_limits<double>::infinity());
@@ -240,7 +257,9 @@ std::vector<size_t> RankConfigurations(const PlanResult& result) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     if (met(a) != met(b)) return met(a);
     if (!met(a)) return false;
+    if (by_energy && energy(a) != energy(b)) return energy(a) < energy(b);
     if (cost(a) != cost(b)) return cost(a) < cost(b);
+    if (!by_energy && energy(a) != energy(b)) return energy(a) < energy(b);
     return makespan(a) < makespan(b);
   });
   return order;
@@ -251,11 +270,12 @@ std::string FormatPlanTable(const PlanResult& result) {
   std::string out = "plan " + plan.name + ": the fewest '" + plan.pool + "' nodes (at most " +
                     std::to_string(plan.max_nodes) + ") meeting " + DescribeSlo(plan.slo) +
                     (plan.seeds.size() > 1 ? ", on seeds " : ", on seed ") + Seeds(plan.seeds) +
-                    "\n\n";
+                    (plan.rank_by == PlanRankBy::kEnergy ? ", ranked by energy" : "") + "\n\n";
   std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type",
                                                  "cost ($/h)", "cost ($/month)", "p95 latency (s)",
                                                  "longest wait (s)", "never bound", "makespan (s)",
-                                                 "allocation", "utilization", "evaluations"}};
+                                                 "allocation", "utilization", "evaluations",
+                                                 "energy (kWh)", "energy ($)"}};
   const std::vector<size_t> ranked = RankConfigurations(result);
   for (size_t i : ranked) rows.push_back(Cells(result, result.configurations[i], false));
   out += Layout(rows);
@@ -268,12 +288,13 @@ std::string FormatPlanCsv(const PlanResult& result) {
   std::string out =
       "configuration,nodes,node_type,cost_per_hour,cost_per_month,p95_queueing_latency_s,"
       "longest_wait_s,pods_never_bound,makespan_s,gpu_allocation_ratio,gpu_compute_utilization,"
-      "evaluations,note,pools\n";
+      "evaluations,note,pools,energy_kwh,energy_cost\n";
   for (size_t i : RankConfigurations(result)) {
     const ConfigurationAnswer& c = result.configurations[i];
     std::vector<std::string> cells = Cells(result, c, true);
     cells.push_back(c.answer.nodes ? c.answer.warning : c.answer.chosen().why_not);
     cells.push_back(c.answer.nodes ? PoolsCsv(c.answer.chosen()) : "");
+    for (std::string& cell : EnergyCells(c.answer, true)) cells.push_back(std::move(cell));
     for (std::string& cell : cells) cell = CsvField(cell);
     out += Join(cells, ",") + "\n";
   }
@@ -286,18 +307,19 @@ std::string FormatEvidenceCsv(const PlanResult& result) {
       "queueing_mean_s,queueing_max_s,gpu_allocation_ratio,gpu_compute_utilization,"
       "pods_submitted,pods_completed,pods_failed,pods_running,pods_pending,pods_deleted,"
       "restarts,pods_deleted_unbound,pods_never_bound,longest_wait_s,pending_peak,"
-      "pending_mean\n";
+      "pending_mean,energy_kwh,energy_cost,co2_kg\n";
   for (const ConfigurationAnswer& c : result.configurations) {
     for (const auto& [nodes, e] : c.answer.evidence) {
       const std::string head = CsvField(c.configuration->name) + "," + std::to_string(nodes) + ",";
       if (e.runs.empty()) {  // the scenario did not load at this size
         out += head + ",false," + CsvField(e.why_not) + "," + FormatFixed(e.cost_per_hour, 4) +
-               std::string(18, ',') + "\n";
+               std::string(21, ',') + "\n";
       }
       for (const SeedRun& run : e.runs) {
         out += head + std::to_string(run.seed) + "," + (run.meets ? "true" : "false") + "," +
                CsvField(run.why_not) + "," + FormatFixed(e.cost_per_hour, 4) + "," +
-               MetricsCsv(run.metrics) + "\n";
+               MetricsCsv(run.metrics) + "," + FormatFixed(run.energy.kwh, 6) + "," +
+               FormatFixed(run.energy.cost, 6) + "," + FormatFixed(run.energy.co2_kg, 6) + "\n";
       }
     }
   }

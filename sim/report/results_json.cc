@@ -244,6 +244,22 @@ Json AutoscalingJson(const AutoscalingMetrics& a) {
               {"node_groups", std::move(groups)}};
 }
 
+Json EnergyJson(const EnergyMetrics& e) {
+  Json models = Json::object();
+  for (const ModelEnergy& m : e.models) models[m.model] = Micro(m.kwh);
+  return Json{{"kwh", Micro(e.kwh)},
+              {"gpu_kwh", Micro(e.gpu_kwh)},
+              {"allocated_idle_kwh", Micro(e.allocated_idle_kwh)},
+              {"node_kwh", Micro(e.node_kwh)},
+              {"mean_watts", Micro(e.mean_watts)},
+              {"cost", Micro(e.cost)},
+              {"co2_kg", Micro(e.co2_kg)},
+              {"pue", e.pue},
+              {"price_per_kwh", e.price_per_kwh},
+              {"grid_gco2_per_kwh", e.grid_gco2_per_kwh},
+              {"gpu_kwh_by_model", std::move(models)}};
+}
+
 Json MigJson(const MigMetrics& m) {
   return Json{{"fragmentation", Micro(m.fragmentation)},
               {"reconfiguration_windows", m.reconfiguration_windows},
@@ -283,6 +299,7 @@ std::string FormatResultsJson(const RunReport& report) {
     if (v.faults) variant["faults"] = FaultsJson(*v.faults);
     if (v.autoscaling) variant["autoscaling"] = AutoscalingJson(*v.autoscaling);
     if (has_dra) variant["metrics"]["mig"] = MigJson(v.metrics.mig);
+    variant["energy"] = EnergyJson(v.energy);
     variants.push_back(std::move(variant));
   }
   root["variants"] = std::move(variants);

@@ -44,4 +44,9 @@ std::vector<std::string> RejectionWarnings(const RunReport& report);
 // time_s,allocation,utilization,pending,running — one row per instant of the timeline.
 std::string FormatTimeseriesCsv(const VariantResult& variant);
 
+// variant,kwh,gpu_kwh,allocated_idle_kwh,node_kwh,mean_watts,cost_usd,co2_kg,pue,
+// price_per_kwh,grid_gco2_per_kwh, then gpu_kwh_<model> per GPU model of any variant — one
+// row per variant (EnergyMetrics). (energy_csv.cc)
+std::string FormatEnergyCsv(const RunReport& report);
+
 }  // namespace migsim

@@ -258,6 +258,55 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
   rows.insert(rows.end(), out.begin(), out.end());
 }
 
+// Energy rows (EnergyMetrics) of every variant, and each GPU model's kWh when a variant's
+// cluster has more than one model.
+void AddEnergyRows(const RunReport& report, std::vector<Row>& rows) {
+  std::vector<std::string> models;
+  for (const VariantResult& v : report.variants) {
+    if (v.energy.models.size() < 2) continue;
+    for (const ModelEnergy& m : v.energy.models) {
+      if (std::find(models.begin(), models.end(), m.model) == models.end()) {
+        models.push_back(m.model);
+      }
+    }
+  }
+  std::vector<Row> out = {{"energy (kWh)", {}},      {"energy GPU (kWh)", {}},
+                          {"energy alloc-idle (kWh)", {}}, {"energy nodes (kWh)", {}},
+                          {"power mean (W)", {}},    {"energy cost ($)", {}},
+                          {"CO2 (kg)", {}}};
+  for (const std::string& m : models) out.push_back({"kWh " + m, {}});
+  for (const VariantResult& v : report.variants) {
+    const EnergyMetrics& e = v.energy;
+    std::vector<std::string> cells = {
+        FormatFixed(e.kwh, 3),        FormatFixed(e.gpu_kwh, 3), FormatFixed(e.allocated_idle_kwh, 3),
+        FormatFixed(e.node_kwh, 3),   FormatFixed(e.mean_watts, 1), FormatFixed(e.cost, 2),
+        FormatFixed(e.co2_kg, 2)};
+    for (const std::string& name : models) {
+      auto m = std::find_if(e.models.begin(), e.models.end(),
+                            [&](const ModelEnergy& x) { return x.model == name; });
+      cells.push_back(m == e.models.end() ? "-" : FormatFixed(m->kwh, 3));
+    }
+    for (size_t r = 0; r < cells.size(); ++r) out[r].cells.push_back(cells[r]);
+  }
+  rows.insert(rows.end(), out.begin(), out.end());
+}
+
+// "energy at PUE 1, $0.146 per kWh, 366 g CO2 per kWh": what the energy rows were computed
+// at, once per distinct setting.
+std::string FormatEnergyNote(const RunReport& report) {
+  std::vector<std::string> notes;
+  for (const VariantResult& v : report.variants) {
+    const EnergyMetrics& e = v.energy;
+    std::string note = "energy at PUE " + FormatShortest(e.pue) + ", $" +
+                       FormatShortest(e.price_per_kwh) + " per kWh, " +
+                       FormatShortest(e.grid_gco2_per_kwh) + " g CO2 per kWh";
+    if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+  }
+  std::string out;
+  for (const std::string& note : notes) out += "(" + note + ")\n";
+  return out;
+}
+
 // Job-centric rows (makespan, run time, throughput) are left out when no variant ran a
 // job (job_completion.h: Deployments are services): they would describe no work.
 std::vector<Row> BuildRows(const RunReport& report) {
@@ -329,6 +378,7 @@ std::vector<Row> BuildRows(const RunReport& report) {
   for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
     rows.push_back({std::move(label), std::move(cells)});
   }
+  AddEnergyRows(report, rows);
   return rows;
 }
 
@@ -381,7 +431,8 @@ std::string FormatSummaryTable(const RunReport& report) {
   if (unfinished) {
     out += "(pods running or pending at the end of the run are not in the makespan)\n";
   }
-  return out + FormatNeverScheduledNote(report) + FormatTheoryNote(report);
+  return out + FormatNeverScheduledNote(report) + FormatTheoryNote(report) +
+         FormatEnergyNote(report);
 }
 
 }  // namespace migsim

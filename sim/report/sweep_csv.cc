@@ -33,7 +33,13 @@ constexpr std::string_view kMetricColumns[] = {"makespan_s",
                                                "never_bound",
                                                "longest_wait_s",
                                                "pending_peak",
-                                               "pending_mean"};
+                                               "pending_mean",
+                                               "energy_kwh",
+                                               "gpu_kwh",
+                                               "allocated_idle_kwh",
+                                               "node_kwh",
+                                               "energy_cost",
+                                               "co2_kg"};
 constexpr size_t kMetricCount = std::size(kMetricColumns);
 
 std::string Fixed(double v) {
@@ -131,6 +137,18 @@ std::string ReadUnserved(const std::string* m, SweepRow* row) {
   return "";
 }
 
+// The energy columns, from energy_kwh on; returns the first bad column's name, or "".
+std::string ReadEnergy(const std::string* m, SweepRow* row) {
+  double* fields[] = {&row->energy_kwh,  &row->gpu_kwh,     &row->allocated_idle_kwh,
+                      &row->node_kwh,    &row->energy_cost, &row->co2_kg};
+  for (size_t i = 0; i < std::size(fields); ++i) {
+    const std::optional<double> v = ToDouble(m[i]);
+    if (!v) return std::string(kMetricColumns[23 + i]);
+    *fields[i] = *v;
+  }
+  return "";
+}
+
 // Fills `row` from a record's fields; returns the name of the first bad column, or "".
 std::string ReadRow(const std::vector<std::string>& f, size_t columns, SweepRow* row) {
   std::optional<size_t> point = ToInt<size_t>(f[0]);
@@ -161,7 +179,8 @@ std::string ReadRow(const std::vector<std::string>& f, size_t columns, SweepRow*
   if (!cost) return "cost_per_hour";
   row->cost_per_hour = *cost;
   if (std::string bad = ReadDisruptions(m + 13, row); !bad.empty()) return bad;
-  return ReadUnserved(m + 18, row);
+  if (std::string bad = ReadUnserved(m + 18, row); !bad.empty()) return bad;
+  return ReadEnergy(m + 23, row);
 }
 
 bool IsSweepHeader(const std::vector<std::string>& fields) {
@@ -198,7 +217,12 @@ std::string FormatSweepCsv(const SweepResults& results) {
            Fixed(r.gpu_hours_lost_to_faults) + "," + (r.goodput ? Fixed(*r.goodput) : "") + "," +
            std::to_string(r.deleted_unbound) + "," + std::to_string(r.never_bound) + "," +
            Fixed(r.longest_wait_s) + "," + std::to_string(r.pending_peak) + "," +
-           Fixed(r.pending_mean) + "\n";
+           Fixed(r.pending_mean);
+    for (double v : {r.energy_kwh, r.gpu_kwh, r.allocated_idle_kwh, r.node_kwh, r.energy_cost,
+                     r.co2_kg}) {
+      out += "," + Fixed(v);
+    }
+    out += "\n";
   }
   return out;
 }
@@ -227,7 +251,7 @@ Result<SweepCsv> ParseSweepCsv(std::string_view text, const std::string& file_la
   if (!NextRecord(&text, &fields, &csv.header) || !IsSweepHeader(fields)) {
     return error(first_line,
                  "not a sweep CSV: expected the header point,<pointers...>,variant,"
-                 "makespan_s,...,pending_mean");
+                 "makespan_s,...,co2_kg");
   }
   NormalizeEnd(&csv.header);
   const size_t width = fields.size();

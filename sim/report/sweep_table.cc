@@ -95,6 +95,9 @@ std::vector<Column> BuildColumns(const SweepResults& results) {
       columns.push_back({title, false, {}});
     }
   }
+  for (const char* title : {"energy (kWh)", "energy ($)", "CO2 (kg)"}) {
+    columns.push_back({title, false, {}});
+  }
   for (const SweepRow& r : results.rows) {
     std::vector<std::string> cells = {std::to_string(r.point)};
     for (const std::string& value : r.values) cells.push_back(Shortened(value));
@@ -115,6 +118,9 @@ std::vector<Column> BuildColumns(const SweepResults& results) {
       cells.push_back(std::to_string(r.never_bound));
       cells.push_back(FormatFixed(r.longest_wait_s, 1));
     }
+    cells.push_back(FormatFixed(r.energy_kwh, 3));
+    cells.push_back(FormatFixed(r.energy_cost, 2));
+    cells.push_back(FormatFixed(r.co2_kg, 2));
     for (size_t c = 0; c < columns.size(); ++c) columns[c].cells.push_back(std::move(cells[c]));
   }
   return columns;

@@ -233,6 +233,10 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
       !scenario.cluster.node_groups.empty() || options.measure_cost || ServesLoad(scenario);
   AutoscalingRecorder autoscaling(scenario.cluster);
   if (autoscaled) engine.AddObserver(&autoscaling);
+  EnergyRecorder energy(scenario.cluster, scenario.energy);
+  engine.SetNodeGpuUseObserver(&energy);
+  // Nodes launched and terminated (OnNodeScaled); without node groups every node is up.
+  if (!scenario.cluster.node_groups.empty()) engine.AddObserver(&energy);
   engine.Run();
 
   VariantResult result;
@@ -274,6 +278,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
     result.autoscaling = autoscaling.Finish(engine, result.metrics.pods.completed);
     AddRequests(scenario, engine.end_time(), *result.autoscaling);
   }
+  result.energy = energy.Finish(engine.end_time());
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
   if (options.collect_pods) {

@@ -11,6 +11,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/metrics/autoscaling_metrics.h"
+#include "sim/metrics/energy_metrics.h"
 #include "sim/metrics/fault_metrics.h"
 #include "sim/metrics/gang_metrics.h"
 #include "sim/metrics/run_metrics.h"
@@ -66,6 +67,8 @@ struct VariantResult {
   std::optional<FaultMetrics> faults;
   // What node autoscaling did and what the nodes cost; none without node groups.
   std::optional<AutoscalingMetrics> autoscaling;
+  // The run's energy, its cost and CO2 (every run).
+  EnergyMetrics energy;
   // Set when the run stopped early, past its budget (CurrentRunBudget): its results are
   // not a run's and must not be reported as one (OverrunMessage says why).
   std::optional<BudgetOverrun> overrun;

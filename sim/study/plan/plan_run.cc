@@ -68,6 +68,7 @@ PlanEvaluation Misses(std::string why, PlanEvaluation* e) {
   e->runs.clear();
   e->pools.clear();
   e->cost_per_hour = 0;
+  e->energy_kwh = e->energy_cost = e->co2_kg = e->mean_watts = 0;
   return std::move(*e);
 }
 
@@ -95,7 +96,15 @@ PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& confi
       e.cost_per_hour += result.autoscaling->cost / result.autoscaling->run_hours;
     }
     AddPoolCosts(plan.pool, scenario.cluster, result.autoscaling, &e.pools);
-    SeedRun run{.seed = seed, .meets = false, .why_not = "", .metrics = std::move(result.metrics)};
+    e.energy_kwh += result.energy.kwh;
+    e.energy_cost += result.energy.cost;
+    e.co2_kg += result.energy.co2_kg;
+    e.mean_watts += result.energy.mean_watts;
+    SeedRun run{.seed = seed,
+                .meets = false,
+                .why_not = "",
+                .metrics = std::move(result.metrics),
+                .energy = std::move(result.energy)};
     run.why_not = SloMisses(plan.slo, run.metrics);
     run.meets = run.why_not.empty();
     e.runs.push_back(std::move(run));
@@ -103,6 +112,7 @@ PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& confi
   }
   const double runs = static_cast<double>(e.runs.size());
   if (autoscaled) e.cost_per_hour /= runs;
+  for (double* mean : {&e.energy_kwh, &e.energy_cost, &e.co2_kg, &e.mean_watts}) *mean /= runs;
   for (PoolCost& pool : e.pools) {
     if (pool.autoscaled) pool.cost_per_hour /= runs;
   }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/metrics/energy_metrics.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/slo.h"
 
@@ -21,6 +22,7 @@ struct SeedRun {
   bool meets = false;
   std::string why_not;  // SloMisses, or why the run did not happen
   RunMetrics metrics;
+  EnergyMetrics energy{};
 };
 
 // One node pool of an evaluated cluster and what it costs.
@@ -42,6 +44,9 @@ struct PlanEvaluation {
   RunMetrics metrics;
   double cost_per_hour = 0;  // USD, every node of the cluster
   std::vector<PoolCost> pools;  // what cost_per_hour is made of, in pool order
+  // Energy (EnergyMetrics) of the seeds run, mean over them: at the facility (kWh), its
+  // cost (USD) and CO2 (kg), and the mean power (W).
+  double energy_kwh = 0, energy_cost = 0, co2_kg = 0, mean_watts = 0;
   std::string why_not;       // empty when `meets`
   std::vector<SeedRun> runs;  // every seed run, in order; may be empty for fakes
 };

@@ -36,6 +36,10 @@ struct SweepRow {
   double longest_wait_s = 0;
   int64_t pending_peak = 0;
   double pending_mean = 0;
+  // Energy (EnergyMetrics, energy_metrics.h): at the facility, the GPUs', of those the
+  // allocated-idle part, the nodes' overhead; its cost (USD) and CO2 (kg).
+  double energy_kwh = 0, gpu_kwh = 0, allocated_idle_kwh = 0, node_kwh = 0;
+  double energy_cost = 0, co2_kg = 0;
 };
 
 struct SweepResults {

@@ -15,7 +15,8 @@ struct Run {
 };
 
 SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scenario& scenario,
-                 const RunMetrics& m, const std::optional<FaultMetrics>& faults) {
+                 const RunMetrics& m, const std::optional<FaultMetrics>& faults,
+                 const EnergyMetrics& energy) {
   SweepRow row;
   row.point = point.index;
   row.values = point.values;
@@ -45,6 +46,12 @@ SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scen
   row.longest_wait_s = RoundToMicro(m.unserved.longest_wait_s);
   row.pending_peak = m.unserved.pending.peak;
   row.pending_mean = RoundToMicro(m.unserved.pending.mean);
+  row.energy_kwh = RoundToMicro(energy.kwh);
+  row.gpu_kwh = RoundToMicro(energy.gpu_kwh);
+  row.allocated_idle_kwh = RoundToMicro(energy.allocated_idle_kwh);
+  row.node_kwh = RoundToMicro(energy.node_kwh);
+  row.energy_cost = RoundToMicro(energy.cost);
+  row.co2_kg = RoundToMicro(energy.co2_kg);
   return row;
 }
 
@@ -64,7 +71,7 @@ SweepRow Execute(const Run& run, RunNotes* notes) {
   if (result.rejected_decisions > 0) {
     notes->rejection = where + ": policy '" + result.policy + "': " + RejectionMessage(result);
   }
-  return MakeRow(*run.point, name, scenario, result.metrics, result.faults);
+  return MakeRow(*run.point, name, scenario, result.metrics, result.faults, result.energy);
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ TEST_CASE("plan file errors name the plan file and the JSON pointer", "[plan]") 
     CHECK(ErrorOf(PlanText(R"(, "maxnodes": 3)")) ==
           "plans/p.json:/maxnodes: unknown field 'maxnodes' (expected one of: name, description, "
           "scenario, pool, configurations, workload_patches, scenario_patches, slo, max_nodes, "
-          "seeds)");
+          "seeds, energy, rank_by)");
   }
   SECTION("a missing pool") {
     CHECK(ErrorOf(R"({"name": "p", "description": "d", "scenario": "../s.json",
@@ -216,6 +216,32 @@ TEST_CASE("a plan file that cannot be read is an error at its path", "[plan]") {
   REQUIRE_FALSE(loaded.ok());
   CHECK(loaded.status().ToString() ==
         "no-such-dir/p.json: cannot read file: No such file or directory");
+}
+
+TEST_CASE("a plan ranks by cost unless it says energy, and sets every configuration's energy",
+          "[plan][energy]") {
+  Result<PlanFile> plain = LoadPlan(PlanText());
+  REQUIRE(plain.ok());
+  CHECK(plain.value().rank_by == PlanRankBy::kCost);
+  Result<PlanFile> loaded =
+      LoadPlan(PlanText(R"(, "rank_by": "energy", "energy": {"price_per_kwh": 0.08, "pue": 1.2})"));
+  REQUIRE(loaded.ok());
+  const PlanFile& plan = loaded.value();
+  CHECK(plan.rank_by == PlanRankBy::kEnergy);
+  Result<Scenario> s = PlanScenario(plan, plan.configurations[0], 2, plan.seeds.front());
+  REQUIRE(s.ok());
+  CHECK(s.value().energy.price_per_kwh == 0.08);
+  CHECK(s.value().energy.pue == 1.2);
+  CHECK(s.value().energy.grid_gco2_per_kwh == EnergySpec{}.grid_gco2_per_kwh);
+}
+
+TEST_CASE("a plan's bad rank_by or energy is refused at its pointer", "[plan][energy]") {
+  CHECK(ErrorOf(PlanText(R"(, "rank_by": "speed")")) ==
+        "plans/p.json:/rank_by: unknown rank_by 'speed' (valid: cost, energy)");
+  CHECK(ErrorOf(PlanText(R"(, "energy": {"pue": 0.5})")) ==
+        "plans/p.json:/energy/pue: must be >= 1");
+  CHECK(ErrorOf(PlanText(R"(, "energy": 1)")) ==
+        "plans/p.json:/energy: expected an object, got a number");
 }
 
 }  // namespace migsim

@@ -67,7 +67,7 @@ TEST_CASE("an unknown top-level field lists the expected ones", "[io]") {
         "unknown field 'seeed' (expected one of: name, description, seed, horizon_s, policy, "
         "scheduler, cluster, job_classes, workloads, variants, priority_classes, queueing_theory, "
         "pod_disruption_budgets, kueue, faults, fault_processes, manifests, manifest_overlay, "
-        "device_classes, resource_claims)");
+        "device_classes, resource_claims, energy)");
 }
 
 TEST_CASE("a missing required field is reported at the object that lacks it", "[io]") {

@@ -80,6 +80,9 @@ TEST_CASE("the HTML report of 56-superres is a self-contained page with every ch
   CHECK(Contains(html, "mig-1g.5gb"));
   CHECK(Contains(html, "whole-gpu"));
   CHECK(Contains(html, "queueing latency p95 (s)"));  // the summary table
+  CHECK(Contains(html, "<h2>Energy</h2>"));
+  CHECK(Contains(html, "<th>allocated-idle (kWh)</th>"));
+  CHECK(Contains(html, "energy GPU (kWh)"));  // the summary table's energy rows
   CHECK(Contains(html, ">GPU allocation over time</text>"));
   CHECK(Contains(html, ">GPU compute utilization over time</text>"));
   CHECK(Contains(html, ">Pending pods over time</text>"));

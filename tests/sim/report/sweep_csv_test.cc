@@ -54,6 +54,12 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   faulty.longest_wait_s = 37845;
   faulty.pending_peak = 28;
   faulty.pending_mean = 9.5;
+  faulty.energy_kwh = 12.5;  // energy, read back too
+  faulty.gpu_kwh = 10;
+  faulty.allocated_idle_kwh = 0.25;
+  faulty.node_kwh = 2.5;
+  faulty.energy_cost = 1.825;
+  faulty.co2_kg = 4.575;
   results.rows.push_back(faulty);
   const std::string csv = FormatSweepCsv(results);
   CHECK_THAT(csv, Catch::Contains("\n3,\"\"\"x,y\"\"\",,v,,0.000000,1.250000,"));
@@ -65,7 +71,8 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   CHECK_FALSE(back.value().results.rows[0].makespan_s);
   CHECK_FALSE(back.value().results.rows[0].goodput);
   CHECK_THAT(csv, Catch::EndsWith(",65.872800,6,0.100000,17,49.250000,0.996000,28,30,"
-                                  "37845.000000,28,9.500000\n"));
+                                  "37845.000000,28,9.500000,12.500000,10.000000,0.250000,"
+                                  "2.500000,1.825000,4.575000\n"));
   const SweepRow& faulty_back = back.value().results.rows[1];
   CHECK(faulty_back.preemptions == 6);
   CHECK(faulty_back.faults == 17);
@@ -76,23 +83,28 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   CHECK(faulty_back.longest_wait_s == 37845);
   CHECK(faulty_back.pending_peak == 28);
   CHECK(faulty_back.pending_mean == 9.5);
+  CHECK(faulty_back.energy_kwh == 12.5);
+  CHECK(faulty_back.allocated_idle_kwh == 0.25);
+  CHECK(faulty_back.co2_kg == 4.575);
   CHECK_THAT(FormatSweepTable(results), Catch::Contains("goodput"));
   CHECK_THAT(FormatSweepTable(results), Catch::Contains("never bound  longest wait (s)"));
-  CHECK_THAT(FormatSweepTable(results), Catch::EndsWith("30           37845.0\n"));
+  CHECK_THAT(FormatSweepTable(results),
+             Catch::EndsWith("30           37845.0        12.500        1.82      4.58\n"));
   CHECK(FormatSweepCsv(back.value().results) == csv);
   CHECK(FormatSweepTable(back.value().results) == FormatSweepTable(results));
   CHECK(ParseSweepCsv("point,variant\n", "x.csv").status().ToString() ==
         "x.csv:line 1: not a sweep CSV: expected the header point,<pointers...>,variant,"
-        "makespan_s,...,pending_mean");
+        "makespan_s,...,co2_kg");
   CHECK(ParseSweepCsv(csv + "4,1\n", "x.csv").status().ToString() ==
-        "x.csv:line 4: expected 27 fields, got 2");
+        "x.csv:line 4: expected 33 fields, got 2");
 }
 
 TEST_CASE("the table shortens pointers to their last tokens while they stay distinct", "[sweep]") {
   const SweepResults results{.columns = {"/a/b/c", "/x/b/c", "/seed", "/a/d~1e"}, .rows = {}};
   CHECK(FormatSweepTable(results) ==
         "point  a/b/c  x/b/c  seed  a/d~1e  variant  makespan (s)  p95 queueing (s)  "
-        "GPU allocation  GPU utilization  completed  failed  pending  cost ($/h)\n");
+        "GPU allocation  GPU utilization  completed  failed  pending  cost ($/h)  energy (kWh)  "
+        "energy ($)  CO2 (kg)\n");
 }
 
 TEST_CASE("three shards merged are byte-identical to the unsharded sweep.csv", "[sweep]") {
@@ -168,7 +180,8 @@ TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[
       "compute_utilization,completed,failed,"
       "running,pending,deleted,cost_per_hour,preemptions,gpu_hours_lost_to_preemption,"
       "faults,gpu_hours_lost_to_faults,goodput,deleted_unbound,never_bound,"
-      "longest_wait_s,pending_peak,pending_mean\n";
+      "longest_wait_s,pending_peak,pending_mean,energy_kwh,gpu_kwh,allocated_idle_kwh,node_kwh,"
+      "energy_cost,co2_kg\n";
   CHECK(error({{"d/sweep-shard-0-of-2.csv", shard0},
                {"d/sweep-shard-1-of-2.csv",
                 FormatShardStamp({Shard{1, 2}, 5, 0, 7}) + other_header}}) ==

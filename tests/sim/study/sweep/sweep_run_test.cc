@@ -82,13 +82,15 @@ TEST_CASE("a sweep runs every point and variant, rows by point then variant", "[
                       "max_s,gpu_allocation_ratio,gpu_compute_utilization,completed,failed,"
                       "running,pending,deleted,cost_per_hour,preemptions,"
                       "gpu_hours_lost_to_preemption,faults,gpu_hours_lost_to_faults,goodput,"
-                      "deleted_unbound,never_bound,longest_wait_s,pending_peak,pending_mean\n"
+                      "deleted_unbound,never_bound,longest_wait_s,pending_peak,pending_mean,"
+                      "energy_kwh,gpu_kwh,allocated_idle_kwh,node_kwh,energy_cost,co2_kg\n"
                       "0,1,1,one,30.000000,10.000000,20.000000,20.000000,20.000000,1.000000,"
                       "1.000000,3,0,0,0,0,0.500000,0,0.000000,0,0.000000,,0,0,20.000000,2,"
-                      "1.000000\n"));
+                      "1.000000,0.000710,0.000583,0.000000,0.000127,0.000104,0.000260\n"));
   CHECK_THAT(csv, Catch::EndsWith("\n4,3,,spread,10.000000,0.000000,0.000000,0.000000,0.000000,"
                                   "1.000000,1.000000,3,0,0,0,0,1.500000,0,0.000000,0,"
-                                  "0.000000,,0,0,0.000000,0,0.000000\n"));
+                                  "0.000000,,0,0,0.000000,0,0.000000,0.000710,0.000583,0.000000,"
+                                  "0.000127,0.000104,0.000260\n"));
   CHECK_THAT(FormatSweepTable(results),
              Catch::StartsWith("point  a/count  seed  variant  makespan (s)  p95 queueing (s)"));
 }
