@@ -163,10 +163,10 @@ int NodesCommand(const std::string& catalog_file) {
     const NodeType& t = *entry.item;
     char spot[32] = "-";
     if (t.spot_price_per_hour) std::snprintf(spot, sizeof spot, "%.3f", *t.spot_price_per_hour);
-    std::printf("%-*s %5d %-18s %6d %9.0f %9.3f %9s %-*s %-12s %s%s\n", name_width,
-                t.name.c_str(), t.gpu_count, t.gpu ? t.gpu->name.c_str() : "-", t.vcpu,
-                t.memory_gib, t.price_per_hour, spot, cloud_width, text(t.cloud).c_str(),
-                text(t.region).c_str(), text(t.price_date).c_str(), entry.user ? kUserMark : "");
+    std::printf("%-*s %5d %-18s %6d %9.0f %9.3f %9s %-*s %-12s %s%s\n", name_width, t.name.c_str(),
+                t.gpu_count, t.gpu ? t.gpu->name.c_str() : "-", t.vcpu, t.memory_gib,
+                t.price_per_hour, spot, cloud_width, text(t.cloud).c_str(), text(t.region).c_str(),
+                text(t.price_date).c_str(), entry.user ? kUserMark : "");
   }
   std::printf(
       "prices: USD per hour, Linux, on demand in the region on the date shown; spot is one sample "

@@ -186,8 +186,21 @@ std::vector<std::string> ReadNonEmptyStrings(LoadContext* ctx, const JsonRef& re
   return sources;
 }
 
+// An entry's sources: those its file gives for every entry, then its own.
+std::vector<std::string> WithFileSources(LoadContext* ctx, const ObjectReader& r,
+                                         const std::vector<std::string>& file_sources) {
+  std::vector<std::string> sources = file_sources;
+  if (r.Has("sources")) {
+    for (std::string& own : ReadNonEmptyStrings(ctx, r.Field("sources"))) {
+      sources.push_back(std::move(own));
+    }
+  }
+  return sources;
+}
+
 std::shared_ptr<const GpuModel> LoadGpuModel(LoadContext* ctx, const std::string& name,
-                                             const JsonRef& ref, const HardwareCatalog& catalog) {
+                                             const JsonRef& ref, const HardwareCatalog& catalog,
+                                             const std::vector<std::string>& file_sources) {
   ObjectReader r(ctx, ref,
                  {"product_label", "aliases", "memory_mib", "sms", "max_watts", "idle_watts", "mig",
                   "sources"});
@@ -214,7 +227,7 @@ std::shared_ptr<const GpuModel> LoadGpuModel(LoadContext* ctx, const std::string
     ctx->Fail(r.Field("idle_watts").pointer(),
               "must be > 0 and below max_watts (" + FormatNumber(model.max_watts) + ")");
   }
-  if (r.Has("sources")) model.sources = ReadNonEmptyStrings(ctx, r.Field("sources"));
+  model.sources = WithFileSources(ctx, r, file_sources);
   if (ctx->ok()) CheckModelNames(ctx, r, model, catalog);
   if (r.Has("mig") && ctx->ok()) LoadMig(ctx, r.Field("mig"), &model);
   if (!ctx->ok()) return nullptr;
@@ -238,7 +251,8 @@ bool IsDate(std::string_view text) {
 }
 
 std::shared_ptr<const NodeType> LoadNodeType(LoadContext* ctx, const std::string& name,
-                                             const JsonRef& ref, const HardwareCatalog& catalog) {
+                                             const JsonRef& ref, const HardwareCatalog& catalog,
+                                             const std::vector<std::string>& file_sources) {
   ObjectReader r(ctx, ref,
                  {"vcpu", "memory_gib", "gpus", "gpu_model", "price_per_hour",
                   "spot_price_per_hour", "cloud", "region", "price_date", "sources"});
@@ -272,7 +286,7 @@ std::shared_ptr<const NodeType> LoadNodeType(LoadContext* ctx, const std::string
     ctx->Fail(r.Field("price_date").pointer(),
               "'" + type.price_date + "' is not a date (YYYY-MM-DD, YYYY-MM or YYYY)");
   }
-  if (r.Has("sources")) type.sources = ReadNonEmptyStrings(ctx, r.Field("sources"));
+  type.sources = WithFileSources(ctx, r, file_sources);
   if (!ctx->ok()) return nullptr;
   return std::make_shared<const NodeType>(std::move(type));
 }
@@ -303,16 +317,19 @@ void LoadCatalogFile(LoadContext* ctx, const JsonRef& ref, HardwareCatalog* cata
 
 }  // namespace
 
-void LoadGpuModels(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog) {
+void LoadGpuModels(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog,
+                   const std::vector<std::string>& file_sources) {
   if (!ExpectNamedObject(ctx, ref, "GPU model")) return;
   for (const auto& [name, value] : ref.value().items()) {
-    std::shared_ptr<const GpuModel> model = LoadGpuModel(ctx, name, ref.Member(name), *catalog);
+    std::shared_ptr<const GpuModel> model =
+        LoadGpuModel(ctx, name, ref.Member(name), *catalog, file_sources);
     if (model == nullptr) return;
     catalog->Add(std::move(model), user);
   }
 }
 
-void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog) {
+void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog,
+                   const std::vector<std::string>& file_sources) {
   if (!ExpectNamedObject(ctx, ref, "node type")) return;
   for (const auto& [name, value] : ref.value().items()) {
     if (std::shared_ptr<const NodeType> known = catalog->FindNodeType(name)) {
@@ -322,7 +339,8 @@ void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCata
                     : "'" + name + "' is a catalog node type; give the custom type another name");
       return;
     }
-    std::shared_ptr<const NodeType> type = LoadNodeType(ctx, name, ref.Member(name), *catalog);
+    std::shared_ptr<const NodeType> type =
+        LoadNodeType(ctx, name, ref.Member(name), *catalog, file_sources);
     if (type == nullptr) return;
     catalog->Add(std::move(type), user);
   }
@@ -330,13 +348,15 @@ void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCata
 
 void LoadCatalogDocument(LoadContext* ctx, const JsonRef& root, bool user, CatalogSections sections,
                          HardwareCatalog* catalog) {
-  ObjectReader r(ctx, root, {"gpu_models", "node_types"});
+  ObjectReader r(ctx, root, {"sources", "gpu_models", "node_types"});
   if (!r.valid()) return;
-  if (r.Has("gpu_models") && sections != CatalogSections::kNodeTypes) {
-    LoadGpuModels(ctx, r.Field("gpu_models"), user, catalog);
+  std::vector<std::string> file_sources;
+  if (r.Has("sources")) file_sources = ReadNonEmptyStrings(ctx, r.Field("sources"));
+  if (r.Has("gpu_models") && sections != CatalogSections::kNodeTypes && ctx->ok()) {
+    LoadGpuModels(ctx, r.Field("gpu_models"), user, catalog, file_sources);
   }
   if (r.Has("node_types") && sections != CatalogSections::kGpuModels && ctx->ok()) {
-    LoadNodeTypes(ctx, r.Field("node_types"), user, catalog);
+    LoadNodeTypes(ctx, r.Field("node_types"), user, catalog, file_sources);
   }
 }
 

@@ -9,17 +9,22 @@
 namespace migsim::io {
 
 // `{"<model>": {...}, ...}`: each model is checked and added to `catalog`, marked `user`.
-// A name, product label or alias that any model of `catalog` answers to is refused.
-void LoadGpuModels(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog);
+// A name, product label or alias that any model of `catalog` answers to is refused. Each
+// model's sources are `file_sources` (its catalog file's, for every entry) then its own.
+void LoadGpuModels(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog,
+                   const std::vector<std::string>& file_sources = {});
 
 // `{"<type>": {...}, ...}`: each type is checked and added to `catalog`, marked `user`. Its
 // gpu_model must be a model of `catalog`; a type name `catalog` has is refused.
-void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog);
+// Sources as for models.
+void LoadNodeTypes(LoadContext* ctx, const JsonRef& ref, bool user, HardwareCatalog* catalog,
+                   const std::vector<std::string>& file_sources = {});
 
 // Which members of a catalog document to read.
 enum class CatalogSections { kGpuModels, kNodeTypes, kBoth };
 
-// A catalog document: `{"gpu_models": {...}, "node_types": {...}}`, both optional.
+// A catalog document: `{"sources": [...], "gpu_models": {...}, "node_types": {...}}`, all
+// optional; `sources` cite what every entry of the document takes from them.
 void LoadCatalogDocument(LoadContext* ctx, const JsonRef& root, bool user, CatalogSections sections,
                          HardwareCatalog* catalog);
 
