@@ -140,6 +140,18 @@ py::dict Faults(const FaultMetrics& f) {
   return out;
 }
 
+// As the results JSON's "energy" (README "Energy (every run)").
+py::dict Energy(const EnergyMetrics& e) {
+  py::dict by_model;
+  for (const ModelEnergy& m : e.models) by_model[py::str(m.model)] = m.kwh;
+  py::dict out;
+  out["kwh"] = e.kwh, out["gpu_kwh"] = e.gpu_kwh, out["allocated_idle_kwh"] = e.allocated_idle_kwh;
+  out["node_kwh"] = e.node_kwh, out["mean_watts"] = e.mean_watts, out["cost"] = e.cost;
+  out["co2_kg"] = e.co2_kg, out["pue"] = e.pue, out["price_per_kwh"] = e.price_per_kwh;
+  out["grid_gco2_per_kwh"] = e.grid_gco2_per_kwh, out["gpu_kwh_by_model"] = by_model;
+  return out;
+}
+
 }  // namespace
 
 py::dict ResultDict(const VariantResult& r, uint64_t seed) {
@@ -147,6 +159,7 @@ py::dict ResultDict(const VariantResult& r, uint64_t seed) {
   out["name"] = r.name, out["policy"] = r.policy, out["seed"] = seed;
   out["metrics"] = Metrics(r.metrics);
   if (r.faults) out["faults"] = Faults(*r.faults);
+  out["energy"] = Energy(r.energy);
   out["policy_decisions"] = r.policy_decisions;
   out["rejected_decisions"] = r.rejected_decisions;
   out["first_rejection"] =

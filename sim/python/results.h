@@ -11,7 +11,8 @@
 
 namespace migsim::python {
 
-// {"name", "policy", "seed", "metrics": {...}, "rejected_decisions", "pods": {column: list}}.
+// {"name", "policy", "seed", "metrics": {...}, "energy": {...}, "rejected_decisions",
+// "pods": {column: list}}.
 // "pods" is columnar — equal-length lists in pod order, None where a value is absent (the
 // pods CSV's columns) — so pandas.DataFrame(result["pods"]) takes it as it is.
 // REQUIRES: the GIL is held.

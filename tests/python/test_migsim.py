@@ -161,6 +161,17 @@ class TestSeed(unittest.TestCase):
                     same_figures(result["metrics"], cli[result["name"]]["metrics"]), 20)
                 self.assertEqual(cli[result["name"]]["seed"], seed)
 
+    def test_each_run_reports_the_energy_migsim_run_reports(self):
+        out = subprocess.run([MIGSIM, "run", SUPERRES, "--json", "-q"], check=True,
+                             capture_output=True, text=True, env=binary_env()).stdout
+        cli = {v["name"]: v for v in json.loads(out)["variants"]}
+        for result in migsim.run(SUPERRES):
+            energy = result["energy"]
+            self.assertGreater(energy["gpu_kwh"], 0)
+            self.assertAlmostEqual(energy["kwh"], energy["gpu_kwh"] + energy["node_kwh"])
+            self.assertGreaterEqual(
+                same_figures(energy, cli[result["name"]]["energy"], "energy"), 10)
+
     def test_a_seed_that_changes_nothing_is_said_once(self):
         with self.assertWarnsRegex(UserWarning, "seed 7 changes nothing: scenario '56-superres' "
                                                 "draws nothing at random"):
