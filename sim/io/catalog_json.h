@@ -3,10 +3,21 @@
 // types") into a HardwareCatalog. The built-in files, a scenario's `cluster` and the catalog
 // files it names all go through these loaders, so a user's definition is checked as ours are.
 
+#include <string_view>
+
 #include "sim/io/hardware_catalog.h"
 #include "sim/io/json_reader.h"
 
 namespace migsim::io {
+
+// A model or profile name: it becomes part of job-class keys ("<model>/<kind>"), resource
+// names (nvidia.com/mig-<profile>) and CSV cells, so only [A-Za-z0-9._-] (a profile name may
+// end in "+me", checked without it).
+bool IsPlainName(std::string_view text);
+
+// A model's `mig` object (mig_profiles_json.cc): its slices, placement source and profiles,
+// into `model`, whose memory_mib and sms bound the profiles'.
+void LoadMig(LoadContext* ctx, const JsonRef& ref, GpuModel* model);
 
 // `{"<model>": {...}, ...}`: each model is checked and added to `catalog`, marked `user`.
 // A name, product label or alias that any model of `catalog` answers to is refused. Each

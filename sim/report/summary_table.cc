@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core/text.h"
+#include "sim/report/energy_table_rows.h"
 #include "sim/report/job_table_rows.h"
 #include "sim/report/run_report.h"
 
@@ -216,10 +217,9 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
                    [](const VariantResult& v) { return v.autoscaling.has_value(); })) {
     return;
   }
-  const bool requests = std::any_of(report.variants.begin(), report.variants.end(),
-                                    [](const VariantResult& v) {
-                                      return v.autoscaling && v.autoscaling->requests;
-                                    });
+  const bool requests =
+      std::any_of(report.variants.begin(), report.variants.end(),
+                  [](const VariantResult& v) { return v.autoscaling && v.autoscaling->requests; });
   // Job-centric: without a Job, no pod completes as work (Deployments are services).
   const bool jobs = AnyJobs(report.variants);
   std::vector<Row> out = {{"node-hours", {}}, {"cost ($)", {}}, {"cost per month ($)", {}}};
@@ -256,55 +256,6 @@ void AddAutoscalingRows(const RunReport& report, std::vector<Row>& rows) {
     for (size_t r = 0; r < cells.size(); ++r) out[r].cells.push_back(cells[r]);
   }
   rows.insert(rows.end(), out.begin(), out.end());
-}
-
-// Energy rows (EnergyMetrics) of every variant, and each GPU model's kWh when a variant's
-// cluster has more than one model.
-void AddEnergyRows(const RunReport& report, std::vector<Row>& rows) {
-  std::vector<std::string> models;
-  for (const VariantResult& v : report.variants) {
-    if (v.energy.models.size() < 2) continue;
-    for (const ModelEnergy& m : v.energy.models) {
-      if (std::find(models.begin(), models.end(), m.model) == models.end()) {
-        models.push_back(m.model);
-      }
-    }
-  }
-  std::vector<Row> out = {{"energy (kWh)", {}},      {"energy GPU (kWh)", {}},
-                          {"energy alloc-idle (kWh)", {}}, {"energy nodes (kWh)", {}},
-                          {"power mean (W)", {}},    {"energy cost ($)", {}},
-                          {"CO2 (kg)", {}}};
-  for (const std::string& m : models) out.push_back({"kWh " + m, {}});
-  for (const VariantResult& v : report.variants) {
-    const EnergyMetrics& e = v.energy;
-    std::vector<std::string> cells = {
-        FormatFixed(e.kwh, 3),        FormatFixed(e.gpu_kwh, 3), FormatFixed(e.allocated_idle_kwh, 3),
-        FormatFixed(e.node_kwh, 3),   FormatFixed(e.mean_watts, 1), FormatFixed(e.cost, 2),
-        FormatFixed(e.co2_kg, 2)};
-    for (const std::string& name : models) {
-      auto m = std::find_if(e.models.begin(), e.models.end(),
-                            [&](const ModelEnergy& x) { return x.model == name; });
-      cells.push_back(m == e.models.end() ? "-" : FormatFixed(m->kwh, 3));
-    }
-    for (size_t r = 0; r < cells.size(); ++r) out[r].cells.push_back(cells[r]);
-  }
-  rows.insert(rows.end(), out.begin(), out.end());
-}
-
-// "energy at PUE 1, $0.146 per kWh, 366 g CO2 per kWh": what the energy rows were computed
-// at, once per distinct setting.
-std::string FormatEnergyNote(const RunReport& report) {
-  std::vector<std::string> notes;
-  for (const VariantResult& v : report.variants) {
-    const EnergyMetrics& e = v.energy;
-    std::string note = "energy at PUE " + FormatShortest(e.pue) + ", $" +
-                       FormatShortest(e.price_per_kwh) + " per kWh, " +
-                       FormatShortest(e.grid_gco2_per_kwh) + " g CO2 per kWh";
-    if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
-  }
-  std::string out;
-  for (const std::string& note : notes) out += "(" + note + ")\n";
-  return out;
 }
 
 // Job-centric rows (makespan, run time, throughput) are left out when no variant ran a
@@ -378,7 +329,9 @@ std::vector<Row> BuildRows(const RunReport& report) {
   for (auto& [label, cells] : JobAndTenantRows(report.variants)) {
     rows.push_back({std::move(label), std::move(cells)});
   }
-  AddEnergyRows(report, rows);
+  for (auto& [label, cells] : EnergyRows(report.variants)) {
+    rows.push_back({std::move(label), std::move(cells)});
+  }
   return rows;
 }
 
@@ -432,7 +385,7 @@ std::string FormatSummaryTable(const RunReport& report) {
     out += "(pods running or pending at the end of the run are not in the makespan)\n";
   }
   return out + FormatNeverScheduledNote(report) + FormatTheoryNote(report) +
-         FormatEnergyNote(report);
+         EnergyNote(report.variants);
 }
 
 }  // namespace migsim
