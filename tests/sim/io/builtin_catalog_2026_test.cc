@@ -66,6 +66,21 @@ TEST_CASE("B200's layouts are the 19 classic and 78 maximal ones of the 8-slot t
   CHECK_FALSE(PlaceProfiles(b200, too_many).ok());
 }
 
+TEST_CASE("every built-in MIG model has the maximal layouts of its placement table",
+          "[io][catalog]") {
+  // The 8-slot table (A100, H100, H200, B200) gives 19 classic and 78 maximal layouts; the
+  // A30's 4-slot table 5 and 5 (mig_layout.h). A model added without its own count fails.
+  for (const GpuModel& model : AllGpuModels()) {
+    if (!model.mig_capable()) continue;
+    INFO(model.name);
+    const size_t classic = model.memory_slices == 8 ? 19 : 5;
+    const size_t all = model.memory_slices == 8 ? 78 : 5;
+    REQUIRE((model.memory_slices == 8 || model.name == "A30-24GB"));
+    CHECK(EnumerateMaximalLayouts(model, true).size() == classic);
+    CHECK(EnumerateMaximalLayouts(model, false).size() == all);
+  }
+}
+
 TEST_CASE("L4 and L40S are whole GPUs with the memory the driver reports", "[io][catalog]") {
   const GpuModel& l4 = Model("NVIDIA-L4");
   CHECK(l4.name == "L4");
