@@ -1,13 +1,12 @@
 #include "sim/cli/import_command.h"
 
-#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "sim/cli/failure.h"
 #include "sim/io/input_file.h"
 #include "sim/io/k8s/snapshot_import.h"
-#include "sim/io/telemetry/prometheus_matrix.h"
+#include "sim/io/telemetry/telemetry_folder.h"
 #include "sim/report/output_dir.h"
 
 namespace migsim {
@@ -21,47 +20,6 @@ std::string Label(const std::string& path) { return path == kStdin ? "stdin" : p
 
 Result<std::string> ReadInput(const std::string& path) {
   return path == kStdin ? ReadStandardInput(Label(path)) : ReadInputFile(path);
-}
-
-// The exports of folder `dir` (kTelemetryFiles, those present) joined per pod, and the
-// report line on what they held.
-Result<telemetry::PodObservations> ReadTelemetry(const std::string& dir, std::string* notice) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    return Status::InvalidArgument("--telemetry: not a folder", {dir, ""});
-  }
-  std::vector<std::string> paths;
-  std::string missing;
-  for (const char* metric : kTelemetryFiles) {
-    const fs::path path = fs::path(dir) / (std::string(metric) + ".json");
-    if (fs::exists(path, ec)) {
-      paths.push_back(path.string());
-    } else {
-      missing += std::string(missing.empty() ? "" : ", ") + metric;
-    }
-  }
-  if (paths.empty()) {
-    return Status::InvalidArgument(
-        "--telemetry: none of the exports is here (kube_pod_created.json, ...; README "
-        "'Telemetry export')",
-        {dir, ""});
-  }
-  Result<std::vector<telemetry::Series>> series = telemetry::LoadPrometheusFiles(paths);
-  if (!series.ok()) return series.status();
-  Result<telemetry::PodObservations> pods = telemetry::JoinPodObservations(series.value());
-  if (!pods.ok()) return pods.status();
-  const telemetry::ObservationReport& r = pods.value().report;
-  *notice = "telemetry: " + std::to_string(paths.size()) + " files read (absent: " +
-            (missing.empty() ? "none" : missing) + "), " + std::to_string(r.pods) + " pods: " +
-            std::to_string(r.without_finished) + " without a completion time, " +
-            std::to_string(r.without_gpu) + " without GPU series, " +
-            std::to_string(r.duty_cycle_from_gpu_util) + " with the duty cycle from " +
-            "DCGM_FI_DEV_GPU_UTIL; " + std::to_string(r.gpu_series_without_pod) +
-            " GPU series of no pod, " + std::to_string(r.unnamed_series) +
-            " series without a metric name, " + std::to_string(r.other_series) +
-            " of other metrics: not used";
-  return pods;
 }
 
 }  // namespace
@@ -89,7 +47,8 @@ int ImportCommand(const ImportOptions& options) {
   std::string telemetry_notice;
   std::optional<telemetry::PodObservations> observed;
   if (!options.telemetry_dir.empty()) {
-    Result<telemetry::PodObservations> read = ReadTelemetry(options.telemetry_dir, &telemetry_notice);
+    Result<telemetry::PodObservations> read =
+        telemetry::ReadTelemetryFolder(options.telemetry_dir, "--telemetry", &telemetry_notice);
     if (!read.ok()) return Fail(read.status(), kBadInput);
     observed = std::move(read).value();
     snapshot.telemetry = &*observed;

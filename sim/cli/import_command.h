@@ -12,19 +12,11 @@ struct ImportOptions {
   std::string name = "snapshot";
   double run_s = 3600;       // the job classes' placeholder run time
   double horizon_s = 86400;  // the scenario's horizon_s
-  // A folder of Prometheus exports, one "<metric>.json" per query (kTelemetryFiles); "": none.
+  // A folder of Prometheus exports, one "<metric>.json" per query (telemetry::kTelemetryFiles,
+  // sim/io/telemetry/telemetry_folder.h); "": none.
   std::string telemetry_dir;
   std::string jobs_path;  // kubectl get jobs -A -o json; "": none
 };
-
-// The files --telemetry reads from its folder, those present: each the answer of the query
-// of that metric (README "Telemetry export"). Other files there are not read.
-inline constexpr const char* kTelemetryFiles[] = {
-    "kube_pod_created",         "kube_pod_start_time",
-    "kube_pod_completion_time", "kube_pod_owner",
-    "kube_replicaset_owner",    "kube_pod_container_status_terminated_reason",
-    "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_DEV_GPU_UTIL",
-    "DCGM_FI_DEV_FB_USED"};
 
 // Standard input is named "stdin" in messages, and read within the files' limits
 // (ReadStandardInput). Exit code: 0 success (warnings and notices on stderr), 2 bad input (one message on

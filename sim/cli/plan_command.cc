@@ -4,14 +4,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "sim/cli/failure.h"
 #include "sim/io/plan_json.h"
 #include "sim/report/output_dir.h"
 #include "sim/report/plan_report.h"
-#include "sim/study/random_draws.h"
 
 namespace migsim {
 namespace {
@@ -22,26 +20,6 @@ void ShowEvaluation(const PlanConfiguration& c, int nodes, const PlanEvaluation&
                e.cost_per_hour, e.meets ? "meets" : ("misses (" + e.why_not + ")").c_str());
 }
 
-// Seeds of a plan whose scenario draws nothing at random give identical runs: say so once
-// (at the largest size, where most can happen), rather than let them pass for evidence.
-void NoteSeeds(const PlanFile& plan) {
-  if (plan.seeds.size() < 2) return;
-  std::string seeds;
-  for (uint64_t s : plan.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
-  ScenarioFile file{.path = plan.scenario_path,
-                    .name = std::filesystem::path(plan.scenario_path).filename().string(),
-                    .description = "",
-                    .variants = {}};
-  for (const PlanConfiguration& c : plan.configurations) {
-    Result<Scenario> s = PlanScenario(plan, c, plan.max_nodes, plan.seeds.front());
-    if (s.ok()) file.variants.emplace_back(c.name, std::move(s).value());
-  }
-  const std::string nothing = SeedChangesNothing(file, "seeds " + seeds);
-  if (!file.variants.empty() && !nothing.empty()) {
-    std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
-  }
-}
-
 }  // namespace
 
 int PlanCommand(const PlanOptions& options) {
@@ -50,7 +28,9 @@ int PlanCommand(const PlanOptions& options) {
     return Fail(loaded.status(), kBadInput);
   }
   const PlanFile& plan = loaded.value();
-  NoteSeeds(plan);
+  if (const std::string nothing = PlanSeedsChangeNothing(plan); !nothing.empty()) {
+    std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
+  }
   if (!options.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
     Status s =

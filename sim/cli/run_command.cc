@@ -7,12 +7,12 @@
 
 #include "sim/cli/failure.h"
 #include "sim/cli/progress.h"
-#include "sim/cli/unschedulable_warnings.h"
 #include "sim/core/text.h"
 #include "sim/io/scenario_json.h"
 #include "sim/report/output_dir.h"
 #include "sim/report/run_report.h"
 #include "sim/study/random_draws.h"
+#include "sim/study/unschedulable_warnings.h"
 
 namespace migsim {
 namespace {

@@ -16,7 +16,6 @@
 #include "sim/report/sweep_csv.h"
 #include "sim/report/sweep_merge.h"
 #include "sim/report/sweep_table.h"
-#include "sim/study/random_draws.h"
 #include "sim/study/sweep/sweep_run.h"
 #include "sim/study/sweep/sweep_shard.h"
 
@@ -40,20 +39,6 @@ Result<std::optional<Shard>> ChooseShard(const std::string& flag) {
                                .migsim_shards = Env("MIGSIM_SHARDS")});
 }
 
-// A /seed axis over a scenario that draws nothing at random gives identical rows: say so
-// once rather than let them pass for a study of the seed.
-void NoteSeedAxis(const SweepFile& sweep) {
-  if (std::find(sweep.columns.begin(), sweep.columns.end(), "/seed") == sweep.columns.end()) {
-    return;
-  }
-  std::string nothing;
-  for (const SweepPoint& point : sweep.points) {
-    nothing = SeedChangesNothing(point.scenario, "the sweep's /seed");
-    if (nothing.empty()) return;
-  }
-  if (!nothing.empty()) std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
-}
-
 // sweep.csv, or a shard's CSV stamped for `migsim merge` (ShardStamp).
 std::string SweepCsvText(const SweepFile& sweep, const std::optional<Shard>& shard,
                          const SweepResults& results) {
@@ -74,7 +59,9 @@ int SweepCommand(const SweepOptions& options) {
   if (!shard.ok()) return Fail(shard.status(), kBadInput);
   Result<SweepFile> sweep = LoadSweepFile(options.sweep_path);
   if (!sweep.ok()) return Fail(sweep.status(), kBadInput);
-  NoteSeedAxis(sweep.value());
+  if (const std::string nothing = SeedAxisChangesNothing(sweep.value()); !nothing.empty()) {
+    std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
+  }
   if (!options.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
     Status s =

@@ -19,6 +19,7 @@
 #include "sim/python/python_policy.h"
 #include "sim/python/python_view.h"
 #include "sim/python/results.h"
+#include "sim/python/study_bindings.h"
 #include "sim/study/random_draws.h"
 #include "sim/study/run.h"
 
@@ -187,6 +188,8 @@ PYBIND11_MODULE(migsim, m) {
         "(its name) or `policy`, a Python object; `seed` replaces the seed of the scenario and "
         "of every variant before it is read, as `migsim run --seed` does. Returns "
         "a dict for the named `variant`, else a list of dicts, one per variant.");
+  BindStudies(m);
+  BindScenarioTools(m);
 }
 
 }  // namespace migsim::python

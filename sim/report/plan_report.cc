@@ -326,4 +326,8 @@ std::string FormatEvidenceCsv(const PlanResult& result) {
   return out;
 }
 
+std::string FormatPlanRecommendation(const PlanResult& result) {
+  return Recommendation(result, RankConfigurations(result));
+}
+
 }  // namespace migsim

@@ -33,4 +33,8 @@ std::string FormatPlanCsv(const PlanResult& result);
 // evidence.csv: one row per simulation (configuration, nodes, seed), in evaluation order.
 std::string FormatEvidenceCsv(const PlanResult& result);
 
+// The table's last lines, "recommendation: ..." and "its energy: ..." (or "recommendation:
+// none: ..."), as FormatPlanTable ends, for a caller that shows the answer alone.
+std::string FormatPlanRecommendation(const PlanResult& result);
+
 }  // namespace migsim

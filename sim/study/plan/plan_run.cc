@@ -1,11 +1,13 @@
 #include "sim/study/plan/plan_run.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <mutex>
 #include <utility>
 
 #include "sim/core/check.h"
 #include "sim/study/parallel_for.h"
+#include "sim/study/random_draws.h"
 #include "sim/study/run.h"
 
 namespace migsim {
@@ -75,19 +77,22 @@ PlanEvaluation Misses(std::string why, PlanEvaluation* e) {
 }  // namespace
 
 PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& configuration,
-                            int nodes) {
+                            int nodes, const std::function<bool()>& should_stop) {
   MIGSIM_CHECK(!plan.seeds.empty(), "a plan without seeds");
   PlanEvaluation e;
   bool autoscaled = false;
   // Loaded once per seed: what the scenario draws while loading (arrivals) is the seed's.
   for (uint64_t seed : plan.seeds) {
+    if (should_stop && should_stop()) return Misses("stopped", &e);
     Result<Scenario> loaded = PlanScenario(plan, configuration, nodes, seed);
     if (!loaded.ok()) return Misses("does not load: " + loaded.status().ToString(), &e);
     const Scenario& scenario = loaded.value();
     // A fixed pool costs its nodes' prices; an autoscaled one what its runs billed, per
     // hour of run, averaged over the seeds run.
     autoscaled = !scenario.cluster.node_groups.empty();
-    VariantResult result = RunVariant(configuration.name, scenario);
+    VariantResult result =
+        RunVariant(configuration.name, scenario, {.should_stop = should_stop});
+    if (result.stopped) return Misses("stopped", &e);
     // A run stopped past its budget (run.h) measured nothing: the size misses, saying why.
     if (result.overrun) return Misses(OverrunMessage(*result.overrun), &e);
     if (!autoscaled) {
@@ -137,7 +142,7 @@ PlanResult RunPlan(const PlanFile& plan, const PlanRunOptions& options) {
   ParallelFor(n, WorkerCount(options.jobs, n), [&](size_t i) {
     const PlanConfiguration& c = plan.configurations[i];
     auto evaluate = [&](int nodes) {
-      PlanEvaluation e = EvaluatePlan(plan, c, nodes);
+      PlanEvaluation e = EvaluatePlan(plan, c, nodes, options.should_stop);
       if (options.on_evaluation) {
         std::lock_guard<std::mutex> lock(report);
         options.on_evaluation(c, nodes, e);
@@ -147,6 +152,22 @@ PlanResult RunPlan(const PlanFile& plan, const PlanRunOptions& options) {
     result.configurations[i] = {&c, FindFewestNodes(evaluate, plan.max_nodes)};
   });
   return result;
+}
+
+std::string PlanSeedsChangeNothing(const PlanFile& plan) {
+  if (plan.seeds.size() < 2) return "";
+  std::string seeds;
+  for (uint64_t s : plan.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
+  ScenarioFile file{.path = plan.scenario_path,
+                    .name = std::filesystem::path(plan.scenario_path).filename().string(),
+                    .description = "",
+                    .variants = {}};
+  for (const PlanConfiguration& c : plan.configurations) {
+    Result<Scenario> s = PlanScenario(plan, c, plan.max_nodes, plan.seeds.front());
+    if (s.ok()) file.variants.emplace_back(c.name, std::move(s).value());
+  }
+  if (file.variants.empty()) return "";
+  return SeedChangesNothing(file, "seeds " + seeds);
 }
 
 }  // namespace migsim

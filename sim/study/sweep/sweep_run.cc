@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/study/parallel_for.h"
+#include "sim/study/random_draws.h"
 #include "sim/study/run.h"
 
 namespace migsim {
@@ -63,9 +64,9 @@ struct RunNotes {
 };
 
 // The run's row, and its notes.
-SweepRow Execute(const Run& run, RunNotes* notes) {
+SweepRow Execute(const Run& run, const std::function<bool()>& should_stop, RunNotes* notes) {
   const auto& [name, scenario] = run.point->scenario.variants[run.variant];
-  const VariantResult result = RunVariant(name, scenario);
+  const VariantResult result = RunVariant(name, scenario, {.should_stop = should_stop});
   const std::string where = "point " + std::to_string(run.point->index) + ", variant " + name;
   if (result.overrun) notes->overrun = where + ": " + OverrunMessage(*result.overrun);
   if (result.rejected_decisions > 0) {
@@ -88,7 +89,8 @@ SweepResults RunSweep(const SweepFile& sweep, const SweepRunOptions& options) {
   std::vector<RunNotes> notes(runs.size());
   ParallelFor(
       runs.size(), static_cast<size_t>(std::max(options.threads, 1)),
-      [&](size_t i) { rows[i] = Execute(runs[i], &notes[i]); }, options.on_run_done);
+      [&](size_t i) { rows[i] = Execute(runs[i], options.should_stop, &notes[i]); },
+      options.on_run_done);
   SweepResults results{.columns = sweep.columns, .rows = std::move(rows)};
   const auto first = std::find_if(notes.begin(), notes.end(),
                                   [](const RunNotes& n) { return !n.overrun.empty(); });
@@ -97,6 +99,18 @@ SweepResults RunSweep(const SweepFile& sweep, const SweepRunOptions& options) {
     if (!n.rejection.empty()) results.rejections.push_back(n.rejection);
   }
   return results;
+}
+
+std::string SeedAxisChangesNothing(const SweepFile& sweep) {
+  if (std::find(sweep.columns.begin(), sweep.columns.end(), "/seed") == sweep.columns.end()) {
+    return "";
+  }
+  std::string nothing;
+  for (const SweepPoint& point : sweep.points) {
+    nothing = SeedChangesNothing(point.scenario, "the sweep's /seed");
+    if (nothing.empty()) return "";
+  }
+  return nothing;
 }
 
 }  // namespace migsim

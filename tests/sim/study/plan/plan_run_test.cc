@@ -96,6 +96,34 @@ TEST_CASE("a plan that no size meets recommends nothing and says why", "[plan]")
                                  "with at most 3 nodes\n"));
 }
 
+TEST_CASE("a plan asked to stop misses at once, saying it stopped", "[plan]") {
+  Result<PlanFile> loaded = LoadPlan(PlanText("", 3));
+  REQUIRE(loaded.ok());
+  const PlanFile& plan = loaded.value();
+  const PlanEvaluation e = EvaluatePlan(plan, plan.configurations[0], 3, [] { return true; });
+  CHECK_FALSE(e.meets);
+  CHECK(e.why_not == "stopped");
+  CHECK(e.runs.empty());
+  // Asked again after the first check: the run itself stops at its first event time.
+  int asked = 0;
+  const PlanEvaluation later =
+      EvaluatePlan(plan, plan.configurations[0], 3, [&asked] { return ++asked > 1; });
+  CHECK(later.why_not == "stopped");
+  CHECK(asked == 2);
+}
+
+TEST_CASE("seeds of a plan over a scenario that draws nothing at random are said to change "
+          "nothing",
+          "[plan]") {
+  Result<PlanFile> one = LoadPlan(PlanText("", 3));
+  REQUIRE(one.ok());
+  CHECK(PlanSeedsChangeNothing(one.value()).empty());  // one seed: nothing to say
+  Result<PlanFile> two = LoadPlan(PlanText(R"(, "seeds": [1, 2])", 3));
+  REQUIRE(two.ok());
+  CHECK_THAT(PlanSeedsChangeNothing(two.value()),
+             Catch::StartsWith("seeds 1, 2 changes nothing: scenario"));
+}
+
 // The worked example of README "Capacity planning": its answers are the README's.
 TEST_CASE("the capacity-inference-mix plan recommends four time-sliced p4d nodes", "[plan]") {
   const std::string path =

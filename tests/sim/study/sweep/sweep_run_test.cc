@@ -1,5 +1,6 @@
 // Running a sweep: sharding its points and running every point and variant.
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
@@ -113,6 +114,27 @@ TEST_CASE("a sweep keeps, per run, a policy's rejected decisions for the CLI to 
              Catch::StartsWith("point 0, variant spread: policy 'fixture': ") &&
                  Catch::Contains(" decisions were rejected (first: at 0 s, pod w") &&
                  Catch::EndsWith("node 999 does not exist (the cluster has 1 node))"));
+}
+
+TEST_CASE("a sweep asked to stop stops each of its runs at its first event time", "[sweep]") {
+  const SweepFile sweep = LoadSweep(kSmallSweep);
+  SweepRunOptions options = SweepThreads(2);
+  std::atomic<int> asked{0};
+  options.should_stop = [&asked] {
+    ++asked;
+    return true;
+  };
+  const SweepResults results = RunSweep(sweep, options);
+  REQUIRE(results.rows.size() == 10);
+  CHECK(asked >= 10);  // every run asked, none went on
+  for (const SweepRow& row : results.rows) CHECK(row.completed == 0);
+}
+
+TEST_CASE("a /seed axis over a scenario that draws nothing at random is said to change nothing",
+          "[sweep]") {
+  const SweepFile sweep = LoadSweep(kSmallSweep);
+  CHECK_THAT(SeedAxisChangesNothing(sweep),
+             Catch::StartsWith("the sweep's /seed changes nothing: scenario"));
 }
 
 }  // namespace migsim

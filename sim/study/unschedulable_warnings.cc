@@ -1,4 +1,4 @@
-#include "sim/cli/unschedulable_warnings.h"
+#include "sim/study/unschedulable_warnings.h"
 
 #include <algorithm>
 #include <map>
