@@ -1,7 +1,8 @@
 // Test plugins, one shared library per behaviour chosen at compile time
 // (MIGSIM_FIXTURE): a well-behaved first fit, a wrong ABI version, a missing symbol, a
 // plugin that refuses its params, one that answers a node that does not exist, one whose
-// name is NULL, and a first fit the loader never unloads (linked with -z nodelete).
+// name is NULL, a first fit the loader never unloads (linked with -z nodelete), and a
+// first fit whose queue order is no order at all (every pod before every other).
 #include <cstdio>
 #include <cstring>
 
@@ -57,3 +58,9 @@ EXPORT int migsim_policy_place(void*, const migsim_view* view, const migsim_pod*
   return 0;
 #endif
 }
+
+#if MIGSIM_FIXTURE == 7
+EXPORT int migsim_policy_queue_less(void*, const migsim_queued_pod*, const migsim_queued_pod*) {
+  return 1;
+}
+#endif
