@@ -86,6 +86,27 @@ TEST_CASE("a plugin's queue order is the order pods are offered: small pods befo
   CHECK(BoundSeconds(*by_default) == std::vector<double>{0, 10, 20, 20, 20});
 }
 
+TEST_CASE("a plugin's queue order reads the pods' labels and namespaces", "[policies][plugin][queue]") {
+  Scenario s;
+  s.cluster.nodes = {test::GpuNode("a", "g4dn.xlarge")};  // one GPU: one pod at a time
+  s.namespaces = {"default", "zeta", "alpha"};
+  const JobClassId job = test::AddJobClass(s, "job", test::Sec(0), test::Sec(10));
+  // blocker, then rank c, b, a (created in that order), then two of rank x: zeta's, alpha's.
+  const std::vector<std::pair<std::string, int32_t>> pods = {
+      {"", 0}, {"c", 0}, {"b", 0}, {"a", 0}, {"x", 1}, {"x", 2}};
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const TemplateId t =
+        test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = job});
+    if (!pods[i].first.empty()) s.templates[t.value()].labels = {{"rank", pods[i].first}};
+    s.templates[t.value()].namespace_index = pods[i].second;
+    test::AddPods(s, "p" + std::to_string(i), test::Sec(static_cast<double>(i)), t);
+  }
+  std::unique_ptr<Policy> plugin = Load("by_label");
+  auto engine = test::RunEngine(MakeEngineInputs(s, plugin.get()), s, *plugin);
+  // a at 10 s, b at 20, c at 30, then alpha's x at 40 before zeta's at 50.
+  CHECK(BoundSeconds(*engine) == std::vector<double>{0, 30, 20, 10, 50, 40});
+}
+
 TEST_CASE("a version-1 plugin still loads, supplies no queue order and places as its version-2 build",
           "[policies][plugin]") {
   std::unique_ptr<Policy> v1 = Load("most_free_gpu_v1");
