@@ -1,4 +1,4 @@
-/* migsim's scheduling-policy plugin ABI, version 1: a policy in a shared library, loaded
+/* migsim's scheduling-policy plugin ABI, version 2: a policy in a shared library, loaded
  * by a scenario's "policy": {"library": "path/to/libpolicy.so", "params": {...}}.
  *
  * Plain C (C99 and C++), no migsim headers: a plugin builds against this file alone.
@@ -11,11 +11,18 @@
  * exists, has room and serves one of the pod's requests — and a bad answer leaves the pod
  * pending and is counted (rejected decisions), never applied.
  *
- * Versioning: MIGSIM_POLICY_ABI_VERSION changes when a struct or a signature changes
- * incompatibly; migsim refuses a library built for another version. Fields may be added at
- * the end of migsim_view in a compatible version; struct_size tells how large the one
- * passed is. Units: time in microseconds of simulated time, CPU in millicores, memory in
- * MiB; counts of extended resources as Kubernetes counts them. */
+ * Queue order (version 2): a library may also export migsim_policy_queue_less, the order in
+ * which pending pods are offered (kube-scheduler's QueueSort). A scenario uses it only when
+ * it says so: "scheduler": {"queue_order": "policy"} (a loader error when the library does
+ * not export it).
+ *
+ * Versioning: MIGSIM_POLICY_ABI_VERSION changes with each version. Version 2 only adds
+ * (the optional migsim_policy_queue_less and migsim_queued_pod); migsim loads libraries of
+ * versions MIGSIM_POLICY_ABI_OLDEST to MIGSIM_POLICY_ABI_VERSION, a version-1 library as
+ * it always ran, and refuses any other. Fields may be added at the end of migsim_view and
+ * migsim_queued_pod in a compatible version; struct_size tells how large the one passed
+ * is. Units: time in microseconds of simulated time, CPU in millicores, memory in MiB;
+ * counts of extended resources as Kubernetes counts them. */
 #ifndef MIGSIM_POLICY_PLUGIN_H_
 #define MIGSIM_POLICY_PLUGIN_H_
 
@@ -26,7 +33,9 @@
 extern "C" {
 #endif
 
-#define MIGSIM_POLICY_ABI_VERSION 1u
+#define MIGSIM_POLICY_ABI_VERSION 2u
+/* The oldest version this header's migsim still loads. */
+#define MIGSIM_POLICY_ABI_OLDEST 1u
 
 typedef struct migsim_label {
   const char* key;
@@ -91,6 +100,25 @@ typedef struct migsim_view {
   const void* fits_context; /* pass it to fits */
 } migsim_view;
 
+/* A pending pod as the queue order sees it (kube-scheduler's QueuedPodInfo: the pod, as
+ * QueueSort plugins read it). Version 2. */
+typedef struct migsim_queued_pod {
+  uint32_t struct_size; /* sizeof(migsim_queued_pod) as migsim built it */
+  uint32_t id;          /* unique, in creation order */
+  int64_t created_us;   /* creation; migsim's pods enter the queue when created */
+  int32_t priority;     /* .spec.priority, from its PriorityClass (0 without one) */
+  int64_t run_estimate_us; /* what the scheduler is told of its run time; -1: none */
+  int64_t cpu_milli;
+  int64_t memory_mib;
+  const migsim_request* requests; /* its extended resources */
+  uint32_t request_count;
+  const char* const* resource_names; /* names of the requests' resources, by index */
+  uint32_t resource_count;
+  const char* namespace_name;   /* "default" unless its workload names one */
+  const migsim_label* labels;   /* the pod's labels, sorted by key */
+  uint32_t label_count;
+} migsim_queued_pod;
+
 #define MIGSIM_MAX_DEVICE_CHOICES 64
 
 typedef struct migsim_device_choice {
@@ -116,6 +144,16 @@ const char* migsim_policy_name(void* policy);
 /* 1: bind `pod` as `out` says; 0: leave it pending until something changes. */
 int migsim_policy_place(void* policy, const migsim_view* view, const migsim_pod* pod,
                         migsim_placement* out);
+
+/* Optional, version 2: nonzero when pod `a` is to be offered before pod `b`. Used when the
+ * scenario says "scheduler": {"queue_order": "policy"}; it replaces the default order
+ * (higher priority first, then the older pod) wholly, as kube-scheduler enables exactly one
+ * QueueSort. It must be a strict weak order (never a before a; a before b excludes b before
+ * a; transitive) that does not change its answer for two pods while both wait: migsim
+ * keeps the queue sorted by it. Pods it leaves equivalent go in creation order. A bad order
+ * (a before a, a cycle) is not checked: it leaves the queue in some order, never unsafe.
+ * Called with pods' facts only, without a view, between and during scheduling cycles. */
+int migsim_policy_queue_less(void* policy, const migsim_queued_pod* a, const migsim_queued_pod* b);
 
 #ifdef __cplusplus
 }

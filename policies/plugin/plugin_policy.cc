@@ -6,6 +6,7 @@
 
 #include "policies/plugin/migsim_policy_plugin.h"
 #include "policies/plugin/plugin_library.h"
+#include "policies/plugin/plugin_queue_order.h"
 
 namespace migsim {
 namespace {
@@ -16,6 +17,7 @@ struct Symbols {
   void (*destroy)(void*);
   const char* (*name)(void*);
   int (*place)(void*, const migsim_view*, const migsim_pod*, migsim_placement*);
+  PluginQueueLess queue_less;  // version 2, optional: nullptr when not exported
 };
 
 // What the fits callback needs: the call's view and pod.
@@ -41,6 +43,10 @@ class PluginPolicy final : public Policy {
 
   std::string_view name() const override { return name_; }
   std::optional<Placement> Place(const ClusterView& view, const PodView& pod) override;
+  std::unique_ptr<QueueOrder> SuppliedQueueOrder(const QueueNames& names) override {
+    if (symbols_.queue_less == nullptr) return nullptr;
+    return MakePluginQueueOrder(symbols_.queue_less, instance_, names);
+  }
 
  private:
   void Convert(const ClusterView& view);
@@ -226,12 +232,17 @@ Result<std::unique_ptr<Policy>> LoadPluginPolicy(const std::string& path,
       return Status::InvalidArgument("policy library '" + path + "' does not export " + names[i]);
     }
   }
-  if (const uint32_t abi = s.abi_version(); abi != MIGSIM_POLICY_ABI_VERSION) {
+  const uint32_t abi = s.abi_version();
+  if (abi < MIGSIM_POLICY_ABI_OLDEST || abi > MIGSIM_POLICY_ABI_VERSION) {
     return Status::InvalidArgument("policy library '" + path +
                                    "' is built for policy ABI version " + std::to_string(abi) +
-                                   "; this migsim loads version " +
+                                   "; this migsim loads versions " +
+                                   std::to_string(MIGSIM_POLICY_ABI_OLDEST) + " to " +
                                    std::to_string(MIGSIM_POLICY_ABI_VERSION));
   }
+  // Version 1 has no queue order: a symbol of that name in such a library is not this
+  // ABI's (it may have another signature), so it is not looked up.
+  if (abi >= 2) Find(library, "migsim_policy_queue_less", &s.queue_less);
   char error[512] = {0};
   void* instance = s.create(params_json.c_str(), error, sizeof error);
   if (instance == nullptr) {

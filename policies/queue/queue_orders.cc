@@ -31,6 +31,10 @@ const std::vector<QueueOrderInfo>& QueueOrderCatalog() {
       {"srtf",
        "shortest remaining time first: the least run-time estimate left (less the resumed "
        "part) first; preemptive (a pending pod evicts a bound one with more left to run)"},
+      {kPolicyQueueOrder,
+       "the order the scenario's policy supplies: a policy library's migsim_policy_queue_less "
+       "(plugin ABI version 2) or a Python policy's less(a, b); pods it leaves equivalent go "
+       "in creation order; non-preemptive. A policy that supplies none is a loader error"},
   };
   return catalog;
 }

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include "policies/plugin/migsim_policy_plugin.h"
+#include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
 
 namespace migsim {
@@ -46,7 +48,12 @@ int PoliciesCommand() {
   std::printf(
       "\nIn a scenario: \"policy\": {\"name\": \"mig-best-fit\", \"params\": {\"dynamic\": true}}\n"
       "A policy from a shared library: \"policy\": {\"library\": \"libmine.so\", \"params\": {}}\n"
-      "(policies/README.md).\n");
+      "(policies/README.md; plugin ABI versions %u to %u).\n",
+      MIGSIM_POLICY_ABI_OLDEST, MIGSIM_POLICY_ABI_VERSION);
+  std::printf("\nQueue orders, in a scenario's \"scheduler\": {\"queue_order\": NAME}:\n");
+  for (const QueueOrderInfo& info : QueueOrderCatalog()) {
+    std::printf("%-16s %s\n", std::string(info.name).c_str(), std::string(info.summary).c_str());
+  }
   return 0;
 }
 

@@ -67,6 +67,8 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
                t.priority,
                pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
   view.tolerations = unless_empty(t.tolerations);
+  view.labels = unless_empty(t.labels);
+  view.namespace_index = t.namespace_index;
   view.claims = unless_empty(t.resource_claims);
   if (!t.shared_claims.empty()) {
     view.claims = &t.resource_claims;

@@ -150,6 +150,8 @@ PolicySpec LoadLibrary(LoadContext* ctx, const JsonRef& ref) {
     return spec;
   }
   spec.name = std::string(loaded.value()->name());
+  const ResourceTable none;
+  spec.supplies_queue_order = loaded.value()->SuppliedQueueOrder({.resources = &none}) != nullptr;
   return spec;
 }
 

@@ -98,6 +98,20 @@ void ApplyPriorityClass(LoadContext* ctx, const ObjectReader& r, const Scenario&
   ctx->Fail(field.pointer(), UnknownNameMessage("priority class", *name, names));
 }
 
+namespace {
+
+// Why `policy` cannot give the queue order "policy".
+std::string PolicyWithoutQueueOrder(const PolicySpec& policy) {
+  const std::string why =
+      policy.library.empty()
+          ? "policy '" + policy.name + "' is built in, and no built-in policy supplies one"
+          : "policy library '" + policy.library + "' does not export migsim_policy_queue_less";
+  return "'policy' takes the queue order from the scenario's policy, but " + why +
+         " (name a queue order instead, or use a library of plugin ABI version 2 that exports it)";
+}
+
+}  // namespace
+
 void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
   ObjectReader r(ctx, ref,
                  {"queue_order", "pod_initial_backoff_s", "pod_max_backoff_s",
@@ -122,6 +136,10 @@ void LoadScheduler(LoadContext* ctx, const JsonRef& ref, Scenario* scenario) {
     if (ctx->ok() && std::find(valid.begin(), valid.end(), scenario->queue_order) == valid.end()) {
       ctx->Fail(r.Field("queue_order").pointer(),
                 UnknownNameMessage("queue order", scenario->queue_order, valid));
+    }
+    if (ctx->ok() && scenario->queue_order == kPolicyQueueOrder &&
+        !scenario->policy.supplies_queue_order) {
+      ctx->Fail(r.Field("queue_order").pointer(), PolicyWithoutQueueOrder(scenario->policy));
     }
   }
   LoadQueueDisciplines(ctx, r, scenario);

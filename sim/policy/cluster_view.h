@@ -147,6 +147,10 @@ struct PodView {
   // drawn run time, else its job class's (on a whole GPU); nullopt for pods that run until
   // deleted. Queue disciplines such as SJF order by it.
   std::optional<SimTime> run_estimate{};
+  // The pod's labels (sorted by key; nullptr: none) and its namespace (an index into the
+  // run's namespaces, 0 "default"): what a queue order may read (QueueNames names them).
+  const Labels* labels = nullptr;
+  int32_t namespace_index = 0;
   // For a pod of a gang: where the gang lets it go (Fits checks it); nullptr otherwise.
   const GangConstraint* gang = nullptr;
   // Set only under a preemptive queue discipline (LAS, SRTF), 0 otherwise. The fraction of its work

@@ -20,15 +20,18 @@
 //
 // Which pending pod is tried first is not a policy's to say: as kube-scheduler's QueueSort
 // is a plugin of its own, the queue order is a QueueOrder (sim/policy/queue_order.h), the
-// one the scenario names in scheduler.queue_order.
+// one the scenario names in scheduler.queue_order — which may name "policy", the order a
+// policy supplies (SuppliedQueueOrder: a plugin's or a Python policy's).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "sim/cluster/mig_layout.h"
 #include "sim/policy/cluster_view.h"
+#include "sim/policy/queue_order.h"
 
 namespace migsim {
 
@@ -103,6 +106,15 @@ class Policy {
   virtual std::vector<MigReconfiguration> PostFilter(const ClusterView& view, const PodView& pod) {
     (void)view, (void)pod;
     return {};
+  }
+
+  // The queue order this policy supplies, for a scenario whose scheduler.queue_order is
+  // "policy" (a plugin library's migsim_policy_queue_less, a Python policy's less), or
+  // nullptr: the built-ins supply none. The order calls into this policy, which must
+  // outlive it. Default: none.
+  virtual std::unique_ptr<QueueOrder> SuppliedQueueOrder(const QueueNames& names) {
+    (void)names;
+    return nullptr;
   }
 
  private:

@@ -21,6 +21,9 @@ struct PolicySpec {
   std::map<std::string, ParamValue> params{};
   std::string library{};      // a shared-library policy: its path; `name` is then its own
   std::string params_json{};  // the "params" object as written (for plugins), or "{}"
+  // A library that supplies a queue order (exports migsim_policy_queue_less): set by the
+  // loader, which checks scheduler.queue_order "policy" against it.
+  bool supplies_queue_order = false;
 
   // The name shown in results: the policy's name.
   const std::string& label() const { return name; }

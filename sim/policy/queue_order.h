@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -25,6 +27,14 @@ struct QueueOrderParams {
   // the wait after which a pending pod moves up one queue (nullopt: never).
   std::vector<double> las_thresholds_gpu_s{3600};
   std::optional<SimTime> las_promote_after{};
+};
+
+// What a queue order supplied by a policy (Policy::SuppliedQueueOrder) needs to name what a
+// PodView holds as indexes: the run's namespaces (PodView::namespace_index) and resources
+// (the ids of its requests). Both outlive the run.
+struct QueueNames {
+  std::span<const std::string> namespaces{};
+  const ResourceTable* resources = nullptr;
 };
 
 class QueueOrder {

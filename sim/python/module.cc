@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
 #include "sim/core/check.h"
 #include "sim/io/input_limits.h"
@@ -94,12 +95,19 @@ VariantResult Checked(VariantResult result) {
 // object. Built-in policies run without the GIL, so other Python threads go on meanwhile.
 // Ctrl-C (or another signal whose handler raises) stops the run between two event times
 // and its exception comes out of here; so does a Python policy's, once it raised.
-VariantResult RunOne(const std::string& name, const Scenario& scenario, const py::object& policy) {
-  RunOptions options{.collect_pods = true};
+// With `queue_order` "policy" (or the scenario's scheduler.queue_order "policy") the run
+// takes the queue order from `policy`, which must supply one (ValueError).
+VariantResult RunOne(const std::string& name, const Scenario& scenario, const py::object& policy,
+                     const std::optional<std::string>& queue_order) {
+  RunOptions options{.collect_pods = true, .queue_order_from_policy = queue_order.has_value()};
+  const std::string order_asked =
+      queue_order ? "queue_order='policy'" : "scheduler.queue_order 'policy' of variant " + name;
+  const bool order_of_policy = queue_order || scenario.queue_order == kPolicyQueueOrder;
   if (policy.is_none() || py::isinstance<py::str>(policy)) {
     std::unique_ptr<Policy> built_in =
         policy.is_none() ? MakeScenarioPolicy(scenario)
                          : BuiltIn(policy.cast<std::string>(), scenario.seed);
+    if (order_of_policy) RequireQueueOrder(*built_in, order_asked);
     Interrupt interrupt(nullptr, /*gil_released=*/true);
     options.should_stop = std::ref(interrupt);
     std::optional<VariantResult> result;
@@ -110,7 +118,8 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
     interrupt.RaiseIfSignalled();
     return Checked(std::move(*result));
   }
-  PythonPolicy wrapped(policy);
+  PythonPolicy wrapped(policy, scenario.namespaces);
+  if (order_of_policy) RequireQueueOrder(wrapped, order_asked);
   Interrupt interrupt(&wrapped, /*gil_released=*/false);
   options.should_stop = std::ref(interrupt);
   VariantResult result = RunVariant(name, scenario, wrapped, options);
@@ -123,7 +132,12 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
 // that changes nothing (the scenario draws nothing at random, and the policy is not a
 // Python object, which may) is said once, as a warning.
 py::object Run(const py::object& scenario, const std::optional<std::string>& variant,
-               const py::object& policy, std::optional<uint64_t> seed) {
+               const py::object& policy, std::optional<uint64_t> seed,
+               const std::optional<std::string>& queue_order) {
+  if (queue_order && *queue_order != kPolicyQueueOrder) {
+    throw py::value_error("queue_order takes only 'policy' (the policy's own order); name "
+                          "another order in the scenario's scheduler.queue_order");
+  }
   // The engine that called the policy is mid-run: a run started from there would be a
   // second engine on the same thread, inside the first one's scheduling cycle.
   if (InPolicyCallback()) {
@@ -143,7 +157,7 @@ py::object Run(const py::object& scenario, const std::optional<std::string>& var
   py::list results;
   for (const auto& [name, s] : file.variants) {
     if (variant && *variant != name) continue;
-    results.append(ResultDict(RunOne(name, s, policy), s.seed));
+    results.append(ResultDict(RunOne(name, s, policy, queue_order), s.seed));
   }
   if (!variant) return results;
   if (results.empty()) throw py::value_error("no variant '" + *variant + "' in " + file.path);
@@ -184,9 +198,12 @@ PYBIND11_MODULE(migsim, m) {
   m.def("policies", &PolicyNames, "The built-in policies' names (for run's `policy`).");
   m.def("run", &Run, py::arg("scenario"), py::arg("variant") = py::none(),
         py::arg("policy") = py::none(), py::arg("seed") = py::none(),
+        py::arg("queue_order") = py::none(),
         "Runs a scenario (a path or a loaded Scenario) under its own policy, a built-in one "
         "(its name) or `policy`, a Python object; `seed` replaces the seed of the scenario and "
-        "of every variant before it is read, as `migsim run --seed` does. Returns "
+        "of every variant before it is read, as `migsim run --seed` does; queue_order='policy' "
+        "takes the queue order from the policy (a Python object's less(a, b)) whatever the "
+        "scenario's scheduler.queue_order says. Returns "
         "a dict for the named `variant`, else a list of dicts, one per variant.");
   BindStudies(m);
   BindScenarioTools(m);

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <memory>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -21,7 +23,9 @@ class CallScope {
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;
   PyView View(const ClusterView& v) const { return {&v, alive_}; }
-  PyPod Pod(const ClusterView& v, const PodView& p) const { return {&p, &v.resources(), alive_}; }
+  PyPod Pod(const ResourceTable& r, const PodView& p, std::span<const std::string> names) const {
+    return {&p, &r, alive_, names};
+  }
   PyNode Node(const ClusterView& v, const NodeInfo& n) const {
     return {&n, &v.resources(), alive_};
   }
@@ -94,8 +98,11 @@ std::optional<Placement> Convert(const py::object& answer) {
 // score calls it makes, so that a scoring policy pays a Python call per node, not three
 // new objects as well. They die (and refuse to be read) when Place returns.
 struct PythonPolicy::PodCall {
-  PodCall(const ClusterView& v, const PodView& p)
-      : view(&v), pod(&p), py_view(py::cast(scope.View(v))), py_pod(py::cast(scope.Pod(v, p))) {}
+  PodCall(const ClusterView& v, const PodView& p, std::span<const std::string> names)
+      : view(&v),
+        pod(&p),
+        py_view(py::cast(scope.View(v))),
+        py_pod(py::cast(scope.Pod(v.resources(), p, names))) {}
   const ClusterView* view;
   const PodView* pod;
   CallScope scope;
@@ -113,11 +120,13 @@ py::object Method(const py::object& policy, const char* name) {
 
 bool InPolicyCallback() { return callback_depth > 0; }
 
-PythonPolicy::PythonPolicy(py::object policy)
+PythonPolicy::PythonPolicy(py::object policy, std::vector<std::string> namespaces)
     : policy_(std::move(policy)),
       place_(Method(policy_, "place")),
       filter_(Method(policy_, "filter")),
-      score_(Method(policy_, "score")) {
+      score_(Method(policy_, "score")),
+      less_(Method(policy_, "less")),
+      namespaces_(std::move(namespaces)) {
   name_ = py::hasattr(policy_, "name") ? py::str(policy_.attr("name")).cast<std::string>()
                                        : std::string("python");
 }
@@ -127,13 +136,13 @@ PythonPolicy::~PythonPolicy() = default;
 template <typename F>
 auto PythonPolicy::WithPodCall(const ClusterView& view, const PodView& pod, F&& f) {
   if (current_ != nullptr && current_->view == &view && current_->pod == &pod) return f(*current_);
-  PodCall fresh(view, pod);
+  PodCall fresh(view, pod, namespaces_);
   return f(fresh);
 }
 
 std::optional<Placement> PythonPolicy::Place(const ClusterView& view, const PodView& pod) {
   if (error_) return std::nullopt;
-  PodCall call(view, pod);
+  PodCall call(view, pod, namespaces_);
   if (place_.is_none()) {
     current_ = &call;
     std::optional<Placement> placement = Policy::Place(view, pod);
@@ -178,6 +187,54 @@ std::optional<double> PythonPolicy::Score(const ClusterView& view, const PodView
         return score;
       },
       std::nullopt);
+}
+
+namespace {
+
+// less(a, b) as a QueueOrder. The policy outlives it (Policy::SuppliedQueueOrder).
+class PythonQueueOrder final : public QueueOrder {
+ public:
+  PythonQueueOrder(PythonPolicy& policy, const ResourceTable& resources)
+      : policy_(&policy), resources_(&resources) {}
+  std::string_view name() const override { return "policy"; }
+  bool Less(const PodView& a, const PodView& b) const override {
+    return policy_->Less(*resources_, a, b);
+  }
+  // less may tell apart pods of one scheduling class (by creation, labels, ...).
+  bool OrdersWithinClass() const override { return true; }
+
+ private:
+  PythonPolicy* policy_;
+  const ResourceTable* resources_;
+};
+
+}  // namespace
+
+std::unique_ptr<QueueOrder> PythonPolicy::SuppliedQueueOrder(const QueueNames& names) {
+  if (less_.is_none() || names.resources == nullptr) return nullptr;
+  return std::make_unique<PythonQueueOrder>(*this, *names.resources);
+}
+
+bool PythonPolicy::Less(const ResourceTable& resources, const PodView& a, const PodView& b) {
+  return Guarded(
+      error_, "less() must return a bool",
+      [&] {
+        const CallScope scope;
+        py::object answer = less_(scope.Pod(resources, a, namespaces_),
+                                  scope.Pod(resources, b, namespaces_));
+        if (answer.is_none()) throw py::cast_error("got None");
+        return As<bool>(answer);
+      },
+      false);
+}
+
+void RequireQueueOrder(Policy& policy, const std::string& why) {
+  const ResourceTable none;
+  if (policy.SuppliedQueueOrder({.resources = &none}) != nullptr) return;
+  throw py::value_error(why + " takes the queue order from the policy, but policy '" +
+                        std::string(policy.name()) +
+                        "' supplies none (a Python policy supplies one with a less(a, b) "
+                        "method; a policy library with migsim_policy_queue_less; no built-in does)");
 }
 
 std::optional<py::error_already_set> PythonPolicy::TakeError() {

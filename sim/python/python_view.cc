@@ -97,7 +97,27 @@ void BindPod(py::module_& m) {
                                }
                                return out;
                              })
-      .def_property_readonly("pending_alike", [](const PyPod& p) { return P(p).pending_alike; });
+      .def_property_readonly("pending_alike", [](const PyPod& p) { return P(p).pending_alike; })
+      .def_property_readonly("priority", [](const PyPod& p) { return P(p).priority; })
+      .def_property_readonly("run_estimate_s",
+                             [](const PyPod& p) {
+                               const std::optional<SimTime>& e = P(p).run_estimate;
+                               return e ? py::object(py::float_(e->seconds()))
+                                        : py::object(py::none());
+                             })
+      .def_property_readonly("namespace",
+                             [](const PyPod& p) {
+                               const auto ns = static_cast<size_t>(P(p).namespace_index);
+                               return ns < p.namespaces.size() ? p.namespaces[ns]
+                                                               : std::string("default");
+                             })
+      .def_property_readonly("labels", [](const PyPod& p) {
+        py::dict out;
+        if (P(p).labels != nullptr) {
+          for (const auto& [k, v] : *P(p).labels) out[py::str(k)] = v;
+        }
+        return out;
+      });
 }
 
 }  // namespace

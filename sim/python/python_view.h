@@ -1,12 +1,14 @@
 #pragma once
 // The read-only views a Python policy receives: thin handles on the engine's ClusterView,
-// NodeInfo and PodView. They are valid until the placement of the pod they were made for
-// is decided (PythonPolicy::Place returns); a handle kept longer raises RuntimeError
-// instead of reading freed memory.
+// NodeInfo and PodView. They are valid until the call they were made for returns (the
+// placement of the pod is decided, or less(a, b) answered); a handle kept longer raises
+// RuntimeError instead of reading freed memory.
 
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <span>
+#include <string>
 
 #include "sim/policy/cluster_view.h"
 
@@ -25,6 +27,7 @@ struct PyPod {
   const PodView* pod;
   const ResourceTable* resources;
   Alive alive;
+  std::span<const std::string> namespaces{};  // names PodView::namespace_index
 };
 
 // view.nodes: a sequence that makes a node's handle only when it is read, so that a

@@ -37,7 +37,7 @@ size_t ExpectedPods(const Scenario& scenario) {
 
 }  // namespace
 
-EngineInputs MakeEngineInputs(const Scenario& scenario) {
+EngineInputs MakeEngineInputs(const Scenario& scenario, Policy* order_source) {
   EngineInputs in;
   in.cluster = &scenario.cluster;
   in.resources = scenario.resources;
@@ -46,7 +46,15 @@ EngineInputs MakeEngineInputs(const Scenario& scenario) {
   for (const WorkloadSpec& w : scenario.workloads) in.controllers.push_back(MakeController(w));
   in.cluster_controllers = MakeClusterControllers(scenario.cluster, scenario.kueue);
   in.scheduler = scenario.scheduler;
-  in.queue_order = MakeQueueOrder(scenario.queue_order, scenario.queue_params);
+  if (order_source != nullptr) {
+    in.queue_order = order_source->SuppliedQueueOrder(
+        QueueNames{.namespaces = scenario.namespaces, .resources = &scenario.resources});
+    MIGSIM_CHECK(in.queue_order != nullptr, "the policy supplies no queue order");
+  } else {
+    MIGSIM_CHECK(scenario.queue_order != kPolicyQueueOrder,
+                 "queue order 'policy' without the policy that supplies it");
+    in.queue_order = MakeQueueOrder(scenario.queue_order, scenario.queue_params);
+  }
   in.disruption_budgets = scenario.disruption_budgets;
   in.device_classes = scenario.device_classes;
   in.shared_claims = scenario.shared_claims;
@@ -210,7 +218,9 @@ void AddRequests(const Scenario& scenario, SimTime end, AutoscalingMetrics& m) {
 
 VariantResult RunVariant(const std::string& name, const Scenario& scenario, Policy& policy,
                          const RunOptions& options) {
-  Engine engine(MakeEngineInputs(scenario), policy,
+  const bool order_of_policy =
+      options.queue_order_from_policy || scenario.queue_order == kPolicyQueueOrder;
+  Engine engine(MakeEngineInputs(scenario, order_of_policy ? &policy : nullptr), policy,
                 EngineConfig{.seed = scenario.seed,
                              .horizon = scenario.horizon,
                              .measure_mig_fragmentation =

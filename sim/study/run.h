@@ -115,11 +115,18 @@ struct RunOptions {
   // Asked between event times (EngineConfig::should_stop): true stops the run there and
   // the result is VariantResult::stopped.
   std::function<bool()> should_stop{};
+  // The queue order the policy run supplies (Policy::SuppliedQueueOrder), whatever the
+  // scenario's scheduler.queue_order says: Python's run(queue_order="policy").
+  // REQUIRES: the policy supplies one.
+  bool queue_order_from_policy = false;
 };
 
 // What the engine runs of `scenario`: its cluster (referenced: it must outlive the engine),
-// templates, a controller per workload, the scheduler's settings and queue order.
-EngineInputs MakeEngineInputs(const Scenario& scenario);
+// templates, a controller per workload, the scheduler's settings and queue order — the one
+// `order_source` supplies when given, else the one scheduler.queue_order names.
+// REQUIRES: `order_source` supplies a queue order when given; given when
+// scheduler.queue_order is "policy".
+EngineInputs MakeEngineInputs(const Scenario& scenario, Policy* order_source = nullptr);
 
 // A fresh policy of the kind the scenario names: the one place a study makes a policy
 // from a scenario. REQUIRES: the scenario's policy is valid (the loaders check it).

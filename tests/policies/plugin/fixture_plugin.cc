@@ -1,7 +1,9 @@
 // Test plugins, one shared library per behaviour chosen at compile time
 // (MIGSIM_FIXTURE): a well-behaved first fit, a wrong ABI version, a missing symbol, a
 // plugin that refuses its params, one that answers a node that does not exist, one whose
-// name is NULL, and a first fit the loader never unloads (linked with -z nodelete).
+// name is NULL, a first fit the loader never unloads (linked with -z nodelete), a first
+// fit whose queue order is no order at all (every pod before every other), and one whose
+// queue order reads labels and namespaces (label "rank", then namespace name, then id).
 #include <cstdio>
 #include <cstring>
 
@@ -57,3 +59,26 @@ EXPORT int migsim_policy_place(void*, const migsim_view* view, const migsim_pod*
   return 0;
 #endif
 }
+
+#if MIGSIM_FIXTURE == 7
+EXPORT int migsim_policy_queue_less(void*, const migsim_queued_pod*, const migsim_queued_pod*) {
+  return 1;
+}
+#endif
+
+#if MIGSIM_FIXTURE == 8
+namespace {
+const char* Rank(const migsim_queued_pod* pod) {
+  for (uint32_t i = 0; i < pod->label_count; ++i) {
+    if (std::strcmp(pod->labels[i].key, "rank") == 0) return pod->labels[i].value;
+  }
+  return "";
+}
+}  // namespace
+
+EXPORT int migsim_policy_queue_less(void*, const migsim_queued_pod* a, const migsim_queued_pod* b) {
+  if (const int c = std::strcmp(Rank(a), Rank(b)); c != 0) return c < 0;
+  if (const int c = std::strcmp(a->namespace_name, b->namespace_name); c != 0) return c < 0;
+  return a->id < b->id;
+}
+#endif

@@ -62,7 +62,7 @@ TEST_CASE("a plugin that cannot be used is refused with a message naming why",
              Catch::StartsWith("cannot load policy library: ") && Catch::Contains("README.md"));
   CHECK(LoadError(Fixture("wrong_abi")) ==
         "policy library '" + Fixture("wrong_abi") +
-            "' is built for policy ABI version 2; this migsim loads version 1");
+            "' is built for policy ABI version 3; this migsim loads versions 1 to 2");
   CHECK(LoadError(Fixture("missing_symbol")) ==
         "policy library '" + Fixture("missing_symbol") + "' does not export migsim_policy_name");
   CHECK(LoadError(Fixture("refuses_params"), R"({"x":1})") ==

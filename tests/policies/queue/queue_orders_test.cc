@@ -1,5 +1,6 @@
 // The one catalog of queue orders (scheduler.queue_order): each name it lists makes its
-// QueueOrder, "priority" the engine's built-in PrioritySort.
+// QueueOrder, "priority" the engine's built-in PrioritySort, "policy" the policy's own.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
@@ -24,10 +25,16 @@ TEST_CASE("priority makes no queue order object: the engine's PrioritySort is us
   CHECK(MakeQueueOrder("priority") == nullptr);
 }
 
+TEST_CASE("the catalog lists policy, the order a policy supplies, which it does not make itself",
+          "[policies][queue]") {
+  const std::vector<std::string> names = QueueOrderNames();
+  CHECK(std::find(names.begin(), names.end(), kPolicyQueueOrder) != names.end());
+}
+
 TEST_CASE("every other name in the queue order catalog makes the order of that name",
           "[policies][queue]") {
   for (const QueueOrderInfo& info : QueueOrderCatalog()) {
-    if (info.name == "priority") continue;
+    if (info.name == "priority" || info.name == kPolicyQueueOrder) continue;
     INFO(info.name);
     const std::unique_ptr<QueueOrder> order = MakeQueueOrder(info.name);
     REQUIRE(order != nullptr);

@@ -220,6 +220,17 @@ TEST_CASE("migsim policies lists every policy with its params and defaults", "[c
                            Catch::Contains("seed           integer, default 1"));
 }
 
+TEST_CASE("migsim policies lists the queue orders, policy among them, and the plugin ABI versions",
+          "[cli]") {
+  Outcome r = RunMigsim("policies");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("plugin ABI versions 1 to 2") &&
+                           Catch::Contains("\nsjf              shortest job first") &&
+                           Catch::Contains("\npolicy           the order the scenario's policy "
+                                           "supplies: a policy library's "
+                                           "migsim_policy_queue_less"));
+}
+
 }  // namespace
 }  // namespace migsim
 

@@ -104,7 +104,7 @@ TEST_CASE("a library policy that does not load is an error at its pointer", "[io
   CHECK_THAT(
       MessageOf(R"({"library": ")" + Fixture("wrong_abi") + R"("})"),
       Catch::StartsWith("t.json:/policy/library: policy library '") &&
-          Catch::EndsWith("' is built for policy ABI version 2; this migsim loads version 1"));
+          Catch::EndsWith("' is built for policy ABI version 3; this migsim loads versions 1 to 2"));
   CHECK_THAT(
       MessageOf(R"({"library": ")" + Fixture("refuses_params") + R"(", "params": {"x": 1}})"),
       Catch::StartsWith("t.json:/policy/params: policy library '") &&

@@ -102,7 +102,7 @@ TEST_CASE("bad scheduler settings are errors at their pointer", "[io][priority]"
   CHECK(MessageOf(Doc("{}", "", R"(, "scheduler": {"queue_order": "lifo"})")) ==
         "t.json:/scheduler/queue_order: unknown queue order 'lifo' (valid: priority, fifo, sjf, "
         "fair-share, "
-        "las, srtf)");
+        "las, srtf, policy)");
   CHECK(MessageOf(Doc("{}", "", R"(, "scheduler": {"pod_max_backoff_s": 0.5})")) ==
         "t.json:/scheduler/pod_max_backoff_s: must be >= pod_initial_backoff_s (1)");
 }
