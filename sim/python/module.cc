@@ -142,8 +142,8 @@ py::object Run(const py::object& scenario, const std::optional<std::string>& var
   // second engine on the same thread, inside the first one's scheduling cycle.
   if (InPolicyCallback()) {
     throw std::runtime_error(
-        "migsim.run called from inside a policy callback (place, filter or score): a policy "
-        "cannot start a run; run the other scenario before or after this one");
+        "migsim.run called from inside a policy callback (place, filter, score or less): a "
+        "policy cannot start a run; run the other scenario before or after this one");
   }
   std::optional<ScenarioFile> storage;
   const ScenarioFile& file = File(scenario, seed, storage);
