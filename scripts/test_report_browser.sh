@@ -3,12 +3,20 @@
 # is taken and the DOM the browser built must hold the report's charts (<svg> elements
 # with their lines and bars) and no parser or script error.
 #
-# Usage: scripts/test_report_browser.sh REPORT.html [SCREENSHOT.png]
+# Usage: scripts/test_report_browser.sh [--expect TEXT]... REPORT.html [SCREENSHOT.png]
+# Each --expect TEXT must appear in the DOM the browser built (a section heading, say
+# '<h2>Energy</h2>' for a run report, or a chart's class).
 # Exit: 0 when it renders, 77 (skip) when Chromium is not installed, 1 on failure.
 set -uo pipefail
 
+expects=()
+while [ $# -gt 0 ] && [ "$1" = "--expect" ]; do
+  [ $# -ge 2 ] || { echo "usage: $0 [--expect TEXT]... REPORT.html [SCREENSHOT.png]" >&2; exit 1; }
+  expects+=("$2")
+  shift 2
+done
 if [ $# -lt 1 ] || [ ! -f "$1" ]; then
-  echo "usage: $0 REPORT.html [SCREENSHOT.png]" >&2
+  echo "usage: $0 [--expect TEXT]... REPORT.html [SCREENSHOT.png]" >&2
   exit 1
 fi
 report=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -50,7 +58,9 @@ dom_svgs=$(grep -o '<svg' "$work/dom.html" | wc -l)
   fail "the DOM has $dom_svgs <svg> elements, the report $expected_svgs"
 grep -q '<polyline' "$work/dom.html" || fail "the DOM has no chart line (<polyline>)"
 grep -q '<rect' "$work/dom.html" || fail "the DOM has no bar (<rect>)"
-grep -q '<h2>Energy</h2>' "$work/dom.html" || fail "the DOM has no Energy section"
+for text in "${expects[@]}"; do
+  grep -qF -- "$text" "$work/dom.html" || fail "the DOM has no $text"
+done
 grep -q '<parsererror' "$work/dom.html" && fail "the browser reported a parser error"
 grep -qi '<script' "$work/dom.html" && fail "the DOM holds a <script>"
 

@@ -14,6 +14,7 @@
 #include "sim/cli/openb_command.h"
 #include "sim/cli/plan_command.h"
 #include "sim/cli/policies_command.h"
+#include "sim/cli/report_command.h"
 #include "sim/cli/run_command.h"
 #include "sim/cli/sweep_command.h"
 #include "sim/cli/uncaught.h"
@@ -31,6 +32,7 @@ struct Cli {
   migsim::SweepOptions sweep;
   migsim::MergeOptions merge;
   migsim::ImportOptions import;
+  migsim::ReportOptions report;
   std::string csv, model, scenario;
   std::string catalog_file;  // gpus/nodes/profiles/layouts --scenario
   bool all_profiles = false;
@@ -135,6 +137,9 @@ void AddOpenb(CLI::App& app, Cli& cli) {
   cmd->add_option("-j,--jobs", o.jobs, "Parallel runs (default: every core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
+  cmd->add_option("--report", o.report,
+                  "Also write a self-contained HTML report (allocation against arrived demand)")
+      ->check(NonEmptyPath());
   cmd->add_flag("--mig", o.mig,
                 "Also run the MIG edition on p4d nodes: static layouts and dynamic partitioning");
   cmd->footer("Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/");
@@ -146,7 +151,11 @@ void AddPlan(CLI::App& app, Cli& cli) {
   CLI::App* cmd = app.add_subcommand(
       "plan", "Find, per configuration of a node pool, the fewest nodes that meet a plan's SLOs");
   cmd->add_option("plan", o.plan_path, "Plan file (JSON)")->required();
-  cmd->add_option("--out", o.out_dir, "Also write plan.csv and evidence.csv into this directory")
+  cmd->add_option("--out", o.out_dir,
+                  "Also write plan.csv, evidence.csv and objectives.csv into this directory")
+      ->check(NonEmptyPath());
+  cmd->add_option("--report", o.report,
+                  "Also write a self-contained HTML report (metrics against nodes, objectives)")
       ->check(NonEmptyPath());
   cmd->add_option("-j,--jobs", o.jobs, "Configurations evaluated at once (default: every core)")
       ->check(CLI::Range(0, 1024));
@@ -174,6 +183,9 @@ void AddSweep(CLI::App& app, Cli& cli) {
   cmd->add_option("--out", o.out_dir,
                   "Also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here")
       ->check(NonEmptyPath());
+  cmd->add_option("--report", o.report,
+                  "Also write a self-contained HTML report (each metric against each axis)")
+      ->check(NonEmptyPath());
   cmd->add_flag("-q,--quiet", o.quiet, "No progress on stderr");
   AddLimitOption(cmd);
   cmd->footer(
@@ -195,6 +207,18 @@ void AddSweep(CLI::App& app, Cli& cli) {
       ->check(NonEmptyPath());
   merge->footer("Example:\n  migsim merge out/");
   merge->callback([&cli] { cli.code = migsim::MergeCommand(cli.merge); });
+}
+
+void AddReport(CLI::App& app, Cli& cli) {
+  migsim::ReportOptions& o = cli.report;
+  CLI::App* cmd = app.add_subcommand(
+      "report", "Redraw the HTML report of a finished sweep, plan or openb study from its files");
+  cmd->add_option("dir", o.dir, "The study's --out directory")->required()->check(NonEmptyPath());
+  cmd->add_option("--out", o.out, "Write the report here (default: DIR/report.html)")
+      ->check(NonEmptyPath());
+  cmd->footer("Example:\n  migsim sweep scenarios/sweeps/superres-nodes.json --out out/\n"
+              "  migsim report out/                 # out/report.html");
+  cmd->callback([&cli] { cli.code = migsim::ReportCommand(cli.report); });
 }
 
 // A subcommand with one example and a callback.
@@ -308,6 +332,7 @@ int main(int argc, char** argv) {
   AddPlan(app, cli);
   AddSweep(app, cli);
   AddImport(app, cli);
+  AddReport(app, cli);
   try {
     app.parse(argc, argv);  // runs the chosen subcommand's callback
   } catch (const CLI::ParseError& e) {

@@ -7,6 +7,7 @@
 #include "sim/cli/openb_flags.h"
 #include "sim/cli/progress.h"
 #include "sim/report/fill_results.h"
+#include "sim/report/openb_report.h"
 #include "sim/report/openb_summary.h"
 #include "sim/report/output_dir.h"
 #include "sim/study/openb/openb_campaign.h"
@@ -61,11 +62,14 @@ int OpenbCommand(const OpenbOptions& o) {
   }
   Result<OpenbInputs> inputs = LoadOpenbInputs({o.data_dir, o.nodes, o.traces});
   if (!inputs.ok()) return bad(inputs.status());
-  if (!o.out_dir.empty()) {
-    if (Status s = CheckOutputTargets(TargetsIn("--out", o.out_dir, OutNames(o.mig))); !s.ok()) {
-      return bad(s);
-    }
+  std::vector<OutputTarget> targets;
+  if (!o.out_dir.empty()) targets = TargetsIn("--out", o.out_dir, OutNames(o.mig));
+  if (!o.report.empty()) {
+    if (Status s = CheckOutputFile("--report", o.report); !s.ok()) return bad(s);
+    targets.push_back({"--report", o.report});
   }
+  if (Status s = CheckOutputTargets(targets); !s.ok()) return bad(s);
+  const bool writes = !o.out_dir.empty() || !o.report.empty();
   const bool progress = ShowsProgress(o.quiet);
   const CampaignOptions campaign{.seeds = seeds.value(),
                                  .tune = o.tune,
@@ -75,8 +79,8 @@ int OpenbCommand(const OpenbOptions& o) {
   const std::vector<FillRun> runs = RunFillCampaign(inputs.value(), policies.value(), campaign);
   if (progress) std::fprintf(stderr, "\n");
   const double took = SecondsSince(start);
-  std::vector<std::string> files;  // formatted only for --out
-  if (!o.out_dir.empty()) {
+  std::vector<std::string> files;  // formatted only for --out and --report
+  if (writes) {
     files = {FormatAllocCsv(runs), FormatFragCsv(runs), FormatFragRatioCsv(runs),
              FormatFailedCsv(runs), FormatFinalStateCsv(runs)};
   }
@@ -85,14 +89,25 @@ int OpenbCommand(const OpenbOptions& o) {
   std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took, campaign.threads);
   if (o.mig) {
     RunMigEdition(inputs.value(), runs.front().result.total_gpus, campaign, progress,
-                  o.out_dir.empty() ? nullptr : &files);
+                  writes ? &files : nullptr);
   }
-  if (o.out_dir.empty()) return 0;
+  if (!writes) return 0;
   // One set: an interrupted --mig run leaves none of the files, not the first five.
   std::vector<std::pair<std::string, std::string>> named;
   const std::vector<std::string> names = OutNames(o.mig);
   for (size_t i = 0; i < names.size(); ++i) named.emplace_back(names[i], std::move(files[i]));
-  if (Status s = WriteFiles(o.out_dir, named); !s.ok()) return Fail(s, kInternalError);
+  std::vector<OutputFile> out;
+  if (!o.out_dir.empty()) out = FilesIn(o.out_dir, named);
+  if (!o.report.empty()) {
+    Result<std::string> html = OpenbReportFromFiles(named, "");
+    if (!html.ok()) return Fail(html.status(), kInternalError);
+    out.push_back({o.report, std::move(html).value()});
+  }
+  const std::vector<std::string> dirs = {o.out_dir};
+  if (Status s = PublishOutputs(o.out_dir.empty() ? std::vector<std::string>{} : dirs, out);
+      !s.ok()) {
+    return Fail(s, kInternalError);
+  }
   return 0;
 }
 

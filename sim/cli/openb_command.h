@@ -21,6 +21,7 @@ struct OpenbOptions {
   // Also run the MIG edition: the same pods on p4d nodes with A100 MIG, static layouts and
   // dynamic partitioning (mig_placed/slices/frag_discrete.csv).
   bool mig = false;
+  std::string report;  // also write the HTML report (openb_report.h) here
 };
 
 // Exit code: 0 success, 1 when an output file cannot be written, 2 bad input.

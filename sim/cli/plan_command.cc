@@ -10,6 +10,7 @@
 #include "sim/io/plan_json.h"
 #include "sim/report/output_dir.h"
 #include "sim/report/plan_report.h"
+#include "sim/report/plan_study_report.h"
 
 namespace migsim {
 namespace {
@@ -18,6 +19,27 @@ namespace {
 void ShowEvaluation(const PlanConfiguration& c, int nodes, const PlanEvaluation& e) {
   std::fprintf(stderr, "%s: %d node%s, $%.2f/h: %s\n", c.name.c_str(), nodes, nodes == 1 ? "" : "s",
                e.cost_per_hour, e.meets ? "meets" : ("misses (" + e.why_not + ")").c_str());
+}
+
+// --out's CSVs and --report (drawn from them): one set, published together or not at all.
+Status WritePlanOutputs(const PlanOptions& options, const PlanResult& result) {
+  if (options.out_dir.empty() && options.report.empty()) return Status::Ok();
+  const std::vector<std::pair<std::string, std::string>> csvs = {
+      {"plan.csv", FormatPlanCsv(result)},
+      {"evidence.csv", FormatEvidenceCsv(result)},
+      {"objectives.csv", FormatObjectivesCsv(result.plan->slo)}};
+  std::vector<std::string> dirs;
+  std::vector<OutputFile> files;
+  if (!options.out_dir.empty()) {
+    dirs.push_back(options.out_dir);
+    files = FilesIn(options.out_dir, csvs);
+  }
+  if (!options.report.empty()) {
+    Result<std::string> html = PlanReportFromFiles(csvs, "");
+    if (!html.ok()) return html.status();
+    files.push_back({options.report, std::move(html).value()});
+  }
+  return PublishOutputs(dirs, files);
 }
 
 }  // namespace
@@ -31,12 +53,16 @@ int PlanCommand(const PlanOptions& options) {
   if (const std::string nothing = PlanSeedsChangeNothing(plan); !nothing.empty()) {
     std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
   }
+  std::vector<OutputTarget> targets;
   if (!options.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
-    Status s =
-        CheckOutputTargets(TargetsIn("--out", options.out_dir, {"plan.csv", "evidence.csv"}));
-    if (!s.ok()) return Fail(s, kBadInput);
+    targets = TargetsIn("--out", options.out_dir, {"plan.csv", "evidence.csv", "objectives.csv"});
   }
+  if (!options.report.empty()) {
+    if (Status s = CheckOutputFile("--report", options.report); !s.ok()) return Fail(s, kBadInput);
+    targets.push_back({"--report", options.report});
+  }
+  if (Status s = CheckOutputTargets(targets); !s.ok()) return Fail(s, kBadInput);
   PlanRunOptions run{.jobs = options.jobs, .on_evaluation = nullptr};
   if (!options.quiet && isatty(STDERR_FILENO)) run.on_evaluation = ShowEvaluation;
   const auto start = std::chrono::steady_clock::now();
@@ -45,13 +71,7 @@ int PlanCommand(const PlanOptions& options) {
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     std::fprintf(stderr, "%.2f s wall\n", took.count());
   }
-  if (!options.out_dir.empty()) {
-    Status s = WriteFiles(options.out_dir, {{"plan.csv", FormatPlanCsv(result)},
-                                            {"evidence.csv", FormatEvidenceCsv(result)}});
-    if (!s.ok()) {
-      return Fail(s, kInternalError);
-    }
-  }
+  if (Status s = WritePlanOutputs(options, result); !s.ok()) return Fail(s, kInternalError);
   for (const std::string& note : UnservedNotes(result)) {
     std::fprintf(stderr, "migsim: warning: %s\n", note.c_str());
   }

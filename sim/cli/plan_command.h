@@ -8,9 +8,10 @@ namespace migsim {
 
 struct PlanOptions {
   std::string plan_path;
-  std::string out_dir;  // also write plan.csv and evidence.csv here
+  std::string out_dir;  // also write plan.csv, evidence.csv and objectives.csv here
   int jobs = 0;         // configurations evaluated at once; 0: one per core
   bool quiet = false;   // no progress on stderr
+  std::string report;   // also write the HTML report (plan_study_report.h) here
 };
 
 // Exit code: 0 success (whether or not a configuration meets the objectives), 2 bad

@@ -15,6 +15,7 @@
 #include "sim/report/output_dir.h"
 #include "sim/report/sweep_csv.h"
 #include "sim/report/sweep_merge.h"
+#include "sim/report/sweep_report.h"
 #include "sim/report/sweep_table.h"
 #include "sim/study/sweep/sweep_run.h"
 #include "sim/study/sweep/sweep_shard.h"
@@ -49,6 +50,26 @@ std::string SweepCsvText(const SweepFile& sweep, const std::optional<Shard>& sha
                              SweepDefinitionDigest(sweep, digests));
 }
 
+// --out's CSV and --report, checked before anything runs; a shard's report would draw a
+// part of the sweep: it is drawn from the merged sweep.csv (`migsim report`).
+Status CheckSweepOutputs(const SweepOptions& options, const std::optional<Shard>& shard) {
+  std::vector<OutputTarget> targets;
+  if (!options.out_dir.empty()) {
+    if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return s;
+    targets = TargetsIn("--out", options.out_dir, {SweepCsvName(shard)});
+  }
+  if (!options.report.empty()) {
+    if (shard) {
+      return Status::InvalidArgument(
+          "--report: a shard draws no report; after migsim merge, draw the sweep's with "
+          "migsim report DIR");
+    }
+    if (Status s = CheckOutputFile("--report", options.report); !s.ok()) return s;
+    targets.push_back({"--report", options.report});
+  }
+  return CheckOutputTargets(targets);
+}
+
 }  // namespace
 
 int SweepCommand(const SweepOptions& options) {
@@ -62,12 +83,7 @@ int SweepCommand(const SweepOptions& options) {
   if (const std::string nothing = SeedAxisChangesNothing(sweep.value()); !nothing.empty()) {
     std::fprintf(stderr, "migsim: %s\n", nothing.c_str());
   }
-  if (!options.out_dir.empty()) {
-    if (Status s = CheckOutputDir("--out", options.out_dir); !s.ok()) return Fail(s, kBadInput);
-    Status s =
-        CheckOutputTargets(TargetsIn("--out", options.out_dir, {SweepCsvName(shard.value())}));
-    if (!s.ok()) return Fail(s, kBadInput);
-  }
+  if (Status s = CheckSweepOutputs(options, shard.value()); !s.ok()) return Fail(s, kBadInput);
   const bool progress = ShowsProgress(options.quiet);
   SweepRunOptions run{.threads = static_cast<int>(WorkerCount(options.jobs)),
                       .shard = shard.value(),
@@ -90,12 +106,19 @@ int SweepCommand(const SweepOptions& options) {
   for (const std::string& rejection : results.rejections) {
     std::fprintf(stderr, "migsim: warning: %s\n", rejection.c_str());
   }
+  const std::string csv = SweepCsvText(sweep.value(), run.shard, results);
+  std::vector<std::string> dirs;
+  std::vector<OutputFile> files;
   if (!options.out_dir.empty()) {
-    Status s =
-        WriteFiles(options.out_dir,
-                   {{SweepCsvName(run.shard), SweepCsvText(sweep.value(), run.shard, results)}});
-    if (!s.ok()) return Fail(s, kInternalError);
+    dirs.push_back(options.out_dir);
+    files = FilesIn(options.out_dir, {{SweepCsvName(run.shard), csv}});
   }
+  if (!options.report.empty()) {
+    Result<std::string> html = SweepReportHtml(csv, "sweep.csv");
+    if (!html.ok()) return Fail(html.status(), kInternalError);
+    files.push_back({options.report, std::move(html).value()});
+  }
+  if (Status s = PublishOutputs(dirs, files); !s.ok()) return Fail(s, kInternalError);
   std::cout << FormatSweepTable(results);
   return 0;
 }

@@ -16,6 +16,7 @@ struct SweepOptions {
   std::string shard;
   std::string out_dir;  // also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here
   bool quiet = false;   // no progress on stderr
+  std::string report;   // also write the HTML report (sweep_report.h) here; not for a shard
 };
 
 // Exit code: 0 success; 2 bad input or usage (one message on stderr, nothing run or

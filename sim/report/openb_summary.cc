@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "sim/report/fill_results.h"
+#include "sim/report/seed_interval.h"
 
 namespace migsim {
 namespace {
@@ -80,10 +81,11 @@ MeanSd ComputeMeanSd(const std::vector<double>& v) {
   return m;
 }
 
-std::string FormatMeanSd(const MeanSd& m) {
+std::string FormatMeanInterval(const MeanSd& m) {
   if (m.n == 0) return "n/a";
   std::string out;
-  Appendf(&out, "%.2f +- %.2f", m.mean, m.sd);
+  const double n = static_cast<double>(m.n);
+  Appendf(&out, "%.2f \u00b1%.2f", m.mean, StudentT975(m.n - 1) * m.sd / std::sqrt(n));
   if (m.missing == 0) return out;
   return out + " (" + std::to_string(m.n) + "/" + std::to_string(m.n + m.missing) + ")";
 }
@@ -111,11 +113,12 @@ std::string FormatFillSummary(const std::vector<FillRun>& runs,
       failed.push_back(static_cast<double>(r->result.pods_failed));
     }
     Appendf(&out, "%-16s %-26s %6zu %22s %22s %12s\n", policy.c_str(), trace.c_str(),
-            a100.size(), FormatMeanSd(ComputeMeanSd(a100)).c_str(),
-            FormatMeanSd(ComputeMeanSd(a130)).c_str(),
-            FormatMeanSd(ComputeMeanSd(failed)).c_str());
+            a100.size(), FormatMeanInterval(ComputeMeanSd(a100)).c_str(),
+            FormatMeanInterval(ComputeMeanSd(a130)).c_str(),
+            FormatMeanInterval(ComputeMeanSd(failed)).c_str());
   });
-  return out;
+  return out + "(mean \u00b1 95 % confidence interval over the seeds: Student's t, n - 1 degrees "
+               "of freedom)\n";
 }
 
 std::string FormatFinalStateSummary(const std::vector<FillRun>& runs,

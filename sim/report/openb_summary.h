@@ -1,6 +1,6 @@
 #pragma once
 // The tables `migsim openb` prints: per trace and policy, allocation at 100 % and 130 %
-// arrived and failed pods as mean +- sd over the seeds; the end-of-run state as the
+// arrived and failed pods as mean ± 95 % interval over the seeds; the end-of-run state as the
 // reference simulator reports it; and the MIG edition's variants.
 
 #include <cstddef>
@@ -20,9 +20,10 @@ struct MeanSd {
 };
 MeanSd ComputeMeanSd(const std::vector<double>& values);
 
-// "83.87 +- 0.12"; "83.87 +- 0.00 (1/3)" when only 1 of 3 runs has the value; "n/a"
-// without any.
-std::string FormatMeanSd(const MeanSd& m);
+// The mean and the half-width of its 95 % confidence interval over the values, t(0.975,
+// n-1) x sd / sqrt(n) (seed_interval.h): "83.87 ±0.12"; "83.87 ±0.00 (1/3)" when only 1 of 3
+// runs has the value; "n/a" without any.
+std::string FormatMeanInterval(const MeanSd& m);
 
 // The mean alone to 2 decimals, "n/a" without values.
 std::string FormatMean(const std::vector<double>& values);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "sim/core/text.h"
+#include "sim/report/sweep_seed_groups.h"
 
 namespace migsim {
 namespace {
@@ -55,6 +56,13 @@ std::vector<std::string> Titles(const std::vector<std::string>& pointers) {
     titles.push_back(title.empty() || clashes(k) ? pointers[c] : title);
   }
   return titles;
+}
+
+// Columns a text takes on a terminal: its UTF-8 characters (the cells hold "\u00b1").
+size_t Utf8Width(const std::string& text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
 struct Column {
@@ -126,21 +134,19 @@ std::vector<Column> BuildColumns(const SweepResults& results) {
   return columns;
 }
 
-}  // namespace
-
-std::string FormatSweepTable(const SweepResults& results) {
-  const std::vector<Column> columns = BuildColumns(results);
+// The columns side by side, text left-aligned and numbers right-aligned.
+std::string Layout(const std::vector<Column>& columns) {
   std::vector<size_t> widths;
   for (const Column& column : columns) {
     size_t width = column.title.size();
-    for (const std::string& cell : column.cells) width = std::max(width, cell.size());
+    for (const std::string& cell : column.cells) width = std::max(width, Utf8Width(cell));
     widths.push_back(width);
   }
   auto line = [&](auto text_of) {
     std::string out;
     for (size_t c = 0; c < columns.size(); ++c) {
       const std::string text = text_of(c);
-      const std::string pad(widths[c] - text.size(), ' ');
+      const std::string pad(widths[c] - Utf8Width(text), ' ');
       if (c > 0) out += "  ";
       out += columns[c].left_aligned ? text + pad : pad + text;
     }
@@ -148,13 +154,74 @@ std::string FormatSweepTable(const SweepResults& results) {
     return out + "\n";
   };
   std::string out = line([&](size_t c) { return columns[c].title; });
-  for (size_t r = 0; r < results.rows.size(); ++r) {
-    out += line([&](size_t c) { return columns[c].cells[r]; });
+  const size_t rows = columns.empty() ? 0 : columns[0].cells.size();
+  for (size_t r = 0; r < rows; ++r) out += line([&](size_t c) { return columns[c].cells[r]; });
+  return out;
+}
+
+// The metrics the interval table shows, as (CSV column, decimals): the run table's headline
+// figures, the disruption ones when a run had any, JCT when a job completed.
+std::vector<std::pair<std::string_view, int>> IntervalMetrics(const SweepResults& results) {
+  std::vector<std::pair<std::string_view, int>> metrics = {
+      {"makespan_s", 1}, {"p95_s", 1}, {"gpu_allocation_ratio", 3}, {"completed", 1}};
+  if (AnyDisruption(results)) {
+    metrics.insert(metrics.end(), {{"faults", 2}, {"gpu_hours_lost_to_faults", 2}, {"goodput", 4}});
   }
+  const bool jobs = std::any_of(results.rows.begin(), results.rows.end(),
+                                [](const SweepRow& r) { return r.jct_mean_s.has_value(); });
+  if (jobs) metrics.push_back({"jct_mean_s", 1});
+  metrics.push_back({"energy_kwh", 3});
+  return metrics;
+}
+
+// Mean ±95 % interval over the seeds of each other-axis value and variant.
+std::string FormatIntervalTable(const SweepResults& results) {
+  const size_t seed = *SeedColumn(results);
+  const std::vector<SweepSeedGroup> groups = GroupBySeed(results);
+  const std::vector<std::string> titles = Titles(results.columns);
+  std::vector<Column> columns;
+  for (size_t c = 0; c < titles.size(); ++c) {
+    if (c != seed) columns.push_back({titles[c], true, {}});
+  }
+  columns.push_back({"variant", true, {}});
+  columns.push_back({"seeds", false, {}});
+  const auto metrics = IntervalMetrics(results);
+  for (const auto& [name, decimals] : metrics) {
+    columns.push_back({std::string(FindSweepMetric(name)->title), false, {}});
+  }
+  for (const SweepSeedGroup& g : groups) {
+    std::vector<std::string> cells;
+    for (size_t c = 0; c < g.values.size(); ++c) {
+      if (c != seed) cells.push_back(Shortened(g.values[c]));
+    }
+    cells.push_back(g.variant);
+    cells.push_back(std::to_string(g.rows.size()));
+    for (const auto& [name, decimals] : metrics) {
+      const SeedInterval i = GroupInterval(g, *FindSweepMetric(name));
+      cells.push_back(i.n == 0 ? "-" : FormatSeedInterval(i, decimals));
+    }
+    for (size_t c = 0; c < columns.size(); ++c) columns[c].cells.push_back(std::move(cells[c]));
+  }
+  return "\nmean \u00b1 95 % confidence interval over the seeds (Student's t, n - 1 degrees "
+         "of freedom):\n" +
+         Layout(columns);
+}
+
+}  // namespace
+
+std::vector<std::string> SweepColumnTitles(const std::vector<std::string>& pointers) {
+  return Titles(pointers);
+}
+
+std::string FormatSweepTable(const SweepResults& results) {
+  std::string out = Layout(BuildColumns(results));
   const bool unfinished = std::any_of(results.rows.begin(), results.rows.end(),
                                       [](const auto& r) { return r.running + r.pending > 0; });
   if (unfinished) {
     out += "(pods running or pending at the end of a run are not in its makespan)\n";
+  }
+  if (SeedColumn(results) && results.rows.size() > GroupBySeed(results).size()) {
+    out += FormatIntervalTable(results);
   }
   return out;
 }

@@ -40,6 +40,21 @@ struct SweepRow {
   // allocated-idle part, the nodes' overhead; its cost (USD) and CO2 (kg).
   double energy_kwh = 0, gpu_kwh = 0, allocated_idle_kwh = 0, node_kwh = 0;
   double energy_cost = 0, co2_kg = 0;
+  // The run table's other figures (README "The table"): mean queueing latency, pods
+  // submitted, container restarts, mean run time; jobs, their completion time and slowdown
+  // (nullopt when no job completed); GPU-hours and Jain's index over tenants (nullopt when
+  // none was allocated); the policy's decisions and those the engine rejected; node-hours
+  // and dollars of the run (nullopt without node autoscaling, AutoscalingMetrics).
+  double queueing_mean_s = 0;
+  int64_t submitted = 0, restarts = 0;
+  double run_time_mean_s = 0;
+  int64_t jobs_completed = 0, jobs_failed = 0, jobs_unfinished = 0;
+  std::optional<double> jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s;
+  std::optional<double> slowdown_mean, slowdown_p50, slowdown_p95, slowdown_p99;
+  double gpu_hours = 0;
+  std::optional<double> jain_index;
+  int64_t policy_decisions = 0, rejected_decisions = 0;
+  std::optional<double> node_hours, cost_usd;
 };
 
 struct SweepResults {

@@ -15,9 +15,40 @@ struct Run {
   size_t variant;  // index into point->scenario.variants
 };
 
+// The run table's job, tenant, decision and autoscaling figures (SweepRow, last group).
+void AddRunTableFigures(const VariantResult& result, SweepRow* row) {
+  const RunMetrics& m = result.metrics;
+  row->queueing_mean_s = RoundToMicro(m.queueing.mean_s);
+  row->submitted = m.pods.submitted;
+  row->restarts = m.pods.restarts;
+  row->run_time_mean_s = RoundToMicro(m.mean_run_s);
+  row->jobs_completed = m.jobs.completed;
+  row->jobs_failed = m.jobs.failed;
+  row->jobs_unfinished = m.jobs.unfinished;
+  auto stats = [](const LatencyStats& s, std::optional<double>* mean, std::optional<double>* p50,
+                  std::optional<double>* p95, std::optional<double>* p99) {
+    if (s.count == 0) return;
+    *mean = RoundToMicro(s.mean_s), *p50 = RoundToMicro(s.p50_s);
+    *p95 = RoundToMicro(s.p95_s), *p99 = RoundToMicro(s.p99_s);
+  };
+  stats(m.jobs.completion, &row->jct_mean_s, &row->jct_p50_s, &row->jct_p95_s, &row->jct_p99_s);
+  stats(m.jobs.slowdown, &row->slowdown_mean, &row->slowdown_p50, &row->slowdown_p95,
+        &row->slowdown_p99);
+  row->gpu_hours = RoundToMicro(m.gpu_hours);
+  if (m.jain_index) row->jain_index = RoundToMicro(*m.jain_index);
+  row->policy_decisions = result.policy_decisions;
+  row->rejected_decisions = result.rejected_decisions;
+  if (result.autoscaling) {
+    row->node_hours = RoundToMicro(result.autoscaling->node_hours);
+    row->cost_usd = RoundToMicro(result.autoscaling->cost);
+  }
+}
+
 SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scenario& scenario,
-                 const RunMetrics& m, const std::optional<FaultMetrics>& faults,
-                 const EnergyMetrics& energy) {
+                 const VariantResult& result) {
+  const RunMetrics& m = result.metrics;
+  const std::optional<FaultMetrics>& faults = result.faults;
+  const EnergyMetrics& energy = result.energy;
   SweepRow row;
   row.point = point.index;
   row.values = point.values;
@@ -53,6 +84,7 @@ SweepRow MakeRow(const SweepPoint& point, const std::string& variant, const Scen
   row.node_kwh = RoundToMicro(energy.node_kwh);
   row.energy_cost = RoundToMicro(energy.cost);
   row.co2_kg = RoundToMicro(energy.co2_kg);
+  AddRunTableFigures(result, &row);
   return row;
 }
 
@@ -72,7 +104,7 @@ SweepRow Execute(const Run& run, const std::function<bool()>& should_stop, RunNo
   if (result.rejected_decisions > 0) {
     notes->rejection = where + ": policy '" + result.policy + "': " + RejectionMessage(result);
   }
-  return MakeRow(*run.point, name, scenario, result.metrics, result.faults, result.energy);
+  return MakeRow(*run.point, name, scenario, result);
 }
 
 }  // namespace

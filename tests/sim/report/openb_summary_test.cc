@@ -49,12 +49,13 @@ TEST_CASE("mean and sample sd leave missing values out and count them", "[openb]
   }
 }
 
-TEST_CASE("mean +- sd shows the share of runs that have the value when some miss it",
+TEST_CASE("mean and interval show the share of runs that have the value when some miss it",
           "[openb][report]") {
-  CHECK(FormatMeanSd(ComputeMeanSd({80, 90})) == "85.00 +- 7.07");
-  CHECK(FormatMeanSd(ComputeMeanSd({83.87, kNaN, kNaN})) == "83.87 +- 0.00 (1/3)");
-  CHECK(FormatMeanSd(ComputeMeanSd({kNaN})) == "n/a");
-  CHECK(FormatMeanSd(ComputeMeanSd({})) == "n/a");
+  // 80 and 90: sd 7.07, half-width t(0.975, 1) x 7.07 / sqrt 2 = 12.706205 x 5 = 63.53.
+  CHECK(FormatMeanInterval(ComputeMeanSd({80, 90})) == "85.00 \u00b163.53");
+  CHECK(FormatMeanInterval(ComputeMeanSd({83.87, kNaN, kNaN})) == "83.87 \u00b10.00 (1/3)");
+  CHECK(FormatMeanInterval(ComputeMeanSd({kNaN})) == "n/a");
+  CHECK(FormatMeanInterval(ComputeMeanSd({})) == "n/a");
   CHECK(FormatMean({1, 2, kNaN}) == "1.50");
   CHECK(FormatMean({kNaN}) == "n/a");
 }
@@ -67,10 +68,12 @@ TEST_CASE("the fill summary has a row per trace and policy, with n/a for a polic
   CHECK(FormatFillSummary(runs, {"fgd", "random"}) ==
         "policy           trace                       seeds       alloc % at 100 %"
         "       alloc % at 130 %  failed pods\n"
-        "fgd              t                               2          85.00 +- 7.07"
-        "    90.00 +- 0.00 (1/2) 3.00 +- 1.41\n"
+        "fgd              t                               2          85.00 \u00b163.53"
+        "     90.00 \u00b10.00 (1/2) 3.00 \u00b112.71\n"
         "random           t                               0                    n/a"
-        "                    n/a          n/a\n");
+        "                    n/a          n/a\n"
+        "(mean \u00b1 95 % confidence interval over the seeds: Student's t, n - 1 degrees of "
+        "freedom)\n");
 }
 
 TEST_CASE("the end-of-run table gives shares of the totals and of the idle milli-GPU",

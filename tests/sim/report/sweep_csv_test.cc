@@ -60,6 +60,19 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   faulty.node_kwh = 2.5;
   faulty.energy_cost = 1.825;
   faulty.co2_kg = 4.575;
+  faulty.queueing_mean_s = 3.5;  // the run table's figures, read back too
+  faulty.submitted = 40;
+  faulty.restarts = 2;
+  faulty.run_time_mean_s = 100;
+  faulty.jobs_completed = 5;
+  faulty.jobs_failed = 1;
+  faulty.jct_mean_s = 200;
+  faulty.jct_p95_s = 300;
+  faulty.slowdown_mean = 1.5;
+  faulty.gpu_hours = 8.25;
+  faulty.jain_index = 0.9;
+  faulty.policy_decisions = 45;
+  faulty.rejected_decisions = 3;
   results.rows.push_back(faulty);
   const std::string csv = FormatSweepCsv(results);
   CHECK_THAT(csv, Catch::Contains("\n3,\"\"\"x,y\"\"\",,v,,0.000000,1.250000,"));
@@ -72,7 +85,9 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   CHECK_FALSE(back.value().results.rows[0].goodput);
   CHECK_THAT(csv, Catch::EndsWith(",65.872800,6,0.100000,17,49.250000,0.996000,28,30,"
                                   "37845.000000,28,9.500000,12.500000,10.000000,0.250000,"
-                                  "2.500000,1.825000,4.575000\n"));
+                                  "2.500000,1.825000,4.575000,3.500000,40,2,100.000000,5,1,0,"
+                                  "200.000000,,300.000000,,1.500000,,,,8.250000,0.900000,45,3,,"
+                                  "\n"));
   const SweepRow& faulty_back = back.value().results.rows[1];
   CHECK(faulty_back.preemptions == 6);
   CHECK(faulty_back.faults == 17);
@@ -86,6 +101,12 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   CHECK(faulty_back.energy_kwh == 12.5);
   CHECK(faulty_back.allocated_idle_kwh == 0.25);
   CHECK(faulty_back.co2_kg == 4.575);
+  CHECK(faulty_back.queueing_mean_s == 3.5);
+  CHECK(faulty_back.jct_mean_s == 200);
+  CHECK_FALSE(faulty_back.jct_p50_s);
+  CHECK(faulty_back.jain_index == 0.9);
+  CHECK(faulty_back.rejected_decisions == 3);
+  CHECK_FALSE(faulty_back.cost_usd);
   CHECK_THAT(FormatSweepTable(results), Catch::Contains("goodput"));
   CHECK_THAT(FormatSweepTable(results), Catch::Contains("never bound  longest wait (s)"));
   CHECK_THAT(FormatSweepTable(results),
@@ -94,9 +115,9 @@ TEST_CASE("a sweep CSV reads back to the same rows, quoting JSON strings", "[swe
   CHECK(FormatSweepTable(back.value().results) == FormatSweepTable(results));
   CHECK(ParseSweepCsv("point,variant\n", "x.csv").status().ToString() ==
         "x.csv:line 1: not a sweep CSV: expected the header point,<pointers...>,variant,"
-        "makespan_s,...,co2_kg");
+        "makespan_s,...,co2_kg,queueing_mean_s,...,cost_usd");
   CHECK(ParseSweepCsv(csv + "4,1\n", "x.csv").status().ToString() ==
-        "x.csv:line 4: expected 33 fields, got 2");
+        "x.csv:line 4: expected 54 fields, got 2");
 }
 
 TEST_CASE("the table shortens pointers to their last tokens while they stay distinct", "[sweep]") {
@@ -181,7 +202,10 @@ TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[
       "running,pending,deleted,cost_per_hour,preemptions,gpu_hours_lost_to_preemption,"
       "faults,gpu_hours_lost_to_faults,goodput,deleted_unbound,never_bound,"
       "longest_wait_s,pending_peak,pending_mean,energy_kwh,gpu_kwh,allocated_idle_kwh,node_kwh,"
-      "energy_cost,co2_kg\n";
+      "energy_cost,co2_kg,queueing_mean_s,pods_submitted,restarts,run_time_mean_s,"
+      "jobs_completed,jobs_failed,jobs_unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
+      "slowdown_mean,slowdown_p50,slowdown_p95,slowdown_p99,gpu_hours,jain_index,"
+      "policy_decisions,rejected_decisions,node_hours,cost_usd\n";
   CHECK(error({{"d/sweep-shard-0-of-2.csv", shard0},
                {"d/sweep-shard-1-of-2.csv",
                 FormatShardStamp({Shard{1, 2}, 5, 0, 7}) + other_header}}) ==

@@ -84,14 +84,25 @@ TEST_CASE("a sweep runs every point and variant, rows by point then variant", "[
                       "running,pending,deleted,cost_per_hour,preemptions,"
                       "gpu_hours_lost_to_preemption,faults,gpu_hours_lost_to_faults,goodput,"
                       "deleted_unbound,never_bound,longest_wait_s,pending_peak,pending_mean,"
-                      "energy_kwh,gpu_kwh,allocated_idle_kwh,node_kwh,energy_cost,co2_kg\n"
+                      "energy_kwh,gpu_kwh,allocated_idle_kwh,node_kwh,energy_cost,co2_kg,"
+                      "queueing_mean_s,pods_submitted,restarts,run_time_mean_s,jobs_completed,"
+                      "jobs_failed,jobs_unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
+                      "slowdown_mean,slowdown_p50,slowdown_p95,slowdown_p99,gpu_hours,"
+                      "jain_index,policy_decisions,rejected_decisions,node_hours,cost_usd\n"
                       "0,1,1,one,30.000000,10.000000,20.000000,20.000000,20.000000,1.000000,"
                       "1.000000,3,0,0,0,0,0.500000,0,0.000000,0,0.000000,,0,0,20.000000,2,"
-                      "1.000000,0.000710,0.000583,0.000000,0.000127,0.000104,0.000260\n"));
+                      "1.000000,0.000710,0.000583,0.000000,0.000127,0.000104,0.000260,"
+                      // the pods wait 0, 10 and 20 s; one job of 30 s, slowdown 1 (one pod
+                      // always running: service time 30 s); 3 x 10 GPU-s; no autoscaling,
+                      // so no node-hours nor cost
+                      "10.000000,3,0,10.000000,1,0,0,30.000000,30.000000,30.000000,30.000000,"
+                      "1.000000,1.000000,1.000000,1.000000,0.008333,1.000000,3,0,,\n"));
   CHECK_THAT(csv, Catch::EndsWith("\n4,3,,spread,10.000000,0.000000,0.000000,0.000000,0.000000,"
                                   "1.000000,1.000000,3,0,0,0,0,1.500000,0,0.000000,0,"
                                   "0.000000,,0,0,0.000000,0,0.000000,0.000710,0.000583,0.000000,"
-                                  "0.000127,0.000104,0.000260\n"));
+                                  "0.000127,0.000104,0.000260,0.000000,3,0,10.000000,1,0,0,"
+                                  "10.000000,10.000000,10.000000,10.000000,1.000000,1.000000,"
+                                  "1.000000,1.000000,0.008333,1.000000,3,0,,\n"));
   CHECK_THAT(FormatSweepTable(results),
              Catch::StartsWith("point  a/count  seed  variant  makespan (s)  p95 queueing (s)"));
 }
