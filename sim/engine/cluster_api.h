@@ -156,6 +156,8 @@ class ClusterApi {
   // `pool` that are available, out of `total`.
   virtual void RecordFault(const FaultNotice& notice) = 0;
   virtual void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) = 0;
+  // Reports to the run's observers a Kueue workload's change of state (the Kueue controller).
+  virtual void RecordKueueWorkload(const KueueWorkloadNotice& notice) = 0;
 
   // A node group's instances (the cloud provider's and the kubelet's mechanism; the verbs of
   // the node groups' controller, NodeGroups). The engine keeps the node's conditions.

@@ -368,6 +368,7 @@ class Engine final : private ControllerContext {
   void UpdateSchedulable(uint32_t node);
   void RecordFault(const FaultNotice& notice);
   void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total);
+  void RecordKueueWorkload(const KueueWorkloadNotice& notice);
   // What the autoscalers ask of the scheduler (engine_scheduler_simulation.cc; ClusterApi's
   // UnschedulablePods, PodsThatCannotMove, NodesWaitingGangsNeed).
   std::vector<PendingPods> UnschedulablePods() const;

@@ -117,6 +117,9 @@ class Engine::Api final : public ClusterApi {
     MIGSIM_CHECK(available >= 0 && available <= total, "more GPUs available than there are");
     e_.RecordPoolAvailability(pool, available, total);
   }
+  void RecordKueueWorkload(const KueueWorkloadNotice& notice) override {
+    e_.RecordKueueWorkload(notice);
+  }
   // The node groups' verbs (engine_node_conditions.cc).
   void SetNodeAbsent(NodeId node) override;
   void RegisterNode(NodeId node, uint32_t group) override;

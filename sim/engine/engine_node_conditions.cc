@@ -156,6 +156,10 @@ void Engine::RecordPoolAvailability(uint32_t pool, int64_t available, int64_t to
   for (EngineObserver* o : observers_) o->OnPoolAvailability(now_, pool, available, total);
 }
 
+void Engine::RecordKueueWorkload(const KueueWorkloadNotice& notice) {
+  for (EngineObserver* o : observers_) o->OnKueueWorkload(now_, notice);
+}
+
 // The node groups' instances: a slot without one is absent (not schedulable, out of the GPU
 // capacity); the node groups' controller tells the engine when one starts and ends.
 uint32_t Engine::Api::node_instance(NodeId node) const {

@@ -27,6 +27,19 @@ enum class NodeScaleChange : uint8_t {
   kTerminated,    // scaled down, or never Ready: not billed from now
 };
 
+// A Kueue workload changing state (the Kueue controller, sim/controllers/kueue): queued in its
+// ClusterQueue (waiting for admission), admitted (its quota held), evicted (back to waiting),
+// finished while admitted (its quota released) or withdrawn while waiting.
+enum class KueueWorkloadChange : uint8_t { kQueued, kAdmitted, kEvicted, kFinished, kWithdrawn };
+
+struct KueueWorkloadNotice {
+  KueueWorkloadChange change = KueueWorkloadChange::kQueued;
+  int32_t cluster_queue = 0;    // index in KueueSpec::cluster_queues
+  int32_t namespace_index = 0;  // its LocalQueue's namespace (PodTemplate::namespace_index)
+  int64_t pods = 0;             // its pod sets' pods
+  int64_t gpus = 0;             // the whole workload's nvidia.com/gpu request
+};
+
 class EngineObserver {
  public:
   virtual ~EngineObserver() = default;
@@ -42,7 +55,7 @@ class EngineObserver {
   virtual void OnPodKilled(SimTime, const Pod&) {}
   virtual void OnFault(SimTime, const FaultNotice&) {}
   // The GPUs of node pool `pool` (FaultInjector::pools) that are healthy and on a Ready,
-  // uncordoned node, out of `total`; told at the start of a run with faults and whenever
+  // uncordoned node, out of `total` (the GPUs of its provisioned nodes); told at the start of a run with faults and whenever
   // a fault changes them.
   virtual void OnPoolAvailability(SimTime, uint32_t /*pool*/, int64_t /*available*/,
                                   int64_t /*total*/) {}
@@ -63,6 +76,8 @@ class EngineObserver {
   virtual void OnNodeGpuUse(SimTime, NodeId, double /*active*/, double /*busy*/) {}
   // A node of node group `group` (ClusterSpec::node_groups) changed state.
   virtual void OnNodeScaled(SimTime, NodeId, uint32_t /*group*/, NodeScaleChange) {}
+  // A Kueue workload changed state (told by the Kueue controller as it happens).
+  virtual void OnKueueWorkload(SimTime, const KueueWorkloadNotice&) {}
   // Simulated time moved on: called every few thousand instants whatever happens in them,
   // so a display (the run's progress line) can show how far a run is without the engine
   // doing I/O or reading a clock. `horizon` is SimTime::Max() when the run has none.

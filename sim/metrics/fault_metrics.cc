@@ -50,7 +50,7 @@ void FaultRecorder::OnFault(SimTime now, const FaultNotice& notice) {
 void FaultRecorder::OnPoolAvailability(SimTime now, uint32_t pool, int64_t available,
                                        int64_t total) {
   if (pools_.size() <= pool) pools_.resize(pool + 1), pool_gpus_.resize(pool + 1, 0);
-  pool_gpus_[pool] = total;
+  pool_gpus_[pool] = std::max(pool_gpus_[pool], total);
   const double fraction = total > 0 ? static_cast<double>(available) / total : 1;
   auto& series = pools_[pool];
   if (!series.empty() && series.back().first == now) {

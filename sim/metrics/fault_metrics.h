@@ -24,9 +24,10 @@ struct KillsByCause {
 
 struct PoolAvailability {
   std::string pool;
-  int64_t gpus = 0;
-  // Fraction of the pool's GPUs healthy and on a Ready, uncordoned node: time-weighted
-  // mean over the run, its minimum, and its steps (time, fraction) from t = 0.
+  int64_t gpus = 0;  // the most GPUs the pool had provisioned at once
+  // Fraction of the pool's provisioned GPUs (a node group's slot counts while its instance
+  // is up and Ready) healthy and on a Ready, uncordoned node — 1 while none is provisioned:
+  // time-weighted mean over the run, its minimum, and its steps (time, fraction) from t = 0.
   double mean = 1;
   double min = 1;
   std::vector<std::pair<SimTime, double>> series;

@@ -48,6 +48,7 @@ long NumberAfter(const std::string& text, char mark) {
 }
 
 using NodeRanks = std::map<std::string, size_t>;  // node name -> its index in `nodes`
+using OwnerColors = std::map<std::string, std::string>;  // owner -> its bars' colour
 
 DeviceRowKey MakeRowKey(const NodeRanks& ranks, const std::string& node,
                         const std::string& device) {
@@ -97,7 +98,7 @@ std::string Tooltip(const PodRecord& p, std::pair<double, double> span) {
 // The pods of one device on as few rows (lanes) as keep their bars from overlapping:
 // one for a MIG slice or a whole GPU, several for a time-sliced or shared GPU.
 void AddLanes(svg::Gantt& gantt, const std::string& label, int level,
-              std::vector<const PodRecord*> pods, double end_s) {
+              std::vector<const PodRecord*> pods, double end_s, const OwnerColors& colors) {
   std::stable_sort(pods.begin(), pods.end(), [&](const PodRecord* a, const PodRecord* b) {
     return RunSpan(*a, end_s).first < RunSpan(*b, end_s).first;
   });
@@ -111,7 +112,7 @@ void AddLanes(svg::Gantt& gantt, const std::string& label, int level,
       lane = lanes.end() - 1;
     }
     lane->first = span.second;
-    gantt.AddBar(lane->second, span.first, span.second, svg::KeyColor(p->owner), Tooltip(*p, span));
+    gantt.AddBar(lane->second, span.first, span.second, colors.at(p->owner), Tooltip(*p, span));
   }
 }
 
@@ -122,7 +123,9 @@ std::string NodeLabel(const VariantResult& v, const std::string& node) {
   return node;
 }
 
-void AddOwnerLegend(svg::Gantt& gantt, const DeviceRows& rows) {
+// The owners in the order their first bar comes, each with a colour of its own
+// (svg::DistinctColors: with many owners, a hash of the name would give two the same).
+OwnerColors AddOwnerLegend(svg::Gantt& gantt, const DeviceRows& rows) {
   std::vector<std::string> owners;
   std::set<std::string> seen;
   for (const auto& [key, pods] : rows) {
@@ -130,13 +133,17 @@ void AddOwnerLegend(svg::Gantt& gantt, const DeviceRows& rows) {
       if (seen.insert(p->owner).second) owners.push_back(p->owner);
     }
   }
+  const std::vector<std::string> palette = svg::DistinctColors(owners.size());
+  OwnerColors colors;
+  for (size_t i = 0; i < owners.size(); ++i) colors.emplace(owners[i], palette[i]);
   for (size_t i = 0; i < owners.size() && i < kMaxOwnersInLegend; ++i) {
-    gantt.AddLegendEntry(owners[i], svg::KeyColor(owners[i]));
+    gantt.AddLegendEntry(owners[i], palette[i]);
   }
   if (owners.size() > kMaxOwnersInLegend) {
     gantt.AddLegendEntry(
         "and " + std::to_string(owners.size() - kMaxOwnersInLegend) + " more owners", "none");
   }
+  return colors;
 }
 
 // Node header, then per GPU either one row ("gpu0") or a GPU header over its slices
@@ -144,7 +151,7 @@ void AddOwnerLegend(svg::Gantt& gantt, const DeviceRows& rows) {
 svg::Gantt BuildGantt(const VariantResult& v, const DeviceRows& rows) {
   double end_s = v.metrics.end_s;
   svg::Gantt gantt("Pod runs per GPU device: " + v.name, end_s);
-  AddOwnerLegend(gantt, rows);
+  const OwnerColors colors = AddOwnerLegend(gantt, rows);
   const std::string* node = nullptr;
   const std::string* gpu = nullptr;
   for (const auto& [key, pods] : rows) {
@@ -156,7 +163,7 @@ svg::Gantt BuildGantt(const VariantResult& v, const DeviceRows& rows) {
     bool whole = key.slice.empty();
     if (!whole && (!gpu || *gpu != key.gpu)) gantt.AddHeader(key.gpu, 1);
     gpu = &key.gpu;
-    AddLanes(gantt, whole ? key.gpu : key.slice, whole ? 1 : 2, pods, end_s);
+    AddLanes(gantt, whole ? key.gpu : key.slice, whole ? 1 : 2, pods, end_s, colors);
   }
   return gantt;
 }

@@ -7,14 +7,12 @@
 #include "sim/report/energy_table_rows.h"
 #include "sim/report/job_table_rows.h"
 #include "sim/report/run_report.h"
+#include "sim/report/summary_rows.h"
 
 namespace migsim {
 namespace {
 
-struct Row {
-  std::string label;
-  std::vector<std::string> cells;
-};
+using Row = SummaryRow;
 
 // Appends mean and p95 queueing latency rows for every priority class any variant has,
 // in the order the variants list them, with a cell for every variant.
@@ -137,18 +135,6 @@ void AddGangRows(const RunReport& report, std::vector<Row>& rows) {
     for (size_t r = 0; r < cells.size(); ++r) gang_rows[r].cells.push_back(cells[r]);
   }
   rows.insert(rows.end(), gang_rows.begin(), gang_rows.end());
-}
-
-// "gangs never scheduled: DistributedJob/x (base), ..." or "".
-std::string FormatNeverScheduledNote(const RunReport& report) {
-  std::string names;
-  for (const VariantResult& v : report.variants) {
-    if (!v.gangs) continue;
-    for (const std::string& owner : v.gangs->never_scheduled_owners) {
-      names += (names.empty() ? "" : ", ") + owner + " (" + v.name + ")";
-    }
-  }
-  return names.empty() ? "" : "gangs never scheduled: " + names + "\n";
 }
 
 // Fault rows (FaultMetrics) when any variant has faults, "-" for the others: faults, pods
@@ -335,25 +321,6 @@ std::vector<Row> BuildRows(const RunReport& report) {
   return rows;
 }
 
-// "queueing theory: M/M/c FIFO, Erlang C (c = 8, rho = 0.800), mean queueing latency"
-// then a line per variant and class: simulated, exact, relative error.
-std::string FormatTheoryNote(const RunReport& report) {
-  std::string out;
-  for (const VariantResult& v : report.variants) {
-    for (const TheoryComparison& t : v.theory) {
-      if (out.empty()) {
-        out = "queueing theory: " + t.model + " (c = " + std::to_string(t.servers) +
-              ", rho = " + FormatFixed(t.utilisation, 3) + "), mean queueing latency:\n";
-      }
-      const double error = 100 * t.relative_error();
-      out += "  " + v.name + (t.klass == "all" ? "" : ", " + t.klass) + ": simulated " +
-             FormatFixed(t.simulated_s, 1) + " s, exact " + FormatFixed(t.exact_s, 1) + " s (" +
-             (error >= 0 ? "+" : "") + FormatFixed(error, 2) + " %)\n";
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string FormatSummaryTable(const RunReport& report) {
@@ -377,15 +344,9 @@ std::string FormatSummaryTable(const RunReport& report) {
   std::string out = report.file->name + "\n";
   out += line("", [&](size_t c) { return report.variants[c].name; });
   for (const Row& r : rows) out += line(r.label, [&](size_t c) { return r.cells[c]; });
-  bool unfinished = AnyJobs(report.variants) &&
-                    std::any_of(report.variants.begin(), report.variants.end(), [](const auto& v) {
-                      return v.metrics.pods.running + v.metrics.pods.pending > 0;
-                    });
-  if (unfinished) {
-    out += "(pods running or pending at the end of the run are not in the makespan)\n";
-  }
-  return out + FormatNeverScheduledNote(report) + FormatTheoryNote(report) +
-         EnergyNote(report.variants);
+  return out + SummaryNotes(report);
 }
+
+std::vector<SummaryRow> SummaryRows(const RunReport& report) { return BuildRows(report); }
 
 }  // namespace migsim

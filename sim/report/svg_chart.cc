@@ -4,94 +4,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <set>
+
+#include "sim/report/svg_parts.h"
 
 namespace migsim::svg {
-namespace {
 
-constexpr double kCharWidth = 6.5;  // of the 11 px sans-serif text, roughly
-constexpr double kLegendLine = 16;
-// The Gantt chart: label column, row height and right margin, in px.
-constexpr double kLabelWidth = 190, kRowHeight = 14, kRightMargin = 16;
-
-using LegendEntries = std::vector<std::pair<std::string, std::string>>;  // label, colour
-
-std::string Text(double x, double y, std::string_view text, std::string_view attrs = "") {
-  std::string out = "<text x=\"" + Coord(x) + "\" y=\"" + Coord(y) + "\"";
-  if (!attrs.empty()) out += " " + std::string(attrs);
-  return out + ">" + Escape(text) + "</text>";
-}
-
-// Where each legend entry goes when they flow left to right from x0, wrapping at x_max.
-std::vector<Point> LegendLayout(const LegendEntries& entries, double x0, double x_max) {
-  std::vector<Point> at;
-  Point p{x0, 0};
-  for (const auto& [label, color] : entries) {
-    double w = 22 + kCharWidth * static_cast<double>(label.size()) + 14;
-    if (p.x > x0 && p.x + w > x_max) p = {x0, p.y + kLegendLine};
-    at.push_back(p);
-    p.x += w;
-  }
-  return at;
-}
-
-int LegendLines(const LegendEntries& entries, double x0, double x_max) {
-  if (entries.empty()) return 0;
-  return static_cast<int>(LegendLayout(entries, x0, x_max).back().y / kLegendLine) + 1;
-}
-
-std::string LegendSvg(const LegendEntries& entries, double x0, double y0, double x_max) {
-  std::vector<Point> at = LegendLayout(entries, x0, x_max);
-  std::string out = "<g class=\"legend\">";
-  for (size_t i = 0; i < entries.size(); ++i) {
-    double x = at[i].x, y = y0 + at[i].y;
-    out += "<rect x=\"" + Coord(x) + "\" y=\"" + Coord(y - 8) +
-           "\" width=\"16\" height=\"8\" fill=\"" + entries[i].second + "\"/>" +
-           Text(x + 20, y, entries[i].first);
-  }
-  return out + "</g>";
-}
-
-// At most `max_chars` bytes of `text`, cut on a UTF-8 character boundary, with "..." when cut.
-std::string Shorten(const std::string& text, size_t max_chars) {
-  if (text.size() <= max_chars) return text;
-  size_t n = max_chars - 3;
-  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-  return text.substr(0, n) + "...";
-}
-
-std::string Line(double x1, double y1, double x2, double y2, std::string_view cls) {
-  return "<line class=\"" + std::string(cls) + "\" x1=\"" + Coord(x1) + "\" y1=\"" + Coord(y1) +
-         "\" x2=\"" + Coord(x2) + "\" y2=\"" + Coord(y2) + "\"/>";
-}
-
-std::string SvgOpen(int width, int height, std::string_view title) {
-  std::string w = std::to_string(width), h = std::to_string(height);
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" + w + "\" height=\"" +
-         h + "\" viewBox=\"0 0 " + w + " " + h +
-         "\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\"><title>" + Escape(title) +
-         "</title><style>.grid{stroke:#e3e3e3}.axis{stroke:#555}.title{font-size:13px;"
-         "font-weight:bold}.hdr{font-weight:bold}</style>" +
-         Text(8, 18, title, "class=\"title\"");
-}
-
-std::string Hex(double r, double g, double b) {
-  char buf[8];
-  auto byte = [](double v) { return static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255)); };
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", byte(r), byte(g), byte(b));
-  return buf;
-}
-
-// CSS's hsl() -> rgb conversion; hue in degrees, saturation and lightness in [0, 1].
-std::string HslColor(double hue, double sat, double light) {
-  double a = sat * std::min(light, 1 - light);
-  auto channel = [&](double n) {
-    double k = std::fmod(n + hue / 30, 12.0);
-    return light - a * std::max(-1.0, std::min({k - 3, 9 - k, 1.0}));
-  };
-  return Hex(channel(0), channel(8), channel(4));
-}
-
-}  // namespace
 
 std::string Escape(std::string_view text) {
   std::string out;
@@ -215,12 +133,91 @@ std::string KeyColor(std::string_view key) {
   return HslColor(hue, sat, light);
 }
 
+namespace {
+
+struct Rgb {
+  int r = 0, g = 0, b = 0;
+};
+
+Rgb ParseHex(const std::string& color) {
+  auto byte = [&](size_t at) { return static_cast<int>(std::stoi(color.substr(at, 2), nullptr, 16)); };
+  return {byte(1), byte(3), byte(5)};
+}
+
+double Distance(const Rgb& a, const Rgb& b) {
+  return std::hypot(a.r - b.r, a.g - b.g, a.b - b.b);
+}
+
+}  // namespace
+
+// The palette (SeriesColor's), then farthest-point sampling over a grid of hues,
+// saturations and lightnesses (none near the white background): each next colour is the
+// candidate farthest, in RGB, from every colour taken. Past the grid, hues spaced evenly,
+// their lightness stepped until the colour is unused.
+std::vector<std::string> DistinctColors(size_t n) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n && i < 10; ++i) out.push_back(SeriesColor(i));
+  std::vector<std::string> candidates;
+  for (int hue = 0; hue < 360; hue += 10) {
+    for (double sat : {0.55, 0.85}) {
+      for (double light : {0.3, 0.45, 0.6, 0.72}) candidates.push_back(HslColor(hue, sat, light));
+    }
+  }
+  std::vector<Rgb> rgb;
+  for (const std::string& c : candidates) rgb.push_back(ParseHex(c));
+  std::vector<double> farthest(candidates.size(), 1e9);  // from the colours taken
+  auto take = [&](const std::string& color) {
+    const Rgb taken = ParseHex(color);
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      farthest[c] = std::min(farthest[c], Distance(rgb[c], taken));
+    }
+  };
+  for (const std::string& color : out) take(color);
+  std::set<std::string> used(out.begin(), out.end());
+  for (size_t i = out.size(); i < n; ++i) {
+    const size_t best = static_cast<size_t>(
+        std::max_element(farthest.begin(), farthest.end()) - farthest.begin());
+    std::string color = candidates[best];
+    if (farthest[best] <= 0) {  // the grid is used up
+      const double hue = 360.0 * static_cast<double>(i) / static_cast<double>(n);
+      double light = 0.3;
+      for (color = HslColor(hue, 0.7, light); used.count(color) != 0 && light < 0.9;) {
+        color = HslColor(hue, 0.7, light += 0.004);
+      }
+    }
+    take(color);
+    used.insert(color);
+    out.push_back(std::move(color));
+  }
+  return out;
+}
+
+TimeUnit TimeUnitFor(double span_s) {
+  if (span_s <= 3 * 3600.0) return {};
+  if (span_s <= 3 * 86400.0) return {3600, "time (h)"};
+  return {86400, "time (d)"};
+}
+
 // ---------------------------------------------------------------------------- LineChart
+
+namespace {
+
+// A repeated series' dash patterns, in the order repeats come.
+constexpr const char* kDashes[] = {"7 5", "2 4", "10 4 2 4", "4 4"};
+
+}  // namespace
 
 struct LineChart::Frame {
   double left, top, right, bottom;  // the plot area, px
   double x_lo, x_hi, y_lo, y_hi;    // the data ranges
-  double x_px(double x) const { return left + (x - x_lo) / (x_hi - x_lo) * (right - left); }
+  bool log_x = false;               // x_lo and x_hi are then > 0
+  double x_px(double x) const {
+    if (log_x) {
+      x = std::clamp(x, x_lo, x_hi);
+      return left + std::log10(x / x_lo) / std::log10(x_hi / x_lo) * (right - left);
+    }
+    return left + (x - x_lo) / (x_hi - x_lo) * (right - left);
+  }
   double y_px(double y) const {
     y = std::clamp(y, y_lo, y_hi);
     return bottom - (y - y_lo) / (y_hi - y_lo) * (bottom - top);
@@ -240,27 +237,73 @@ void LineChart::AddSeries(std::string name, std::vector<Point> points, bool step
   series_.push_back({std::move(name), std::move(points), step});
 }
 
+std::vector<int> LineChart::SameAs() const {
+  std::vector<int> out(series_.size(), -1);
+  for (size_t i = 0; i < series_.size(); ++i) {
+    for (size_t j = 0; j < i && out[i] < 0; ++j) {
+      const Series &a = series_[i], &b = series_[j];
+      if (out[j] < 0 && !a.points.empty() && a.step == b.step && a.points == b.points) {
+        out[i] = static_cast<int>(j);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> LineChart::LegendLabels() const {
+  std::vector<int> same_as = SameAs();
+  std::vector<std::string> out;
+  for (size_t i = 0; i < series_.size(); ++i) {
+    out.push_back(same_as[i] < 0 ? series_[i].name
+                                 : series_[i].name + " (same as " +
+                                       series_[static_cast<size_t>(same_as[i])].name + ")");
+  }
+  return out;
+}
+
 LineChart::Frame LineChart::MakeFrame(int width, int height) const {
   LegendEntries legend;
-  for (const Series& s : series_) legend.emplace_back(s.name, "");
-  Frame f{58, 0, width - 16.0, height - 40.0, 0, 1, y_lo_, y_hi_};
+  for (std::string& label : LegendLabels()) legend.push_back({std::move(label), "", ""});
+  Frame f{58, 0, width - 16.0, height - 40.0, 0, 1, y_lo_, y_hi_, log_x_};
   f.top = 30 + kLegendLine * LegendLines(legend, f.left, f.right) + 8;
-  double x_min = 0, x_max = 0, y_max = 0;
+  double x_min = 0, x_max = 0, y_max = 0, x_min_positive = 0;
   for (const Series& s : series_) {
     for (const Point& p : s.points) {
       x_min = std::min(x_min, p.x);
       x_max = std::max(x_max, p.x);
       y_max = std::max(y_max, p.y);
+      if (p.x > 0 && (x_min_positive == 0 || p.x < x_min_positive)) x_min_positive = p.x;
     }
   }
   f.x_lo = x_min;
   f.x_hi = x_max > x_min ? x_max : x_min + 1;
+  if (log_x_) {  // whole decades around the positive values, at most 6 of them
+    f.x_hi = std::pow(10.0, std::ceil(std::log10(x_max > 0 ? x_max : 1)));
+    f.x_lo = std::pow(10.0, std::floor(std::log10(x_min_positive > 0 ? x_min_positive : 1)));
+    f.x_lo = std::min(std::max(f.x_lo, f.x_hi / 1e6), f.x_hi / 10);
+  }
   if (!fixed_y_) {
     f.y_lo = 0;
     double step = TickStep(0, y_max, 5);
     f.y_hi = y_max > 0 ? std::ceil(y_max / step - 1e-9) * step : 1;
   }
   return f;
+}
+
+std::string LineChart::RenderXAxis(const Frame& f) const {
+  std::string out;
+  auto tick = [&](double v, const std::string& label) {
+    double x = f.x_px(v);
+    out += Line(x, f.bottom, x, f.bottom + 4, "axis");
+    out += Text(x, f.bottom + 16, label, "text-anchor=\"middle\"");
+  };
+  if (f.log_x) {
+    for (double v = f.x_lo; v <= f.x_hi * (1 + 1e-9); v *= 10) tick(v, TickLabel(v, v));
+    return out;
+  }
+  double x_step = TickStep(f.x_lo, f.x_hi, 8);
+  for (double v : Ticks(f.x_lo, f.x_hi, 8)) tick(v, TickLabel(v, x_step));
+  return out;
 }
 
 std::string LineChart::RenderAxes(const Frame& f) const {
@@ -271,12 +314,7 @@ std::string LineChart::RenderAxes(const Frame& f) const {
     out += Line(f.left, y, f.right, y, "grid");
     out += Text(f.left - 6, y + 4, TickLabel(v, y_step), "text-anchor=\"end\"");
   }
-  double x_step = TickStep(f.x_lo, f.x_hi, 8);
-  for (double v : Ticks(f.x_lo, f.x_hi, 8)) {
-    double x = f.x_px(v);
-    out += Line(x, f.bottom, x, f.bottom + 4, "axis");
-    out += Text(x, f.bottom + 16, TickLabel(v, x_step), "text-anchor=\"middle\"");
-  }
+  out += RenderXAxis(f);
   out += Line(f.left, f.top, f.left, f.bottom, "axis");
   out += Line(f.left, f.bottom, f.right, f.bottom, "axis");
   out += Text((f.left + f.right) / 2, f.bottom + 32, x_label_, "text-anchor=\"middle\"");
@@ -289,28 +327,47 @@ std::string LineChart::RenderAxes(const Frame& f) const {
 std::string LineChart::RenderSeries(const Frame& f) const {
   std::string out;
   int columns = std::max(1, static_cast<int>(f.right - f.left));
+  std::vector<int> same_as = SameAs();
+  size_t repeats = 0;
   for (size_t i = 0; i < series_.size(); ++i) {
     const Series& s = series_[i];
     std::vector<Point> vertices = s.step ? StepVertices(s.points) : s.points;
+    // On a log axis the columns are equal in px, not in x: thin out in px.
+    double x_lo = f.x_lo, x_hi = f.x_hi;
+    if (f.log_x) {
+      for (Point& p : vertices) p.x = f.x_px(p.x);
+      x_lo = f.left, x_hi = f.right;
+    }
     std::string points, last;
-    for (const Point& p : Downsample(vertices, f.x_lo, f.x_hi, columns)) {
-      std::string xy = Coord(f.x_px(p.x)) + "," + Coord(f.y_px(p.y));
+    for (const Point& p : Downsample(vertices, x_lo, x_hi, columns)) {
+      std::string xy = Coord(f.log_x ? p.x : f.x_px(p.x)) + "," + Coord(f.y_px(p.y));
       if (xy == last) continue;
       points += (points.empty() ? "" : " ") + xy;
       last = xy;
     }
-    // Earlier series are drawn wider, so that a later one on top leaves them visible.
+    // Earlier series are drawn wider, so that a later one on top leaves them visible; one
+    // drawn exactly over an earlier one is dashed.
     double stroke = std::min(4.5, 1.5 + static_cast<double>(series_.size() - 1 - i));
+    std::string dash;
+    if (same_as[i] >= 0) {
+      dash = std::string(" stroke-dasharray=\"") + kDashes[repeats++ % std::size(kDashes)] + "\"";
+    }
     out += "<polyline fill=\"none\" stroke-opacity=\"0.9\" stroke-width=\"" + Coord(stroke) +
-           "\" stroke=\"" + SeriesColor(i) + "\" points=\"" + points + "\"><title>" +
-           Escape(s.name) + "</title></polyline>";
+           "\" stroke=\"" + SeriesColor(i) + "\"" + dash + " points=\"" + points +
+           "\"><title>" + Escape(s.name) + "</title></polyline>";
   }
   return out;
 }
 
 std::string LineChart::RenderLegend(const Frame& f) const {
+  std::vector<int> same_as = SameAs();
+  std::vector<std::string> labels = LegendLabels();
   LegendEntries legend;
-  for (size_t i = 0; i < series_.size(); ++i) legend.emplace_back(series_[i].name, SeriesColor(i));
+  size_t repeats = 0;
+  for (size_t i = 0; i < series_.size(); ++i) {
+    legend.push_back({labels[i], SeriesColor(i),
+                      same_as[i] < 0 ? "" : kDashes[repeats++ % std::size(kDashes)]});
+  }
   return LegendSvg(legend, f.left, 38, f.right);
 }
 
@@ -318,82 +375,6 @@ std::string LineChart::Render(int width, int height) const {
   Frame f = MakeFrame(width, height);
   return SvgOpen(width, height, title_) + RenderLegend(f) + RenderAxes(f) + RenderSeries(f) +
          "</svg>";
-}
-
-// -------------------------------------------------------------------------------- Gantt
-
-Gantt::Gantt(std::string title, double end) : title_(std::move(title)), end_(end > 0 ? end : 1) {}
-
-size_t Gantt::AddRow(std::string label, int level) {
-  rows_.push_back({std::move(label), level, false, {}});
-  return rows_.size() - 1;
-}
-
-void Gantt::AddHeader(std::string label, int level) {
-  rows_.push_back({std::move(label), level, true, {}});
-}
-
-void Gantt::AddBar(size_t row, double from, double to, std::string color, std::string tooltip) {
-  rows_.at(row).bars.push_back({from, to, std::move(color), std::move(tooltip)});
-}
-
-void Gantt::AddLegendEntry(std::string label, std::string color) {
-  legend_.emplace_back(std::move(label), std::move(color));
-}
-
-int Gantt::LegendHeight(int width) const {
-  return static_cast<int>(kLegendLine) * LegendLines(legend_, kLabelWidth, width - kRightMargin);
-}
-
-std::string Gantt::RenderAxis(double top, double bottom, int width) const {
-  double right = width - kRightMargin;
-  double step = TickStep(0, end_, 10);
-  std::string out = "<g>";
-  for (double v : Ticks(0, end_, 10)) {
-    double x = kLabelWidth + v / end_ * (right - kLabelWidth);
-    out += Line(x, top, x, bottom, "grid");
-    out += Text(x, top - 4, TickLabel(v, step), "text-anchor=\"middle\"");
-  }
-  out += Text(right, bottom + 14, "time (s)", "text-anchor=\"end\"");
-  return out + "</g>";
-}
-
-std::string Gantt::RenderRow(const Row& row, double y, int width) const {
-  std::string out;
-  if (!row.label.empty()) {
-    out = Text(8 + 12.0 * row.level, y + kRowHeight - 3, Shorten(row.label, 28),
-               row.header ? "class=\"hdr\"" : "");
-  }
-  double scale = (width - kRightMargin - kLabelWidth) / end_;
-  for (const Bar& b : row.bars) {
-    double x = kLabelWidth + std::clamp(b.from, 0.0, end_) * scale;
-    double w = std::max(0.5, (std::clamp(b.to, 0.0, end_) - std::clamp(b.from, 0.0, end_)) * scale);
-    out += "<rect x=\"" + Coord(x) + "\" y=\"" + Coord(y + 2) + "\" width=\"" + Coord(w) +
-           "\" height=\"" + Coord(kRowHeight - 4) + "\" fill=\"" + b.color + "\"><title>" +
-           Escape(b.tooltip) + "</title></rect>";
-  }
-  return out;
-}
-
-std::string Gantt::RenderLegend(int width, double y) const {
-  return LegendSvg(legend_, kLabelWidth, y, width - kRightMargin);
-}
-
-std::string Gantt::Render(int width, size_t max_rows) const {
-  size_t shown = std::min(max_rows, rows_.size());
-  double top = 30 + LegendHeight(width) + 24;
-  double bottom = top + kRowHeight * static_cast<double>(shown);
-  bool cut = shown < rows_.size();
-  int height = static_cast<int>(std::ceil(bottom + 22 + (cut ? 16 : 0)));
-  std::string out = SvgOpen(width, height, title_) + RenderLegend(width, 38);
-  out += RenderAxis(top, bottom, width);
-  for (size_t i = 0; i < shown; ++i) {
-    out += RenderRow(rows_[i], top + kRowHeight * static_cast<double>(i), width);
-  }
-  if (cut) {
-    out += Text(8, bottom + 30, std::to_string(rows_.size() - shown) + " more rows not shown");
-  }
-  return out + "</svg>";
 }
 
 }  // namespace migsim::svg

@@ -45,6 +45,18 @@ std::vector<Point> Downsample(std::span<const Point> points, double x_lo, double
 std::string SeriesColor(size_t index);
 // A colour (#rrggbb) that depends only on `key` (a stable hash, same on every platform).
 std::string KeyColor(std::string_view key);
+// `n` colours (#rrggbb), all different, for n categories in their order: SeriesColor's
+// palette first, then each next the farthest in RGB from those taken (the first n of
+// DistinctColors(m) are DistinctColors(n)).
+std::vector<std::string> DistinctColors(size_t n);
+
+// The unit a time axis spanning `span_s` seconds reads best in: seconds up to 3 hours,
+// hours up to 3 days, days beyond.
+struct TimeUnit {
+  double seconds = 1;                // one unit, in seconds
+  std::string axis_label = "time (s)";  // "time (s)", "time (h)", "time (d)"
+};
+TimeUnit TimeUnitFor(double span_s);
 
 // Several series over a shared pair of axes, with a title and a legend.
 class LineChart {
@@ -55,6 +67,12 @@ class LineChart {
   void SetYRange(double lo, double hi);
   // `points` sorted by x. `step`: the value holds until the next point.
   void AddSeries(std::string name, std::vector<Point> points, bool step);
+  // A logarithmic x axis over whole decades (for a long tail: at most 6, from the smallest
+  // positive x's); x below them (0) is drawn at its left edge.
+  void SetLogX() { log_x_ = true; }
+
+  // A series drawn exactly over an earlier one is dashed, so the earlier shows through its
+  // gaps, and its legend entry says "(same as <earlier>)".
 
   std::string Render(int width, int height) const;
 
@@ -68,11 +86,16 @@ class LineChart {
 
   Frame MakeFrame(int width, int height) const;
   std::string RenderAxes(const Frame& f) const;
+  std::string RenderXAxis(const Frame& f) const;
+  // Per series: the first earlier series with the same points (and steps), or -1.
+  std::vector<int> SameAs() const;
+  // Per series: its legend entry, "(same as <earlier>)" added to a repeated series'.
+  std::vector<std::string> LegendLabels() const;
   std::string RenderSeries(const Frame& f) const;
   std::string RenderLegend(const Frame& f) const;
 
   std::string title_, x_label_, y_label_;
-  bool fixed_y_ = false;
+  bool fixed_y_ = false, log_x_ = false;
   double y_lo_ = 0, y_hi_ = 1;
   std::vector<Series> series_;
 };

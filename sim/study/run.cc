@@ -203,6 +203,21 @@ bool ServesLoad(const Scenario& scenario) {
                      });
 }
 
+// The report's charts per Kueue queue and per namespace, with the timeline, where Kueue or
+// several namespaces are in play.
+std::optional<QueueTimelineRecorder> MakeQueueTimelineRecorder(const Scenario& scenario,
+                                                               const RunOptions& options) {
+  if (!options.collect_timeline || (!scenario.kueue && scenario.namespaces.size() < 2)) {
+    return std::nullopt;
+  }
+  std::vector<std::string> queues;
+  if (scenario.kueue) {
+    for (const ClusterQueueSpec& q : scenario.kueue->cluster_queues) queues.push_back(q.name);
+  }
+  return std::optional<QueueTimelineRecorder>(std::in_place, NamespaceOfTemplates(scenario),
+                                              std::move(queues), scenario.namespaces);
+}
+
 void AddRequests(const Scenario& scenario, SimTime end, AutoscalingMetrics& m) {
   std::optional<double> requests;
   for (const WorkloadSpec& w : scenario.workloads) {
@@ -243,6 +258,8 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
       !scenario.cluster.node_groups.empty() || options.measure_cost || ServesLoad(scenario);
   AutoscalingRecorder autoscaling(scenario.cluster);
   if (autoscaled) engine.AddObserver(&autoscaling);
+  std::optional<QueueTimelineRecorder> queues = MakeQueueTimelineRecorder(scenario, options);
+  if (queues) engine.AddObserver(&*queues);
   EnergyRecorder energy(scenario.cluster, scenario.energy);
   engine.SetNodeGpuUseObserver(&energy);
   // Nodes launched and terminated (OnNodeScaled); without node groups every node is up.
@@ -291,6 +308,7 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.energy = energy.Finish(engine.end_time());
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
+  if (queues) result.queues = queues->timelines();
   if (options.collect_pods) {
     result.pods.reserve(engine.pods().size());
     for (const Pod& pod : engine.pods()) {

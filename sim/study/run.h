@@ -14,6 +14,7 @@
 #include "sim/metrics/energy_metrics.h"
 #include "sim/metrics/fault_metrics.h"
 #include "sim/metrics/gang_metrics.h"
+#include "sim/metrics/queue_timelines.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeline_recorder.h"
 #include "sim/policy/policy.h"
@@ -69,6 +70,9 @@ struct VariantResult {
   std::optional<AutoscalingMetrics> autoscaling;
   // The run's energy, its cost and CO2 (every run).
   EnergyMetrics energy;
+  // Waiting, admitted and GPUs in use over time per Kueue ClusterQueue and per namespace;
+  // none without Kueue and with one namespace, or without the timeline collected.
+  std::optional<QueueTimelines> queues;
   // Set when the run stopped early, past its budget (CurrentRunBudget): its results are
   // not a run's and must not be reported as one (OverrunMessage says why).
   std::optional<BudgetOverrun> overrun;

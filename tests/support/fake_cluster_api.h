@@ -111,6 +111,11 @@ class FakeClusterApi final : public ClusterApi {
   void SetMigConfigState(NodeId node, const std::string& state) override;
   void RecordFault(const FaultNotice& notice) override;
   void RecordPoolAvailability(uint32_t pool, int64_t available, int64_t total) override;
+  // Kept apart from `calls` (Kueue's tests read its decisions, not its reports).
+  void RecordKueueWorkload(const KueueWorkloadNotice& notice) override {
+    kueue_notices.push_back(notice);
+  }
+  std::vector<KueueWorkloadNotice> kueue_notices;
   // The node groups' verbs keep `absent` and the node's pods as the engine's do; the
   // announcements are only recorded (ChangeNode tells a controller).
   void SetNodeAbsent(NodeId node) override;

@@ -265,8 +265,13 @@ void FaultInjector::ReportAvailability(ClusterApi& api, uint32_t node) {
   const uint32_t p = pool_of_[node];
   int64_t available = 0, total = 0;
   for (uint32_t i = pools_[p].first; i < pools_[p].first + pools_[p].count; ++i) {
+    // A node group's slot without an instance (never launched, scaled down, or launched and
+    // not yet Ready) is capacity nobody provisioned, not capacity lost: out of the pool's
+    // total. A node deleted for good (a fixed node's spot termination) stays in it, lost.
+    const NodeConditions& conditions = api.node_conditions(NodeId(i));
+    if (conditions.absent) continue;
     available += AvailableGpus(api, i);
-    total += static_cast<int64_t>(api.node_conditions(NodeId(i)).gpu_unhealthy.size());
+    total += static_cast<int64_t>(conditions.gpu_unhealthy.size());
   }
   api.RecordPoolAvailability(p, available, total);
 }

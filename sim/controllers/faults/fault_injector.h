@@ -9,7 +9,8 @@
 // the faults under way; what a step does to the node (NotReady, a GPU unhealthy, cordons,
 // evictions, the node deleted) is the engine's mechanism, used through ClusterApi.
 //
-// It also reports the pools' availability (the GPUs healthy on a Ready, uncordoned node)
+// It also reports the pools' availability (the GPUs healthy on a Ready, uncordoned node,
+// out of those on provisioned nodes: a node group's slot without an instance is not counted)
 // at the start and after every change a fault or a node group makes, and owns the pools
 // it reports for (pools()).
 

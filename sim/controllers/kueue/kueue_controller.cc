@@ -33,11 +33,31 @@ WorkloadId KueueController::RequestAdmission(ClusterApi& api, OwnerId owner,
     }
   }
   workloads_.emplace_back(owner, std::vector<PodSet>(pod_sets.begin(), pod_sets.end()));
-  return kueue_.Add(std::move(request), api.now());
+  const auto gpu = std::find(names.begin(), names.end(), "nvidia.com/gpu");
+  int64_t pods = 0;
+  for (const PodSet& set : pod_sets) pods += set.count;
+  notices_.push_back(
+      {.change = KueueWorkloadChange::kQueued,
+       .cluster_queue = request.cluster_queue,
+       .namespace_index = spec_.local_queues[local_queue].namespace_index,
+       .pods = pods,
+       .gpus = gpu == names.end() ? 0 : request.request[static_cast<size_t>(gpu - names.begin())]});
+  const WorkloadId id = kueue_.Add(std::move(request), api.now());
+  Tell(api, id, KueueWorkloadChange::kQueued);
+  return id;
 }
 
 void KueueController::FinishWorkload(ClusterApi& api, WorkloadId workload) {
+  const WorkloadRecord::State before = kueue_.workload(workload).state;
   kueue_.Finish(workload, api.now());
+  if (before == WorkloadRecord::State::kAdmitted) Tell(api, workload, KueueWorkloadChange::kFinished);
+  if (before == WorkloadRecord::State::kPending) Tell(api, workload, KueueWorkloadChange::kWithdrawn);
+}
+
+void KueueController::Tell(ClusterApi& api, WorkloadId workload, KueueWorkloadChange change) {
+  KueueWorkloadNotice notice = notices_[workload.value()];
+  notice.change = change;
+  api.RecordKueueWorkload(notice);
 }
 
 TemplateId KueueController::FlavoredTemplate(TemplateId base,
@@ -60,6 +80,7 @@ void KueueController::BeforeCycle(ClusterApi& api) {
   for (const KueueDecision& d : kueue_.Admit(api.now())) {
     // A copy: the controller told may ask for admissions during the call.
     const auto [owner, pod_sets] = workloads_[d.workload.value()];
+    Tell(api, d.workload, d.admitted ? KueueWorkloadChange::kAdmitted : KueueWorkloadChange::kEvicted);
     if (!d.admitted) {
       api.TellEvicted(owner, d.workload);
       continue;

@@ -40,11 +40,15 @@ class KueueController final : public ClusterController, public WorkloadAdmission
  private:
   // The flavored copy of `base` (KueueSpec::flavored_templates) for the flavors admitted.
   TemplateId FlavoredTemplate(TemplateId base, const std::vector<int32_t>& flavors) const;
+  // Reports the workload's change to the run's observers (ClusterApi::RecordKueueWorkload).
+  void Tell(ClusterApi& api, WorkloadId workload, KueueWorkloadChange change);
 
   const KueueSpec spec_;
   KueueAdmission kueue_;
   // Per workload (by WorkloadId): the controller that asked and its pod sets.
   std::vector<std::pair<OwnerId, std::vector<PodSet>>> workloads_;
+  // Per workload: its queue, namespace and GPUs, as the observers are told them.
+  std::vector<KueueWorkloadNotice> notices_;
 };
 
 }  // namespace migsim

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "policies/first_fit.h"
+#include "sim/io/scenario_json.h"
+#include "sim/study/run.h"
 #include "tests/support/tiny_world.h"
 
 namespace migsim {
@@ -49,6 +51,32 @@ TEST_CASE("fault metrics count kills per cause, time to recover and the pool's a
   REQUIRE(m.events.size() == 2);
   CHECK(m.events[1].repaired);
   CHECK(m.events[1].at.seconds() == 1000);
+}
+
+
+TEST_CASE("an autoscaled pool's slots nobody provisioned are not unavailable GPUs",
+          "[metrics][faults]") {
+  Result<ScenarioFile> file =
+      LoadScenarioFile(std::string(MIGSIM_SOURCE_DIR) + "/scenarios/autoscaling-training.json");
+  REQUIRE(file.ok());
+  Scenario spot;
+  for (const auto& [name, scenario] : file.value().variants) {
+    if (name == "karpenter-spot") spot = scenario;
+  }
+  REQUIRE(spot.cluster.fault_processes.size() == 1);
+  // Interruptions so rare that none comes: the group grows and shrinks, nothing fails.
+  spot.cluster.fault_processes[0].scale = SimTime::Seconds(1e15);
+  const VariantResult v = RunVariant("karpenter-spot", spot, {});
+  REQUIRE(v.faults.has_value());
+  CHECK(v.faults->faults == 0);
+  CHECK(v.faults->events.empty());
+  REQUIRE(v.faults->availability.size() == 1);
+  const PoolAvailability& p4d = v.faults->availability[0];
+  CHECK(p4d.pool == "p4d");
+  CHECK(p4d.mean == 1);
+  CHECK(p4d.min == 1);
+  CHECK(p4d.gpus > 0);  // the most provisioned at once: 8 per Ready node
+  CHECK(p4d.gpus <= 8 * v.autoscaling->groups.at(0).peak_nodes);
 }
 
 }  // namespace migsim

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "sim/io/scenario_json.h"
@@ -64,6 +65,15 @@ void CheckWellFormed(const std::string& html) {
   CHECK_FALSE(Contains(rest, "https://"));
 }
 
+// The report of scenarios/<name>.json, checked to be well formed.
+std::string WellFormedReport(const std::string& name) {
+  ReportRun run;
+  RunWithTimeline(name, run);
+  std::string html = FormatHtmlReport(run.report);
+  CheckWellFormed(html);
+  return html;
+}
+
 TEST_CASE("the HTML report of 56-superres is a self-contained page with every chart", "[report]") {
   ReportRun run;
   RunWithTimeline("56-superres", run);
@@ -113,6 +123,14 @@ PodRecord Pod(std::string name, std::string device, double start, std::optional<
   return p;
 }
 
+// A variant of a hand-made run that ended at `end_s`.
+VariantResult Variant(std::string name, double end_s) {
+  VariantResult v;
+  v.name = std::move(name);
+  v.metrics.end_s = end_s;
+  return v;
+}
+
 TEST_CASE("the Gantt chart stacks shared devices and repeats multi-device pods", "[report]") {
   ScenarioFile file;
   file.name = "hand-made";
@@ -141,9 +159,7 @@ TEST_CASE("the Gantt chart stacks shared devices and repeats multi-device pods",
 TEST_CASE("the Gantt chart shows at most 300 rows", "[report]") {
   ScenarioFile file;
   file.name = "big";
-  VariantResult v;
-  v.name = "many";
-  v.metrics.end_s = 10;
+  VariantResult v = Variant("many", 10);
   for (int i = 0; i < 400; ++i) v.pods.push_back(Pod("p", "gpu" + std::to_string(i), 0, 1));
   RunReport report{&file, {v}};
   std::string html = FormatHtmlReport(report);
@@ -151,6 +167,98 @@ TEST_CASE("the Gantt chart shows at most 300 rows", "[report]") {
   CHECK(Contains(html, ">gpu298</text>"));
   CHECK_FALSE(Contains(html, ">gpu299</text>"));  // row 300 (after the node header)
   CHECK(Contains(html, ">101 more rows not shown</text>"));
+}
+
+
+// The distinct #rrggbb fills of the <rect> bars in `html`.
+std::set<std::string> BarFills(const std::string& html) {
+  std::set<std::string> fills;
+  const std::string mark = "\" fill=\"#";
+  for (size_t at = html.find(mark); at != std::string::npos; at = html.find(mark, at + 1)) {
+    if (html.compare(at + mark.size() + 6, 9, "\"><title>") == 0) {
+      fills.insert(html.substr(at + mark.size() - 1, 7));
+    }
+  }
+  return fills;
+}
+
+TEST_CASE("the Gantt chart gives each of 30 owners a colour of its own", "[report]") {
+  ScenarioFile file;
+  file.name = "owners";
+  VariantResult v = Variant("v", 100);
+  for (int i = 0; i < 30; ++i) {
+    v.pods.push_back(Pod("p" + std::to_string(i), "gpu" + std::to_string(i), 0, 50));
+    v.pods.back().owner = "Job/train-" + std::to_string(i);
+  }
+  RunReport report{&file, {v}};
+  CHECK(BarFills(FormatHtmlReport(report)).size() == 30);
+}
+
+TEST_CASE("the summary is an HTML table with a row per metric and a column per variant",
+          "[report]") {
+  std::string html = WellFormedReport("56-superres");
+  CHECK_FALSE(Contains(html, "<pre"));
+  CHECK(Contains(html, "<table class=\"summary\"><tr><th>metric</th><th>mig-1g.5gb</th>"));
+  CHECK(Contains(html, "<tr><th>queueing latency p95 (s)</th><td>"));
+}
+
+TEST_CASE("variants with identical series stay visible: the repeats are dashed and named",
+          "[report]") {
+  std::string html = WellFormedReport("mig-strategies");
+  CHECK(Contains(html, "stroke-dasharray"));
+  CHECK(Contains(html, "(same as "));
+}
+
+TEST_CASE("a run of days has its time axes in hours", "[report]") {
+  std::string html = WellFormedReport("autoscaling-superres");
+  CHECK(Contains(html, ">time (h)</text>"));
+  CHECK_FALSE(Contains(html, ">time (s)</text>"));
+}
+
+TEST_CASE("the queueing CDF of a run with one long tail has a log axis", "[report]") {
+  ScenarioFile file;
+  file.name = "tail";
+  VariantResult v = Variant("v", 20000);
+  for (int i = 0; i < 50; ++i) {
+    v.pods.push_back(Pod("p" + std::to_string(i), "gpu0", i, i + 1));
+    v.pods.back().created = SimTime::Seconds(i * 0.9);  // bound 0 to 5 s after creation
+  }
+  v.pods.push_back(Pod("late", "gpu1", 15000, 16000));  // 15000 s after creation
+  RunReport report{&file, {v}};
+  std::string html = FormatHtmlReport(report);
+  CHECK(Contains(html, "queueing latency (s, log scale; 0 at the left edge)"));
+  v.pods.pop_back();  // without the tail, a linear axis
+  RunReport short_tail{&file, {v}};
+  CHECK(Contains(FormatHtmlReport(short_tail), ">queueing latency (s)</text>"));
+}
+
+TEST_CASE("Kueue's waiting workloads show beside the pending pods and per queue and namespace",
+          "[report][kueue]") {
+  std::string html = WellFormedReport("kueue-quotas");
+  CHECK(Contains(html, ">reclaim waiting for admission</text>"));  // in the pending chart
+  CHECK(Contains(html, "<h2>Kueue ClusterQueues over time</h2>"));
+  CHECK(Contains(html, ">Pods waiting for admission per ClusterQueue</text>"));
+  CHECK(Contains(html, ">Workloads admitted per ClusterQueue</text>"));
+  CHECK(Contains(html, ">GPU quota in use per ClusterQueue</text>"));
+  CHECK(Contains(html, ">reclaim team-b</text>"));
+  CHECK(Contains(html, "<h2>Namespaces over time</h2>"));
+  CHECK(Contains(html, ">GPUs held per namespace</text>"));
+}
+
+TEST_CASE("tenants get per-namespace charts of pending pods and GPUs held", "[report]") {
+  std::string html = WellFormedReport("tenants");
+  CHECK(Contains(html, "<h2>Namespaces over time</h2>"));
+  CHECK(Contains(html, ">fifo research</text>"));
+  CHECK(Contains(html, ">fifo product</text>"));
+  CHECK_FALSE(Contains(html, ">fifo default</text>"));  // nothing happened there
+  CHECK_FALSE(Contains(html, "Kueue"));
+}
+
+TEST_CASE("a report without faults that hit has no faults section", "[report][faults]") {
+  CHECK_FALSE(Contains(WellFormedReport("56-superres"), "<h2>Faults</h2>"));
+  std::string html = WellFormedReport("faults-scripted");
+  CHECK(Contains(html, "<h2>Faults</h2>"));
+  CHECK(Contains(html, "<th>fault</th>"));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -125,6 +127,92 @@ TEST_CASE("a Gantt chart draws headers, rows and bars and caps the rows", "[repo
   CHECK(svg.find(">3 more rows not shown</text>") != std::string::npos);
   CHECK(svg.find(">r2</text>") == std::string::npos);
   CHECK(svg.find(">Job/a</text>") != std::string::npos);
+}
+
+
+TEST_CASE("a series drawn exactly over an earlier one is dashed and says which it repeats",
+          "[report]") {
+  LineChart chart("alloc", "time (s)", "fraction");
+  chart.AddSeries("best-fit", {{0, 0}, {10, 0.5}, {20, 1}}, true);
+  chart.AddSeries("first-fit", {{0, 0}, {10, 0.5}, {20, 1}}, true);
+  chart.AddSeries("fgd", {{0, 0}, {10, 0.25}}, true);
+  chart.AddSeries("spread", {{0, 0}, {10, 0.5}, {20, 1}}, true);
+  std::string svg = chart.Render(600, 300);
+  CHECK(Count(svg, "<polyline") == 4);
+  CHECK(Count(svg, "stroke-dasharray") == 4);  // two polylines, two legend samples
+  CHECK(svg.find(">first-fit (same as best-fit)</text>") != std::string::npos);
+  CHECK(svg.find(">spread (same as best-fit)</text>") != std::string::npos);
+  CHECK(svg.find(">fgd</text>") != std::string::npos);
+  // The two repeats are dashed differently, so each stays visible over the other.
+  CHECK(svg.find("stroke-dasharray=\"7 5\"") != std::string::npos);
+  CHECK(svg.find("stroke-dasharray=\"2 4\"") != std::string::npos);
+}
+
+// Euclidean distance of two #rrggbb colours in RGB, 0..441.
+double ColorDistance(const std::string& a, const std::string& b) {
+  double sum = 0;
+  for (int i = 0; i < 3; ++i) {
+    double d = std::stoi(a.substr(1 + 2 * i, 2), nullptr, 16) -
+               std::stoi(b.substr(1 + 2 * i, 2), nullptr, 16);
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
+double MinDistance(const std::vector<std::string>& colors) {
+  double min = 1e9;
+  for (size_t i = 0; i < colors.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) min = std::min(min, ColorDistance(colors[i], colors[j]));
+  }
+  return min;
+}
+
+TEST_CASE("N categories get N distinct colours, far apart while there are few", "[report]") {
+  const std::vector<std::string> thirty = DistinctColors(30);
+  REQUIRE(thirty.size() == 30);
+  CHECK(std::set<std::string>(thirty.begin(), thirty.end()).size() == 30);
+  CHECK(MinDistance(thirty) > 40);
+  // Hashing 30 owner names, as the Gantt chart did, puts two of them close together.
+  std::vector<std::string> hashed;
+  for (int i = 0; i < 30; ++i) hashed.push_back(KeyColor("Job/train-" + std::to_string(i)));
+  CHECK(MinDistance(hashed) < 40);
+  for (size_t n : {1, 20, 21, 100, 2000}) {
+    const std::vector<std::string> colors = DistinctColors(n);
+    CHECK(std::set<std::string>(colors.begin(), colors.end()).size() == n);
+  }
+  CHECK(DistinctColors(5) == std::vector<std::string>(thirty.begin(), thirty.begin() + 5));
+}
+
+TEST_CASE("time axes read in seconds up to 3 hours, then hours up to 3 days, then days",
+          "[report]") {
+  CHECK(TimeUnitFor(3600).axis_label == "time (s)");
+  CHECK(TimeUnitFor(3 * 3600).seconds == 1);
+  CHECK(TimeUnitFor(39 * 3600).axis_label == "time (h)");
+  CHECK(TimeUnitFor(39 * 3600).seconds == 3600);
+  CHECK(TimeUnitFor(30 * 86400).axis_label == "time (d)");
+  CHECK(TimeUnitFor(30 * 86400).seconds == 86400);
+  Gantt gantt("runs", 2 * 86400);  // two days: ticks in hours
+  gantt.AddBar(gantt.AddRow("gpu0", 0), 0, 86400, "#ff0000", "pod");
+  std::string svg = gantt.Render(800, 10);
+  CHECK(svg.find(">time (h)</text>") != std::string::npos);
+  CHECK(svg.find(">40</text>") != std::string::npos);
+  CHECK(svg.find(">172800</text>") == std::string::npos);
+}
+
+TEST_CASE("a log x axis ticks whole decades and keeps the short values apart", "[report]") {
+  LineChart chart("cdf", "latency (s)", "fraction");
+  chart.SetLogX();
+  chart.AddSeries("a", {{0, 0}, {1, 0.3}, {2, 0.6}, {5, 0.9}, {9000, 1}}, true);
+  std::string svg = chart.Render(600, 300);
+  for (const char* tick : {">1</text>", ">10</text>", ">100</text>", ">1000</text>",
+                           ">10000</text>"}) {
+    CHECK(svg.find(tick) != std::string::npos);
+  }
+  CHECK(svg.find(">2000</text>") == std::string::npos);  // no linear ticks
+  // x = 1, 2 and 5 are a third of the plot apart from each other, not squeezed together:
+  // the plot spans 4 decades over 526 px (58 to 584), so 1 -> 58, 2 -> 97.6, 5 -> 149.9.
+  CHECK(svg.find(" 97.6,") != std::string::npos);
+  CHECK(svg.find(" 149.9,") != std::string::npos);
 }
 
 }  // namespace
