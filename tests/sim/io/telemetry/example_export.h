@@ -4,30 +4,18 @@
 
 #include <catch2/catch.hpp>
 #include <string>
-#include <vector>
 
-#include "sim/io/telemetry/pod_observations.h"
+#include "sim/io/telemetry/telemetry_folder.h"
 
 namespace migsim::telemetry {
 
+// Every file of kTelemetryFiles is in the example folder: the folder reader reads them all.
 inline PodObservations LoadExampleExport() {
-  static const char* const kFiles[] = {"kube_pod_created",
-                                       "kube_pod_start_time",
-                                       "kube_pod_completion_time",
-                                       "kube_pod_owner",
-                                       "kube_replicaset_owner",
-                                       "kube_pod_container_status_terminated_reason",
-                                       "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
-                                       "DCGM_FI_DEV_GPU_UTIL",
-                                       "DCGM_FI_DEV_FB_USED"};
-  std::vector<std::string> paths;
-  for (const char* name : kFiles) {
-    paths.push_back(std::string(MIGSIM_SOURCE_DIR) + "/scenarios/telemetry/" + name + ".json");
-  }
-  Result<std::vector<Series>> series = LoadPrometheusFiles(paths);
-  REQUIRE(series.ok());
-  Result<PodObservations> pods = JoinPodObservations(series.value());
+  std::string notice;
+  Result<PodObservations> pods = ReadTelemetryFolder(
+      std::string(MIGSIM_SOURCE_DIR) + "/scenarios/telemetry", "telemetry", &notice);
   REQUIRE(pods.ok());
+  REQUIRE_THAT(notice, Catch::StartsWith("telemetry: 9 files read (absent: none)"));
   return std::move(pods).value();
 }
 
