@@ -118,15 +118,19 @@ void AddOpenb(CLI::App& app, Cli& cli) {
   migsim::OpenbOptions& o = cli.openb;
   CLI::App* cmd =
       app.add_subcommand("openb", "Replay the Alibaba openb trace: the ATC'23 FGD fill experiment");
-  const char* env = std::getenv("MIGSIM_OPENB_DIR");
-  o.data_dir = env ? env : "../shared/data/openb";
-  cmd->add_option("--data", o.data_dir, "Directory with the openb CSVs ($MIGSIM_OPENB_DIR)")
-      ->capture_default_str();
+  cmd->add_option("--data", o.data_dir,
+                  "Directory with the openb CSVs (default: $MIGSIM_OPENB_DIR, else found beside "
+                  "the executable, the install or ../shared/data/openb)");
   cmd->add_option("--nodes", o.nodes, "Node CSV (default: <data>/openb_node_list_gpu_node.csv)");
   cmd->add_option("--trace", o.traces,
                   "Trace name (default, gpushare40, ...), all, or a pod CSV; repeatable");
   cmd->add_option("--policy", o.policies,
-                  "random, dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd, or all");
+                  "random, dot-product, gpu-clustering, gpu-packing, best-fit-share, fgd, all, "
+                  "or another built-in policy (migsim policies); repeatable");
+  cmd->add_option("--policy-file", o.policy_files,
+                  "A JSON policy object as a scenario's \"policy\" (a plugin library, a "
+                  "built-in with params, a scored combination); repeatable")
+      ->check(NonEmptyPath());
   cmd->add_option("--seeds", o.seeds, "Seeds: 42-51 or 1,2,3")->capture_default_str();
   cmd->add_option("--tune", o.tune, "Top-up target as a fraction of GPU capacity")
       ->capture_default_str();
@@ -142,7 +146,8 @@ void AddOpenb(CLI::App& app, Cli& cli) {
       ->check(NonEmptyPath());
   cmd->add_flag("--mig", o.mig,
                 "Also run the MIG edition on p4d nodes: static layouts and dynamic partitioning");
-  cmd->footer("Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/");
+  cmd->footer("Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/\n"
+              "  migsim openb --policy fgd --policy-file scenarios/openb/fgd-packing.policy.json");
   cmd->callback([&cli] { cli.code = migsim::OpenbCommand(cli.openb); });
 }
 

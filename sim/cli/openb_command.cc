@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
 
 #include "sim/cli/failure.h"
 #include "sim/cli/openb_flags.h"
@@ -11,6 +13,7 @@
 #include "sim/report/openb_summary.h"
 #include "sim/report/output_dir.h"
 #include "sim/study/openb/openb_campaign.h"
+#include "sim/study/openb/openb_data_dir.h"
 
 namespace migsim {
 namespace {
@@ -48,11 +51,32 @@ void RunMigEdition(const OpenbInputs& inputs, int64_t openb_gpus, CampaignOption
   std::printf("%zu MIG runs in %.1f s\n", mig.size(), took);
 }
 
+// The sources: --data, else the first place that holds the data (openb_data_dir.h).
+OpenbSources Sources(const OpenbOptions& o) {
+  const char* env = std::getenv("MIGSIM_OPENB_DIR");
+  const OpenbDataDir data =
+      FindOpenbDataDir(o.data_dir, env != nullptr ? env : "", ExecutableDirectory());
+  return {data.dir, o.nodes, o.traces, data.LookedMessage()};
+}
+
+// Pods a policy placed where the engine's checks refused, said per policy when any were.
+void PrintRefusals(const std::vector<FillRun>& runs) {
+  std::map<std::string, int64_t> refused;
+  for (const FillRun& r : runs) {
+    if (r.result.answers_refused > 0) refused[r.config.policy] += r.result.answers_refused;
+  }
+  for (const auto& [policy, count] : refused) {
+    std::printf("%s: %lld placements refused by the checks (invalid node or devices), counted "
+                "as failed pods\n",
+                policy.c_str(), static_cast<long long>(count));
+  }
+}
+
 }  // namespace
 
 int OpenbCommand(const OpenbOptions& o) {
   const auto bad = [](const Status& s) { return Fail(s, kBadInput); };
-  Result<std::vector<std::string>> policies = CheckPolicies(o.policies);
+  Result<std::vector<FillPolicy>> policies = ResolveFillPolicies(o.policies, o.policy_files);
   if (!policies.ok()) return bad(policies.status());
   if (Status s = CheckTune(o.tune); !s.ok()) return bad(s);
   Result<std::vector<uint64_t>> seeds = ParseSeeds(o.seeds);
@@ -60,8 +84,9 @@ int OpenbCommand(const OpenbOptions& o) {
   if (!o.out_dir.empty()) {
     if (Status s = CheckOutputDir("--out", o.out_dir); !s.ok()) return bad(s);
   }
-  Result<OpenbInputs> inputs = LoadOpenbInputs({o.data_dir, o.nodes, o.traces});
+  Result<OpenbInputs> inputs = LoadOpenbInputs(Sources(o));
   if (!inputs.ok()) return bad(inputs.status());
+  if (Status s = CheckFillPolicies(inputs.value(), policies.value()); !s.ok()) return bad(s);
   std::vector<OutputTarget> targets;
   if (!o.out_dir.empty()) targets = TargetsIn("--out", o.out_dir, OutNames(o.mig));
   if (!o.report.empty()) {
@@ -84,8 +109,10 @@ int OpenbCommand(const OpenbOptions& o) {
     files = {FormatAllocCsv(runs), FormatFragCsv(runs), FormatFragRatioCsv(runs),
              FormatFailedCsv(runs), FormatFinalStateCsv(runs)};
   }
-  std::fputs(FormatFillSummary(runs, policies.value()).c_str(), stdout);
-  std::fputs(FormatFinalStateSummary(runs, policies.value()).c_str(), stdout);
+  const std::vector<std::string> labels = FillPolicyLabels(policies.value());
+  std::fputs(FormatFillSummary(runs, labels).c_str(), stdout);
+  std::fputs(FormatFinalStateSummary(runs, labels).c_str(), stdout);
+  PrintRefusals(runs);
   std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took, campaign.threads);
   if (o.mig) {
     RunMigEdition(inputs.value(), runs.front().result.total_gpus, campaign, progress,

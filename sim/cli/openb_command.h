@@ -9,10 +9,13 @@
 namespace migsim {
 
 struct OpenbOptions {
-  std::string data_dir;                // holds openb_node_list_gpu_node.csv and the traces
+  // Holds openb_node_list_gpu_node.csv and the traces; "" to look for it
+  // (openb_data_dir.h: $MIGSIM_OPENB_DIR, beside the executable, the install, ../shared).
+  std::string data_dir;
   std::string nodes;                   // node CSV; default <data_dir>/openb_node_list_gpu_node.csv
   std::vector<std::string> traces;     // "default", "gpushare40", ..., "all", or CSV paths
-  std::vector<std::string> policies;   // GpuShareScorerNames() entries, or "all"
+  std::vector<std::string> policies;   // GpuShareScorerNames() entries, built-ins, or "all"
+  std::vector<std::string> policy_files;  // JSON policy objects, as a scenario's "policy"
   std::string seeds = "42-51";         // "42-51" or "1,2,3"
   double tune = 1.3;
   std::string out_dir;                 // alloc_discrete.csv, frag_discrete.csv, ...

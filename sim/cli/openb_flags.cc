@@ -1,13 +1,11 @@
 #include "sim/cli/openb_flags.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
-#include <optional>
-#include <string_view>
 
 #include "policies/gpu_share_scorers.h"
-#include "sim/core/text.h"
+#include "policies/registry.h"
+#include "sim/io/policy_file.h"
 
 namespace migsim {
 namespace {
@@ -23,50 +21,15 @@ std::string FirstRepeated(const std::vector<std::string>& names) {
   return "";
 }
 
-// More runs than anyone means to ask for: a typo such as 1-1000000000 is an error, not
-// hours of work.
-constexpr size_t kMaxSeeds = 10000;
-
-// A decimal seed: digits only, within uint64.
-std::optional<uint64_t> ParseSeed(std::string_view s) {
-  uint64_t v = 0;
-  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
+// The six, "all", or any registry name: what CheckPolicies accepts.
+bool KnownName(const std::string& name, const std::vector<std::string>& six) {
+  return std::find(six.begin(), six.end(), name) != six.end() || FindPolicy(name) != nullptr;
 }
 
 }  // namespace
 
 Result<std::vector<uint64_t>> ParseSeeds(const std::string& text) {
-  const auto bad = [&](const std::string& why) {
-    return Status::InvalidArgument("--seeds '" + text + "': " + why +
-                                   " (expected e.g. '42-51' or '1,2,3')");
-  };
-  std::vector<uint64_t> seeds;
-  for (size_t start = 0; start <= text.size();) {
-    const size_t comma = std::min(text.find(',', start), text.size());
-    const std::string_view item = std::string_view(text).substr(start, comma - start);
-    const size_t dash = item.find('-');
-    const std::optional<uint64_t> lo = ParseSeed(item.substr(0, dash));
-    const std::optional<uint64_t> hi =
-        dash == std::string_view::npos ? lo : ParseSeed(item.substr(dash + 1));
-    if (!lo || !hi) return bad("'" + std::string(item) + "' is not a seed or a range lo-hi");
-    if (*hi < *lo) return bad("the range " + std::string(item) + " is empty");
-    if (*hi - *lo >= kMaxSeeds || seeds.size() + (*hi - *lo) >= kMaxSeeds) {
-      return bad("more than " + std::to_string(kMaxSeeds) + " seeds");
-    }
-    for (uint64_t s = *lo;; ++s) {
-      seeds.push_back(s);
-      if (s == *hi) break;
-    }
-    start = comma + 1;
-  }
-  std::vector<uint64_t> sorted = seeds;
-  std::sort(sorted.begin(), sorted.end());
-  if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end()) {
-    return bad("seed " + std::to_string(*twice) + " is given twice");
-  }
-  return seeds;
+  return ParseSeedList(text, "--seeds");
 }
 
 Result<std::vector<std::string>> CheckPolicies(const std::vector<std::string>& given) {
@@ -78,15 +41,35 @@ Result<std::vector<std::string>> CheckPolicies(const std::vector<std::string>& g
   }
   if (given.empty() || all) return known;
   for (const std::string& p : given) {
-    if (std::find(known.begin(), known.end(), p) == known.end()) {
-      return Status::InvalidArgument("--policy: unknown policy '" + p + "' (valid: all, " +
-                                     JoinNames(known) + ")");
-    }
+    if (!KnownName(p, known)) return NamedFillPolicy(p, "--policy").status();
   }
   if (const auto twice = FirstRepeated(given); !twice.empty()) {
     return Status::InvalidArgument("--policy: '" + twice + "' is given twice");
   }
   return given;
+}
+
+Result<std::vector<FillPolicy>> ResolveFillPolicies(const std::vector<std::string>& names,
+                                                    const std::vector<std::string>& files) {
+  std::vector<FillPolicy> policies;
+  if (!names.empty() || files.empty()) {
+    Result<std::vector<std::string>> checked = CheckPolicies(names);
+    if (!checked.ok()) return checked.status();
+    for (const std::string& name : checked.value()) {
+      Result<FillPolicy> p = NamedFillPolicy(name, "--policy");
+      if (!p.ok()) return p.status();
+      policies.push_back(std::move(p).value());
+    }
+  }
+  std::vector<std::string> origins(policies.size(), "--policy");
+  for (const std::string& file : files) {
+    Result<LoadedPolicy> loaded = LoadPolicyFile(file);
+    if (!loaded.ok()) return loaded.status();
+    policies.push_back(SpecFillPolicy(loaded.value().spec, loaded.value().seeds_itself));
+    origins.push_back("--policy-file " + file);
+  }
+  if (Status s = CheckUniqueLabels(policies, origins); !s.ok()) return s;
+  return policies;
 }
 
 // The study's tune is 1.3; past 10 the top-up alone is ten times the cluster (and nan or

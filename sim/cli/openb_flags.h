@@ -7,16 +7,24 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/study/openb/openb_campaign.h"
 
 namespace migsim {
 
-// "42-51", "1,2,3" or both ("1-3,7"): items separated by commas, each a decimal seed or an
-// inclusive range lo-hi with lo <= hi. No seed twice, at most 10,000. In the given order.
+// --seeds: ParseSeedList (fill_policies.h).
 Result<std::vector<uint64_t>> ParseSeeds(const std::string& text);
 
-// --policy: GpuShareScorerNames() entries, no name twice, or "all" alone; empty or "all"
-// gives every policy.
+// --policy: GpuShareScorerNames() entries or other built-in policies' names, no name
+// twice, or "all" alone; empty or "all" gives the six GpuShareScorerNames().
 Result<std::vector<std::string>> CheckPolicies(const std::vector<std::string>& given);
+
+// --policy and --policy-file together: each --policy name one of the six study scorers
+// (run exactly), "all" alone (the six), or any other built-in policy with its default
+// parameters; each --policy-file a JSON policy object as a scenario's "policy", read by
+// the scenario's loader (errors name the file and the JSON pointer). Neither given: the
+// six. No label twice.
+Result<std::vector<FillPolicy>> ResolveFillPolicies(const std::vector<std::string>& names,
+                                                    const std::vector<std::string>& files);
 
 // --tune: in (0, 10].
 Status CheckTune(double tune);

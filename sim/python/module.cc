@@ -17,6 +17,7 @@
 #include "sim/io/input_limits.h"
 #include "sim/io/scenario_json.h"
 #include "sim/python/interrupt.h"
+#include "sim/python/openb_binding.h"
 #include "sim/python/python_policy.h"
 #include "sim/python/python_view.h"
 #include "sim/python/results.h"
@@ -186,6 +187,7 @@ PYBIND11_MODULE(migsim, m) {
         return names;
       });
   BindViews(m);
+  BindOpenb(m);
   // A broken invariant of migsim (sim/core/check.h) raises, instead of ending the
   // interpreter; memory exhausted is pybind11's MemoryError.
   py::register_exception<InternalError>(m, "InternalError", PyExc_RuntimeError);

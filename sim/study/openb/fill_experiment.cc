@@ -6,6 +6,7 @@
 
 #include "sim/core/rng.h"
 #include "sim/policy/gpu_fragmentation.h"
+#include "sim/study/openb/fill_cluster_view.h"
 
 namespace migsim {
 namespace {
@@ -66,13 +67,19 @@ class Fill {
  public:
   Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
        const FillConfig& config);
+  // The exact path: a study scorer, the fill's own filter, ranks and score cache.
   Status Init(const GpuShareScorerFactory& make_policy);
-  FillResult Run();
+  // Any Policy, through the engine-shaped view.
+  Status Init(Policy& policy);
+  Result<FillResult> Run();
 
  private:
   bool Feasible(const NodeState& n, const FillPod& pod) const;
   int Choose(const FillPod& pod, int shape_id);
-  void Place(NodeState& n, const FillPod& pod);
+  // The node (index into state_) the pod goes to and the GPUs it takes there, or -1.
+  int Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus,
+             FillResult& result);
+  void Place(NodeState& n, const FillPod& pod, const std::vector<int>& gpus);
   int ShapeId(const PodShape& shape) const { return shape_ids_.at(shape); }
   FillFinalState FinalState() const;
 
@@ -83,7 +90,10 @@ class Fill {
   std::vector<const FillPod*> pool_;  // originals sorted by name
   std::vector<TypicalPod> typical_;
   GpuShareContext context_;
-  std::unique_ptr<GpuShareScorer> policy_;
+  std::unique_ptr<GpuShareScorer> policy_;  // the exact path
+  Policy* any_policy_ = nullptr;            // or any policy, through view_
+  std::unique_ptr<FillClusterView> view_;
+  std::vector<size_t> by_rank_;             // by rank: the index into state_
   std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
   std::vector<NodeState> state_;
   std::map<PodShape, int> shape_ids_;
@@ -99,6 +109,11 @@ Fill::Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
            const FillConfig& config)
     : nodes_(nodes), pods_(pods), config_(config), rng_(config.seed) {}
 
+Status Fill::Init(Policy& policy) {
+  any_policy_ = &policy;
+  return Init(GpuShareScorerFactory());
+}
+
 Status Fill::Init(const GpuShareScorerFactory& make_policy) {
   if (nodes_.empty()) return Status::InvalidArgument("the cluster has no nodes");
   for (const FillPod& p : pods_) pool_.push_back(&p);
@@ -110,6 +125,7 @@ Status Fill::Init(const GpuShareScorerFactory& make_policy) {
   }
   typical_ = TypicalPods(shapes);
   context_ = GpuShareContext{&rng_, typical_};
+  if (any_policy_ != nullptr) return Status::Ok();
   policy_ = make_policy(config_.policy, context_);
   if (!policy_) return Status::InvalidArgument("unknown policy '" + config_.policy + "'");
   return Status::Ok();
@@ -151,8 +167,21 @@ int Fill::Choose(const FillPod& pod, int shape_id) {
   return best;
 }
 
-void Fill::Place(NodeState& n, const FillPod& pod) {
-  const std::vector<int> gpus = policy_->SelectGpus(n.gpu, pod.shape);
+int Fill::Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus,
+                 FillResult& result) {
+  if (view_) {
+    FillClusterView::Outcome out = view_->Place(*any_policy_, pod, submission);
+    result.answers_refused += out.refused ? 1 : 0;
+    if (!out.rank) return -1;
+    gpus = std::move(out.gpus);
+    return static_cast<int>(by_rank_[*out.rank]);
+  }
+  const int node = Choose(pod, ShapeId(pod.shape));
+  if (node >= 0) gpus = policy_->SelectGpus(state_[static_cast<size_t>(node)].gpu, pod.shape);
+  return node;
+}
+
+void Fill::Place(NodeState& n, const FillPod& pod, const std::vector<int>& gpus) {
   n.gpu = WithPod(std::move(n.gpu), pod.shape, gpus);
   n.gpu.pod_tags |= AffinityTag(pod.shape);
   n.memory_left_mib -= pod.memory_mib;
@@ -184,7 +213,7 @@ FillFinalState Fill::FinalState() const {
   return f;
 }
 
-FillResult Fill::Run() {
+Result<FillResult> Fill::Run() {
   FillResult result;
   // The RNG's uses, in the protocol's order: shuffle and top-up, then node ranks.
   int64_t capacity = 0;
@@ -208,18 +237,31 @@ FillResult Fill::Run() {
     idle_milli_ += s.gpu.idle_milli();
     state_.push_back(std::move(s));
   }
+  if (any_policy_ != nullptr) {
+    std::vector<const FillNode*> nodes(by_name_.size());
+    by_rank_.resize(by_name_.size());
+    for (size_t i = 0; i < by_name_.size(); ++i) {
+      nodes[static_cast<size_t>(ranks[i])] = by_name_[i];
+      by_rank_[static_cast<size_t>(ranks[i])] = i;
+    }
+    Result<std::unique_ptr<FillClusterView>> view = FillClusterView::Make(nodes, pods_);
+    if (!view.ok()) return view.status();
+    view_ = std::move(view).value();
+  }
   cached_score_.assign(state_.size() * shape_ids_.size(), 0);
   cached_version_.assign(state_.size() * shape_ids_.size(), 0);
   std::map<PodShape, int64_t> failed;
   int64_t arrived = 0;
-  for (const FillPod* pod : order) {
+  std::vector<int> gpus;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const FillPod* pod = order[i];
     arrived += int64_t{pod->shape.gpu_milli} * pod->shape.num_gpu;
-    const int node = Choose(*pod, ShapeId(pod->shape));
+    const int node = Decide(*pod, static_cast<uint32_t>(i), gpus, result);
     if (node < 0) {
       ++failed[pod->shape];
       ++result.pods_failed;
     } else {
-      Place(state_[static_cast<size_t>(node)], *pod);
+      Place(state_[static_cast<size_t>(node)], *pod, gpus);
     }
     result.events.push_back({arrived, used_milli_, frag_total_, static_cast<double>(idle_milli_)});
   }
@@ -252,6 +294,14 @@ Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector
                            const FillConfig& config, const GpuShareScorerFactory& make_policy) {
   Fill fill(nodes, pods, config);
   if (Status s = fill.Init(make_policy); !s.ok()) return s;
+  return fill.Run();
+}
+
+Result<FillResult> RunPolicyFill(const std::vector<FillNode>& nodes,
+                                 const std::vector<FillPod>& pods, const FillConfig& config,
+                                 Policy& policy) {
+  Fill fill(nodes, pods, config);
+  if (Status s = fill.Init(policy); !s.ok()) return s;
   return fill.Run();
 }
 

@@ -17,6 +17,7 @@
 #include "sim/policy/gpu_fragmentation.h"
 #include "sim/policy/gpu_share.h"
 #include "sim/policy/gpu_share_scorer.h"
+#include "sim/policy/policy.h"
 
 namespace migsim {
 
@@ -35,7 +36,8 @@ struct FillPod {
 };
 
 struct FillConfig {
-  std::string policy = "fgd";  // a GpuShareScorerNames() entry
+  // The policy's label in results; for RunFill, a GpuShareScorerNames() entry.
+  std::string policy = "fgd";
   uint64_t seed = 42;
   double tune_ratio = 1.3;
 };
@@ -67,6 +69,9 @@ struct FillResult {
   int64_t total_gpus = 0;
   int64_t pods_submitted = 0;  // originals + tuned clones
   int64_t pods_failed = 0;
+  // Of the failed pods, those the policy placed where the checks refused (RunPolicyFill:
+  // a node that does not fit, devices that are not free): a buggy policy shows here.
+  int64_t answers_refused = 0;
   std::vector<FillEvent> events;     // one per pod, in submission order
   std::vector<FailedShape> failed;   // by decreasing count
   FillFinalState final_state;
@@ -92,5 +97,15 @@ using GpuShareScorerFactory = std::function<std::unique_ptr<GpuShareScorer>(
 // InvalidArgument for an unknown policy or an empty cluster.
 Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
                            const FillConfig& config, const GpuShareScorerFactory& make_policy);
+
+// The same protocol — the same submissions, ranks, events and final state — with any
+// Policy choosing the node and devices, through the engine-shaped view of
+// fill_cluster_view.h (node i of the view is the node of rank i). A pod the policy leaves
+// unplaced, or places where the engine's checks refuse, fails. `policy` serves this run
+// alone (policies keep state between pods); config.policy is its label.
+// InvalidArgument for an empty cluster or a node the view cannot represent.
+Result<FillResult> RunPolicyFill(const std::vector<FillNode>& nodes,
+                                 const std::vector<FillPod>& pods, const FillConfig& config,
+                                 Policy& policy);
 
 }  // namespace migsim

@@ -35,13 +35,18 @@ std::vector<std::string> AvailableTraces(const std::string& dir) {
 // (which must exist), "all" as every trace in the data directory.
 Result<std::vector<std::string>> TracePaths(const OpenbSources& o) {
   std::vector<std::string> paths;
-  const std::vector<std::string> available = AvailableTraces(o.data_dir);
+  const std::vector<std::string> available =
+      o.data_dir.empty() ? std::vector<std::string>{} : AvailableTraces(o.data_dir);
   for (const std::string& t : o.traces.empty() ? std::vector<std::string>{"default"} : o.traces) {
     if (t.find('/') != std::string::npos || t.ends_with(".csv")) {
       paths.push_back(t);
       continue;
     }
     const std::vector<std::string> names = t == "all" ? available : std::vector<std::string>{t};
+    if (o.data_dir.empty()) {
+      return Status::InvalidArgument("--trace: no openb data directory for trace '" + t +
+                                     "'; " + o.looked);
+    }
     if (names.empty() || (t != "all" && std::find(available.begin(), available.end(), t) ==
                                             available.end())) {
       return Status::InvalidArgument(
@@ -76,6 +81,10 @@ Status CheckNodes(const std::string& path, const std::vector<OpenbNode>& nodes) 
 }
 
 Result<std::vector<FillNode>> LoadNodes(const OpenbSources& o) {
+  if (o.nodes.empty() && o.data_dir.empty()) {
+    return Status::InvalidArgument("no openb data directory (with openb_node_list_gpu_node.csv); " +
+                                   o.looked);
+  }
   const std::string path =
       o.nodes.empty() ? (fs::path(o.data_dir) / "openb_node_list_gpu_node.csv").string() : o.nodes;
   if (o.nodes.empty() && !fs::exists(path)) {
@@ -98,6 +107,15 @@ Result<std::vector<FillPod>> LoadTrace(const std::string& path) {
   std::vector<FillPod> out;
   for (const OpenbPod& p : pods.value()) out.push_back({p.name, p.memory_mib, p.shape});
   return out;
+}
+
+// One fill run: the exact path, or a fresh instance of the policy through the view.
+Result<FillResult> RunOne(const std::vector<FillNode>& nodes, const std::vector<FillPod>& trace,
+                          const FillPolicy& policy, const FillConfig& config) {
+  if (!policy.make) return RunFill(nodes, trace, config, &MakeGpuShareScorer);
+  std::unique_ptr<Policy> made = policy.make(config.seed);
+  MIGSIM_CHECK(made != nullptr, "a fill policy's factory made no policy");
+  return RunPolicyFill(nodes, trace, config, *made);
 }
 
 }  // namespace
@@ -123,27 +141,62 @@ Result<OpenbInputs> LoadOpenbInputs(const OpenbSources& sources) {
   return in;
 }
 
+Status CheckFillPolicies(const OpenbInputs& inputs, const std::vector<FillPolicy>& policies) {
+  const bool viewed = std::any_of(policies.begin(), policies.end(),
+                                  [](const FillPolicy& p) { return bool(p.make); });
+  for (const FillNode& n : inputs.nodes) {
+    if (viewed && n.cpu_milli % 1000 != 0) {
+      return Status::InvalidArgument("node " + n.name + ": cpu_milli " +
+                                     std::to_string(n.cpu_milli) +
+                                     " is not whole cores, which a policy other than the six "
+                                     "built-in scorers needs (it sees nodes as the engine does)");
+    }
+  }
+  return Status::Ok();
+}
+
 std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
                                      const std::vector<std::string>& policies,
                                      const CampaignOptions& options) {
+  return RunFillCampaign(inputs, ExactFillPolicies(policies), options);
+}
+
+std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
+                                     const std::vector<FillPolicy>& policies,
+                                     const CampaignOptions& options) {
   std::vector<FillRun> runs;
   for (const std::string& trace : inputs.trace_names) {
-    for (const std::string& policy : policies) {
-      for (uint64_t seed : options.seeds) runs.push_back({trace, {policy, seed, options.tune}, {}});
+    for (const FillPolicy& policy : policies) {
+      for (uint64_t seed : options.seeds) {
+        runs.push_back({trace, {policy.label, seed, options.tune}, {}});
+      }
     }
   }
-  // Each run fills its own slot: the output order does not depend on scheduling.
   const size_t per_trace = policies.size() * options.seeds.size();
+  const auto policy_of = [&](size_t i) -> const FillPolicy& {
+    return policies[(i % per_trace) / options.seeds.size()];
+  };
+  const auto run = [&](size_t i) {
+    Result<FillResult> r =
+        RunOne(inputs.nodes, inputs.traces[i / per_trace], policy_of(i), runs[i].config);
+    // LoadOpenbInputs checked nodes and traces; REQUIRES covers the policies.
+    MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());
+    runs[i].result = std::move(r).value();
+  };
+  // Each run fills its own slot: the output order does not depend on scheduling.
+  std::vector<size_t> parallel, serial;
+  for (size_t i = 0; i < runs.size(); ++i) (policy_of(i).one_thread ? serial : parallel).push_back(i);
+  ProgressFn progress;
+  if (options.progress) {
+    progress = [&](size_t done, size_t) { options.progress(done, runs.size()); };
+  }
   ParallelFor(
-      runs.size(), static_cast<size_t>(std::max(options.threads, 1)),
-      [&](size_t i) {
-        Result<FillResult> r =
-            RunFill(inputs.nodes, inputs.traces[i / per_trace], runs[i].config, &MakeGpuShareScorer);
-        // LoadOpenbInputs checked nodes and traces; REQUIRES covers the policies.
-        MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());
-        runs[i].result = std::move(r).value();
-      },
-      options.progress);
+      parallel.size(), static_cast<size_t>(std::max(options.threads, 1)),
+      [&](size_t k) { run(parallel[k]); }, progress);
+  for (size_t k = 0; k < serial.size(); ++k) {
+    run(serial[k]);
+    if (progress) progress(parallel.size() + k + 1, runs.size());
+  }
   return runs;
 }
 

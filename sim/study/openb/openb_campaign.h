@@ -10,6 +10,7 @@
 
 #include "sim/core/status.h"
 #include "sim/study/openb/fill_experiment.h"
+#include "sim/study/openb/fill_policies.h"
 #include "sim/study/openb/mig_fill.h"
 #include "sim/study/parallel_for.h"
 
@@ -34,11 +35,13 @@ struct MigFillRun {
 // Where the inputs are: `data_dir` holds openb_node_list_gpu_node.csv and the
 // openb_pod_list_<name>.csv traces.
 struct OpenbSources {
-  std::string data_dir;
+  std::string data_dir;  // "" when none was found (openb_data_dir.h)
   std::string nodes;  // the node CSV; "" for <data_dir>/openb_node_list_gpu_node.csv
   // Trace names ("default", "gpushare40", ...), "all" (every trace in data_dir) or CSV
   // paths (anything with a '/' or ending in .csv); empty means {"default"}.
   std::vector<std::string> traces;
+  // Where the data directory was looked for (OpenbDataDir::LookedMessage), for errors.
+  std::string looked;
 };
 
 // The inputs, loaded and checked: uniquely named nodes, a model for every GPU node and at
@@ -60,8 +63,16 @@ struct CampaignOptions {
   ProgressFn progress;          // after each run; optional
 };
 
+// InvalidArgument when a policy other than the exact six could not see the nodes (the
+// engine's view needs whole CPU cores); check before RunFillCampaign.
+Status CheckFillPolicies(const OpenbInputs& inputs, const std::vector<FillPolicy>& policies);
+
 // One run per trace x policy x seed, in that order (trace outermost), whatever the
-// threads did. REQUIRES: every policy is a GpuShareScorerNames() entry.
+// threads did. REQUIRES: CheckFillPolicies; `make` returns a policy.
+std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
+                                     const std::vector<FillPolicy>& policies,
+                                     const CampaignOptions& options);
+// The exact path for each of `policies`, GpuShareScorerNames() entries.
 std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
                                      const std::vector<std::string>& policies,
                                      const CampaignOptions& options);
