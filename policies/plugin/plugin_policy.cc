@@ -234,11 +234,10 @@ Result<std::unique_ptr<Policy>> LoadPluginPolicy(const std::string& path,
   }
   const uint32_t abi = s.abi_version();
   if (abi < MIGSIM_POLICY_ABI_OLDEST || abi > MIGSIM_POLICY_ABI_VERSION) {
-    return Status::InvalidArgument("policy library '" + path +
-                                   "' is built for policy ABI version " + std::to_string(abi) +
-                                   "; this migsim loads versions " +
-                                   std::to_string(MIGSIM_POLICY_ABI_OLDEST) + " to " +
-                                   std::to_string(MIGSIM_POLICY_ABI_VERSION));
+    return Status::InvalidArgument(
+        "policy library '" + path + "' is built for policy ABI version " + std::to_string(abi) +
+        "; this migsim loads versions " + std::to_string(MIGSIM_POLICY_ABI_OLDEST) + " to " +
+        std::to_string(MIGSIM_POLICY_ABI_VERSION));
   }
   // Version 1 has no queue order: a symbol of that name in such a library is not this
   // ABI's (it may have another signature), so it is not looked up.

@@ -46,7 +46,8 @@ void PluginQueueOrder::Fill(const PodView& view, QueuedPodBuffer& out) const {
   }
   out.labels.clear();
   if (view.labels != nullptr) {
-    for (const auto& [key, value] : *view.labels) out.labels.push_back({key.c_str(), value.c_str()});
+    for (const auto& [key, value] : *view.labels)
+      out.labels.push_back({key.c_str(), value.c_str()});
   }
   migsim_queued_pod& p = out.pod;
   p.struct_size = sizeof(migsim_queued_pod);

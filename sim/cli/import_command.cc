@@ -57,9 +57,8 @@ int ImportCommand(const ImportOptions& options) {
   if (options.out != "-") {
     if (Status s = CheckOutputFile("--out", options.out); !s.ok()) return Fail(s, kBadInput);
   }
-  Result<k8s::SnapshotScenario> imported =
-      k8s::ImportSnapshot(nodes.value(), Label(options.nodes_path), pods.value(),
-                          Label(options.pods_path), snapshot);
+  Result<k8s::SnapshotScenario> imported = k8s::ImportSnapshot(
+      nodes.value(), Label(options.nodes_path), pods.value(), Label(options.pods_path), snapshot);
   if (!imported.ok()) return Fail(imported.status(), kBadInput);
   for (const std::string& w : imported.value().warnings) std::cerr << "warning: " << w << "\n";
   if (!telemetry_notice.empty()) std::cerr << "import: " << telemetry_notice << "\n";

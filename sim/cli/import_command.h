@@ -19,8 +19,8 @@ struct ImportOptions {
 };
 
 // Standard input is named "stdin" in messages, and read within the files' limits
-// (ReadStandardInput). Exit code: 0 success (warnings and notices on stderr), 2 bad input (one message on
-// stderr naming the file, the document and the path; nothing written), 1 when the output
+// (ReadStandardInput). Exit code: 0 success (warnings and notices on stderr), 2 bad input (one
+// message on stderr naming the file, the document and the path; nothing written), 1 when the output
 // cannot be written.
 int ImportCommand(const ImportOptions& options);
 

@@ -19,8 +19,8 @@
 #include "sim/cli/sweep_command.h"
 #include "sim/cli/uncaught.h"
 #include "sim/cli/validate_command.h"
-#include "sim/report/pending_outputs.h"
 #include "sim/io/input_limits.h"
+#include "sim/report/pending_outputs.h"
 
 namespace {
 
@@ -52,8 +52,9 @@ CLI::Validator NonEmptyPath() { return NonEmpty("path", "PATH"); }
 // --limit NAME=N (repeatable): raises one of the documented limits (sim/io/input_limits.h,
 // README "Limits") before anything is read; a bad one is a usage error.
 void AddLimitOption(CLI::App* cmd) {
-  cmd->add_option("--limit", "Raise a limit on what the input may create: NAME=N, repeatable "
-                             "(README \"Limits\")")
+  cmd->add_option("--limit",
+                  "Raise a limit on what the input may create: NAME=N, repeatable "
+                  "(README \"Limits\")")
       ->type_name("NAME=N")
       ->each([](const std::string& value) {
         if (migsim::Status s = migsim::io::SetInputLimit(value); !s.ok()) {
@@ -146,8 +147,9 @@ void AddOpenb(CLI::App& app, Cli& cli) {
       ->check(NonEmptyPath());
   cmd->add_flag("--mig", o.mig,
                 "Also run the MIG edition on p4d nodes: static layouts and dynamic partitioning");
-  cmd->footer("Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/\n"
-              "  migsim openb --policy fgd --policy-file scenarios/openb/fgd-packing.policy.json");
+  cmd->footer(
+      "Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/\n"
+      "  migsim openb --policy fgd --policy-file scenarios/openb/fgd-packing.policy.json");
   cmd->callback([&cli] { cli.code = migsim::OpenbCommand(cli.openb); });
 }
 
@@ -221,8 +223,9 @@ void AddReport(CLI::App& app, Cli& cli) {
   cmd->add_option("dir", o.dir, "The study's --out directory")->required()->check(NonEmptyPath());
   cmd->add_option("--out", o.out, "Write the report here (default: DIR/report.html)")
       ->check(NonEmptyPath());
-  cmd->footer("Example:\n  migsim sweep scenarios/sweeps/superres-nodes.json --out out/\n"
-              "  migsim report out/                 # out/report.html");
+  cmd->footer(
+      "Example:\n  migsim sweep scenarios/sweeps/superres-nodes.json --out out/\n"
+      "  migsim report out/                 # out/report.html");
   cmd->callback([&cli] { cli.code = migsim::ReportCommand(cli.report); });
 }
 
@@ -251,11 +254,12 @@ void AddExplain(CLI::App& app, Cli& cli) {
                    [&cli] { cli.code = migsim::ProfilesCommand(cli.model, cli.catalog_file); }))
       ->add_option("model", cli.model, "GPU model, e.g. A100-40GB")
       ->required();
-  CLI::App* layouts = with_catalog(
-      Sub(app, "layouts", "Draw every maximal MIG layout of a model",
-          "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
-            cli.code = migsim::LayoutsCommand(cli.model, cli.all_profiles, cli.catalog_file);
-          }));
+  CLI::App* layouts =
+      with_catalog(Sub(app, "layouts", "Draw every maximal MIG layout of a model",
+                       "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
+                         cli.code =
+                             migsim::LayoutsCommand(cli.model, cli.all_profiles, cli.catalog_file);
+                       }));
   layouts->add_option("model", cli.model, "GPU model, e.g. A100-40GB")->required();
   layouts->add_flag("--all", cli.all_profiles, "Include +me and double-memory 1g profiles");
   with_catalog(Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, prices", "migsim nodes",

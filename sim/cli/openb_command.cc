@@ -66,9 +66,10 @@ void PrintRefusals(const std::vector<FillRun>& runs) {
     if (r.result.answers_refused > 0) refused[r.config.policy] += r.result.answers_refused;
   }
   for (const auto& [policy, count] : refused) {
-    std::printf("%s: %lld placements refused by the checks (invalid node or devices), counted "
-                "as failed pods\n",
-                policy.c_str(), static_cast<long long>(count));
+    std::printf(
+        "%s: %lld placements refused by the checks (invalid node or devices), counted "
+        "as failed pods\n",
+        policy.c_str(), static_cast<long long>(count));
   }
 }
 

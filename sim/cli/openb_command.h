@@ -12,14 +12,14 @@ struct OpenbOptions {
   // Holds openb_node_list_gpu_node.csv and the traces; "" to look for it
   // (openb_data_dir.h: $MIGSIM_OPENB_DIR, beside the executable, the install, ../shared).
   std::string data_dir;
-  std::string nodes;                   // node CSV; default <data_dir>/openb_node_list_gpu_node.csv
-  std::vector<std::string> traces;     // "default", "gpushare40", ..., "all", or CSV paths
-  std::vector<std::string> policies;   // GpuShareScorerNames() entries, built-ins, or "all"
+  std::string nodes;                  // node CSV; default <data_dir>/openb_node_list_gpu_node.csv
+  std::vector<std::string> traces;    // "default", "gpushare40", ..., "all", or CSV paths
+  std::vector<std::string> policies;  // GpuShareScorerNames() entries, built-ins, or "all"
   std::vector<std::string> policy_files;  // JSON policy objects, as a scenario's "policy"
-  std::string seeds = "42-51";         // "42-51" or "1,2,3"
+  std::string seeds = "42-51";            // "42-51" or "1,2,3"
   double tune = 1.3;
-  std::string out_dir;                 // alloc_discrete.csv, frag_discrete.csv, ...
-  int jobs = 0;                        // 0: every core
+  std::string out_dir;  // alloc_discrete.csv, frag_discrete.csv, ...
+  int jobs = 0;         // 0: every core
   bool quiet = false;
   // Also run the MIG edition: the same pods on p4d nodes with A100 MIG, static layouts and
   // dynamic partitioning (mig_placed/slices/frag_discrete.csv).

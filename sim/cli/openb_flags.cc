@@ -36,8 +36,9 @@ Result<std::vector<std::string>> CheckPolicies(const std::vector<std::string>& g
   const std::vector<std::string> known = GpuShareScorerNames();
   const bool all = std::find(given.begin(), given.end(), "all") != given.end();
   if (all && given.size() > 1) {
-    return Status::InvalidArgument("--policy: 'all' already names every policy; give it "
-                                   "alone or list policies");
+    return Status::InvalidArgument(
+        "--policy: 'all' already names every policy; give it "
+        "alone or list policies");
   }
   if (given.empty() || all) return known;
   for (const std::string& p : given) {

@@ -176,9 +176,9 @@ int RunCommand(const RunCommandOptions& options) {
     progress.End();
     if (const std::optional<BudgetOverrun>& o = report.variants.back().overrun) {
       // The scenario asked for more than a run may create: bad input, nothing written.
-      return Fail(Status::InvalidArgument("variant " + name + ": " + OverrunMessage(*o),
-                                          {file.path, ""}),
-                  kBadInput);
+      return Fail(
+          Status::InvalidArgument("variant " + name + ": " + OverrunMessage(*o), {file.path, ""}),
+          kBadInput);
     }
   }
   for (const auto& warnings : {RejectionWarnings(report), UnservedWarnings(report)}) {

@@ -128,14 +128,15 @@ bool Engine::Valid(const Placement& placement, const PodView& pod, const Cluster
          runtimes_[node.value()].ValidChoices(*pod.requests, placement.devices);
 }
 
-std::string Engine::RejectionReason(const Placement& placement, const Pod& pod,
-                                    const PodView& view, const ClusterView& cluster) const {
+std::string Engine::RejectionReason(const Placement& placement, const Pod& pod, const PodView& view,
+                                    const ClusterView& cluster) const {
   const std::string at = "at " + FormatShortest(now_.seconds()) + " s, pod " + PodName(pod) + ": ";
   const NodeId node = placement.node;
   if (!node.valid() || node.value() >= node_info_.size()) {
     const size_t n = node_info_.size();
     return at + "node " + (node.valid() ? std::to_string(node.value()) : "(none)") +
-           " does not exist (the cluster has " + std::to_string(n) + (n == 1 ? " node)" : " nodes)");
+           " does not exist (the cluster has " + std::to_string(n) +
+           (n == 1 ? " node)" : " nodes)");
   }
   const std::string name = "node '" + node_info_[node.value()].name + "'";
   if (!cluster.Fits(view, node_info_[node.value()])) return at + "it does not fit " + name;
@@ -190,7 +191,8 @@ void Engine::AllocateClaims(Pod& pod, NodeRuntime& runtime, NodeInfo& info) {
 
 void Engine::CountCreated(const NodeRuntime& runtime, uint32_t created) {
   counters_.mig_instances_created += created;
-  if (created > 0) counters_.mig_creation_seconds += runtime.spec().dra->mig_create.seconds() * created;
+  if (created > 0)
+    counters_.mig_creation_seconds += runtime.spec().dra->mig_create.seconds() * created;
 }
 
 void Engine::BindAssumed(Pod& pod) {

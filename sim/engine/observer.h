@@ -55,8 +55,8 @@ class EngineObserver {
   virtual void OnPodKilled(SimTime, const Pod&) {}
   virtual void OnFault(SimTime, const FaultNotice&) {}
   // The GPUs of node pool `pool` (FaultInjector::pools) that are healthy and on a Ready,
-  // uncordoned node, out of `total` (the GPUs of its provisioned nodes); told at the start of a run with faults and whenever
-  // a fault changes them.
+  // uncordoned node, out of `total` (the GPUs of its provisioned nodes); told at the start of a run
+  // with faults and whenever a fault changes them.
   virtual void OnPoolAvailability(SimTime, uint32_t /*pool*/, int64_t /*available*/,
                                   int64_t /*total*/) {}
   // The GPU capacity in use changed. Units: a GPU is kGpuWeight; a MIG device of g

@@ -25,8 +25,9 @@ struct QueueTimeline {
   std::string name;     // a ClusterQueue's or a namespace's
   StepPoints waiting;   // pods of Kueue workloads waiting for admission
   StepPoints admitted;  // Kueue workloads admitted (holding quota)
-  StepPoints usage;     // GPUs: a queue's admitted nvidia.com/gpu quota; a namespace's bound pods' GPUs
-  StepPoints pending;   // a namespace's pods pending in the scheduler (empty for a queue)
+  StepPoints
+      usage;  // GPUs: a queue's admitted nvidia.com/gpu quota; a namespace's bound pods' GPUs
+  StepPoints pending;  // a namespace's pods pending in the scheduler (empty for a queue)
 };
 
 struct QueueTimelines {

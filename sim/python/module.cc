@@ -4,8 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <memory>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -105,9 +105,9 @@ VariantResult RunOne(const std::string& name, const Scenario& scenario, const py
       queue_order ? "queue_order='policy'" : "scheduler.queue_order 'policy' of variant " + name;
   const bool order_of_policy = queue_order || scenario.queue_order == kPolicyQueueOrder;
   if (policy.is_none() || py::isinstance<py::str>(policy)) {
-    std::unique_ptr<Policy> built_in =
-        policy.is_none() ? MakeScenarioPolicy(scenario)
-                         : BuiltIn(policy.cast<std::string>(), scenario.seed);
+    std::unique_ptr<Policy> built_in = policy.is_none()
+                                           ? MakeScenarioPolicy(scenario)
+                                           : BuiltIn(policy.cast<std::string>(), scenario.seed);
     if (order_of_policy) RequireQueueOrder(*built_in, order_asked);
     Interrupt interrupt(nullptr, /*gil_released=*/true);
     options.should_stop = std::ref(interrupt);
@@ -136,8 +136,9 @@ py::object Run(const py::object& scenario, const std::optional<std::string>& var
                const py::object& policy, std::optional<uint64_t> seed,
                const std::optional<std::string>& queue_order) {
   if (queue_order && *queue_order != kPolicyQueueOrder) {
-    throw py::value_error("queue_order takes only 'policy' (the policy's own order); name "
-                          "another order in the scenario's scheduler.queue_order");
+    throw py::value_error(
+        "queue_order takes only 'policy' (the policy's own order); name "
+        "another order in the scenario's scheduler.queue_order");
   }
   // The engine that called the policy is mid-run: a run started from there would be a
   // second engine on the same thread, inside the first one's scheduling cycle.
@@ -151,8 +152,7 @@ py::object Run(const py::object& scenario, const std::optional<std::string>& var
   if (seed && (policy.is_none() || py::isinstance<py::str>(policy))) {
     const std::vector<std::string> names =
         variant ? std::vector<std::string>{*variant} : std::vector<std::string>{};
-    const std::string nothing =
-        SeedChangesNothing(file, "seed " + std::to_string(*seed), names);
+    const std::string nothing = SeedChangesNothing(file, "seed " + std::to_string(*seed), names);
     if (!nothing.empty()) Warn("migsim: " + nothing);
   }
   py::list results;

@@ -32,7 +32,8 @@ std::vector<std::string> Strings(const py::object& given, const char* what) {
   if (py::isinstance<py::str>(given)) return {given.cast<std::string>()};
   std::vector<std::string> out;
   for (const py::handle item : given) {
-    if (!py::isinstance<py::str>(item)) throw py::type_error(std::string(what) + " must be strings");
+    if (!py::isinstance<py::str>(item))
+      throw py::type_error(std::string(what) + " must be strings");
     out.push_back(item.cast<std::string>());
   }
   return out;
@@ -54,12 +55,13 @@ std::vector<uint64_t> Seeds(const py::object& given) {
   return Checked(ParseSeedList(text, "seeds"));
 }
 
-// A Python object's decisions for one run; its exception, once it raised, goes to `error`
-// (the first one kept) when the run ends, to be raised after the campaign.
+// A Python object's decisions for one run (the fill's pods are all in namespace "default"); its
+// exception, once it raised, goes to `error` (the first one kept) when the run ends, to be raised
+// after the campaign.
 class PythonRun final : public Policy {
  public:
   PythonRun(py::object policy, std::shared_ptr<std::optional<py::error_already_set>> error)
-      : policy_(std::move(policy)), error_(std::move(error)) {}
+      : policy_(std::move(policy), {"default"}), error_(std::move(error)) {}
   ~PythonRun() override {
     if (std::optional<py::error_already_set> e = policy_.TakeError(); e && !*error_) {
       *error_ = std::move(e);
@@ -79,14 +81,16 @@ class PythonRun final : public Policy {
 FillPolicy PolicyOf(const py::handle& given, size_t i,
                     const std::shared_ptr<std::optional<py::error_already_set>>& error) {
   const std::string where = "policies[" + std::to_string(i) + "]";
-  if (py::isinstance<py::str>(given)) return Checked(NamedFillPolicy(given.cast<std::string>(), where));
+  if (py::isinstance<py::str>(given))
+    return Checked(NamedFillPolicy(given.cast<std::string>(), where));
   if (py::isinstance<py::dict>(given)) {
     const std::string json = py::module_::import("json").attr("dumps")(given).cast<std::string>();
     const LoadedPolicy loaded = Checked(LoadPolicyText(json, where));
     return SpecFillPolicy(loaded.spec, loaded.seeds_itself);
   }
   py::object object = py::reinterpret_borrow<py::object>(given);
-  FillPolicy policy{.label = std::string(PythonPolicy(object).name()), .one_thread = true};
+  FillPolicy policy{.label = std::string(PythonPolicy(object, {"default"}).name()),
+                    .one_thread = true};
   policy.make = [object, error](uint64_t) { return std::make_unique<PythonRun>(object, error); };
   return policy;
 }
@@ -121,10 +125,12 @@ OpenbDataDir DataDir(const py::object& data) {
 py::dict Openb(const py::object& traces, const py::object& policies, const py::object& seeds,
                double tune, const py::object& data, const std::optional<std::string>& nodes,
                std::optional<int> jobs) {
-  if (InPolicyCallback()) throw std::runtime_error("migsim.openb called from inside a policy callback");
+  if (InPolicyCallback())
+    throw std::runtime_error("migsim.openb called from inside a policy callback");
   if (!(tune > 0 && tune <= 10)) throw py::value_error("tune: must be in (0, 10]");
   if (jobs && *jobs < 0) throw py::value_error("jobs: must be >= 0 (0: every core)");
-  const CampaignOptions options{.seeds = Seeds(seeds), .tune = tune,
+  const CampaignOptions options{.seeds = Seeds(seeds),
+                                .tune = tune,
                                 .threads = static_cast<int>(WorkerCount(jobs.value_or(0))),
                                 .progress = {}};
   auto error = std::make_shared<std::optional<py::error_already_set>>();

@@ -220,8 +220,8 @@ bool PythonPolicy::Less(const ResourceTable& resources, const PodView& a, const 
       error_, "less() must return a bool",
       [&] {
         const CallScope scope;
-        py::object answer = less_(scope.Pod(resources, a, namespaces_),
-                                  scope.Pod(resources, b, namespaces_));
+        py::object answer =
+            less_(scope.Pod(resources, a, namespaces_), scope.Pod(resources, b, namespaces_));
         if (answer.is_none()) throw py::cast_error("got None");
         return As<bool>(answer);
       },
@@ -231,10 +231,10 @@ bool PythonPolicy::Less(const ResourceTable& resources, const PodView& a, const 
 void RequireQueueOrder(Policy& policy, const std::string& why) {
   const ResourceTable none;
   if (policy.SuppliedQueueOrder({.resources = &none}) != nullptr) return;
-  throw py::value_error(why + " takes the queue order from the policy, but policy '" +
-                        std::string(policy.name()) +
-                        "' supplies none (a Python policy supplies one with a less(a, b) "
-                        "method; a policy library with migsim_policy_queue_less; no built-in does)");
+  throw py::value_error(
+      why + " takes the queue order from the policy, but policy '" + std::string(policy.name()) +
+      "' supplies none (a Python policy supplies one with a less(a, b) "
+      "method; a policy library with migsim_policy_queue_less; no built-in does)");
 }
 
 std::optional<py::error_already_set> PythonPolicy::TakeError() {

@@ -47,7 +47,7 @@ long NumberAfter(const std::string& text, char mark) {
   return at == std::string::npos ? -1 : std::strtol(text.c_str() + at + 1, nullptr, 10);
 }
 
-using NodeRanks = std::map<std::string, size_t>;  // node name -> its index in `nodes`
+using NodeRanks = std::map<std::string, size_t>;         // node name -> its index in `nodes`
 using OwnerColors = std::map<std::string, std::string>;  // owner -> its bars' colour
 
 DeviceRowKey MakeRowKey(const NodeRanks& ranks, const std::string& node,

@@ -45,27 +45,30 @@ std::string QueueSections(const RunReport& report, const svg::TimeUnit& unit) {
   const bool kueue = std::any_of(report.variants.begin(), report.variants.end(), [](const auto& v) {
     return v.queues && !v.queues->cluster_queues.empty();
   });
-  const bool tenants = std::any_of(report.variants.begin(), report.variants.end(),
-                                   [](const auto& v) { return v.queues && v.queues->namespaces.size() > 1; });
+  const bool tenants =
+      std::any_of(report.variants.begin(), report.variants.end(),
+                  [](const auto& v) { return v.queues && v.queues->namespaces.size() > 1; });
   std::string out;
   if (kueue) {
-    out += "<h2>Kueue ClusterQueues over time</h2>\n<p class=\"note\">Pods of the workloads "
-           "queued and not admitted (their Jobs are suspended: the scheduler's pending pods "
-           "do not hold them), workloads admitted, and the nvidia.com/gpu quota the admitted "
-           "workloads hold.</p>\n<div class=\"charts\">\n";
+    out +=
+        "<h2>Kueue ClusterQueues over time</h2>\n<p class=\"note\">Pods of the workloads "
+        "queued and not admitted (their Jobs are suspended: the scheduler's pending pods "
+        "do not hold them), workloads admitted, and the nvidia.com/gpu quota the admitted "
+        "workloads hold.</p>\n<div class=\"charts\">\n";
     out += GroupChart(report, Queues, Waiting, "Pods waiting for admission per ClusterQueue",
                       "pods", unit);
-    out += GroupChart(report, Queues, Admitted, "Workloads admitted per ClusterQueue",
-                      "workloads", unit);
+    out += GroupChart(report, Queues, Admitted, "Workloads admitted per ClusterQueue", "workloads",
+                      unit);
     out += GroupChart(report, Queues, Usage, "GPU quota in use per ClusterQueue", "GPUs", unit);
     out += "</div>\n";
   }
   if (tenants) {
-    out += "<h2>Namespaces over time</h2>\n<p class=\"note\">Per namespace (tenant): its pods "
-           "pending in the scheduler" +
-           std::string(kueue ? ", its pods waiting for Kueue's admission" : "") +
-           ", and the GPUs its bound pods hold (a MIG device or a shared GPU counts its "
-           "share). Namespaces where nothing happened are left out.</p>\n<div class=\"charts\">\n";
+    out +=
+        "<h2>Namespaces over time</h2>\n<p class=\"note\">Per namespace (tenant): its pods "
+        "pending in the scheduler" +
+        std::string(kueue ? ", its pods waiting for Kueue's admission" : "") +
+        ", and the GPUs its bound pods hold (a MIG device or a shared GPU counts its "
+        "share). Namespaces where nothing happened are left out.</p>\n<div class=\"charts\">\n";
     out += GroupChart(report, Namespaces, Pending, "Pods pending per namespace", "pods", unit);
     if (kueue) {
       out += GroupChart(report, Namespaces, Waiting, "Pods waiting for admission per namespace",

@@ -167,10 +167,10 @@ std::string LatencyCdfChart(const RunReport& report) {
   }
   if (x_max <= 0) x_max = 1;
   const bool log = median_max > 0 && x_max > kLongTail * median_max;
-  svg::LineChart chart("Queueing latency CDF (bound - created)",
-                       log ? "queueing latency (s, log scale; 0 at the left edge)"
-                           : "queueing latency (s)",
-                       "fraction of bound pods");
+  svg::LineChart chart(
+      "Queueing latency CDF (bound - created)",
+      log ? "queueing latency (s, log scale; 0 at the left edge)" : "queueing latency (s)",
+      "fraction of bound pods");
   chart.SetYRange(0, 1);
   if (log) chart.SetLogX();
   for (size_t i = 0; i < report.variants.size(); ++i) {

@@ -1,12 +1,13 @@
 // The HTML report's faults, autoscaling and energy sections (html_sections.h).
 
+#include "sim/report/html_sections.h"
+
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sim/core/text.h"
-#include "sim/report/html_sections.h"
 
 namespace migsim {
 
@@ -59,8 +60,7 @@ std::string FaultSection(const RunReport& report, const svg::TimeUnit& unit) {
   std::string out = "<h2>Faults</h2>\n<div class=\"charts\">\n" +
                     chart.Render(kReportChartWidth, kReportChartHeight) + "\n</div>\n";
   if (events.empty()) return out;
-  return out +
-         "<table><tr><th>variant</th><th>time (s)</th><th>fault</th><th>node</th></tr>\n" +
+  return out + "<table><tr><th>variant</th><th>time (s)</th><th>fault</th><th>node</th></tr>\n" +
          events + "</table>\n";
 }
 
@@ -89,8 +89,8 @@ std::string AutoscalingSection(const RunReport& report, const svg::TimeUnit& uni
   }
   return "<h2>Autoscaling</h2>\n<div class=\"charts\">\n" +
          chart.Render(kReportChartWidth, kReportChartHeight) +
-         "\n</div>\n<table><tr><th>variant</th><th>node-hours</th><th>cost ($)</th></tr>\n" +
-         rows + "</table>\n";
+         "\n</div>\n<table><tr><th>variant</th><th>node-hours</th><th>cost ($)</th></tr>\n" + rows +
+         "</table>\n";
 }
 
 std::string EnergySection(const RunReport& report) {

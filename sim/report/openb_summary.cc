@@ -63,8 +63,12 @@ std::vector<double> FinalStateValues(const FillRun& r) {
           static_cast<double>(f.gpus_allocated),
           100.0 * static_cast<double>(f.milli_gpu_used) /
               (1000.0 * static_cast<double>(r.result.total_gpus)),
-          100 * f.idle.fragment() / idle, 100 * f.idle.q1 / idle, 100 * f.idle.q2 / idle,
-          100 * f.idle.q3 / idle, 100 * f.idle.q4 / idle, 100 * f.idle.xl / idle,
+          100 * f.idle.fragment() / idle,
+          100 * f.idle.q1 / idle,
+          100 * f.idle.q2 / idle,
+          100 * f.idle.q3 / idle,
+          100 * f.idle.q4 / idle,
+          100 * f.idle.xl / idle,
           100 * f.idle.xr / idle};
 }
 
@@ -90,6 +94,15 @@ std::string FormatMeanInterval(const MeanSd& m) {
   return out + " (" + std::to_string(m.n) + "/" + std::to_string(m.n + m.missing) + ")";
 }
 
+// `cell` right-aligned in `width` terminal columns: printf's widths count bytes, and "±"
+// takes two bytes for one column.
+std::string RightAligned(const std::string& cell, size_t width) {
+  const size_t columns = static_cast<size_t>(std::count_if(cell.begin(), cell.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+  return std::string(width > columns ? width - columns : 0, ' ') + cell;
+}
+
 std::string FormatMean(const std::vector<double>& v) {
   const MeanSd m = ComputeMeanSd(v);
   if (m.n == 0) return "n/a";
@@ -101,24 +114,27 @@ std::string FormatMean(const std::vector<double>& v) {
 std::string FormatFillSummary(const std::vector<FillRun>& runs,
                               const std::vector<std::string>& policies) {
   std::string out;
-  Appendf(&out, "%-16s %-26s %6s %22s %22s %12s\n", "policy", "trace", "seeds",
-          "alloc % at 100 %", "alloc % at 130 %", "failed pods");
-  ForEachGroup(runs, policies, [&](const std::string& trace, const std::string& policy,
-                                   const std::vector<const FillRun*>& group) {
-    std::vector<double> a100, a130, failed;
-    for (const FillRun* r : group) {
-      const FillCurves c = BinFill(r->result);
-      a100.push_back(c.alloc[100]);
-      a130.push_back(c.alloc[130]);
-      failed.push_back(static_cast<double>(r->result.pods_failed));
-    }
-    Appendf(&out, "%-16s %-26s %6zu %22s %22s %12s\n", policy.c_str(), trace.c_str(),
-            a100.size(), FormatMeanInterval(ComputeMeanSd(a100)).c_str(),
-            FormatMeanInterval(ComputeMeanSd(a130)).c_str(),
-            FormatMeanInterval(ComputeMeanSd(failed)).c_str());
-  });
-  return out + "(mean \u00b1 95 % confidence interval over the seeds: Student's t, n - 1 degrees "
-               "of freedom)\n";
+  Appendf(&out, "%-16s %-26s %6s %22s %22s %16s\n", "policy", "trace", "seeds", "alloc % at 100 %",
+          "alloc % at 130 %", "failed pods");
+  ForEachGroup(runs, policies,
+               [&](const std::string& trace, const std::string& policy,
+                   const std::vector<const FillRun*>& group) {
+                 std::vector<double> a100, a130, failed;
+                 for (const FillRun* r : group) {
+                   const FillCurves c = BinFill(r->result);
+                   a100.push_back(c.alloc[100]);
+                   a130.push_back(c.alloc[130]);
+                   failed.push_back(static_cast<double>(r->result.pods_failed));
+                 }
+                 Appendf(&out, "%-16s %-26s %6zu %s %s %s\n", policy.c_str(), trace.c_str(),
+                         a100.size(),
+                         RightAligned(FormatMeanInterval(ComputeMeanSd(a100)), 22).c_str(),
+                         RightAligned(FormatMeanInterval(ComputeMeanSd(a130)), 22).c_str(),
+                         RightAligned(FormatMeanInterval(ComputeMeanSd(failed)), 16).c_str());
+               });
+  return out +
+         "(mean \u00b1 95 % confidence interval over the seeds: Student's t, n - 1 degrees "
+         "of freedom)\n";
 }
 
 std::string FormatFinalStateSummary(const std::vector<FillRun>& runs,
@@ -128,20 +144,22 @@ std::string FormatFinalStateSummary(const std::vector<FillRun>& runs,
       "\u00a75.2)\n";
   Appendf(&out, "%-16s %-26s %7s %7s %7s %9s %7s %6s %6s %6s %6s %6s %6s\n", "policy", "trace",
           "cpu %", "mem %", "GPUs", "mGPU %", "frag %", "q1", "q2", "q3", "q4", "xl", "xr");
-  ForEachGroup(runs, policies, [&](const std::string& trace, const std::string& policy,
-                                   const std::vector<const FillRun*>& group) {
-    std::vector<std::vector<double>> cols(11);
-    for (const FillRun* r : group) {
-      const std::vector<double> values = FinalStateValues(*r);
-      for (size_t i = 0; i < cols.size(); ++i) cols[i].push_back(values[i]);
-    }
-    std::vector<double> mean;
-    for (const std::vector<double>& col : cols) mean.push_back(ComputeMeanSd(col).mean);
-    Appendf(&out, "%-16s %-26s %7.2f %7.2f %7.1f %9.2f %7.2f", policy.c_str(), trace.c_str(),
-            mean[0], mean[1], mean[2], mean[3], mean[4]);
-    for (size_t i = 5; i < mean.size(); ++i) Appendf(&out, " %6.2f", mean[i]);
-    out += "\n";
-  });
+  ForEachGroup(runs, policies,
+               [&](const std::string& trace, const std::string& policy,
+                   const std::vector<const FillRun*>& group) {
+                 std::vector<std::vector<double>> cols(11);
+                 for (const FillRun* r : group) {
+                   const std::vector<double> values = FinalStateValues(*r);
+                   for (size_t i = 0; i < cols.size(); ++i) cols[i].push_back(values[i]);
+                 }
+                 std::vector<double> mean;
+                 for (const std::vector<double>& col : cols)
+                   mean.push_back(ComputeMeanSd(col).mean);
+                 Appendf(&out, "%-16s %-26s %7.2f %7.2f %7.1f %9.2f %7.2f", policy.c_str(),
+                         trace.c_str(), mean[0], mean[1], mean[2], mean[3], mean[4]);
+                 for (size_t i = 5; i < mean.size(); ++i) Appendf(&out, " %6.2f", mean[i]);
+                 out += "\n";
+               });
   return out;
 }
 
@@ -162,9 +180,8 @@ std::string FormatMigSummary(const std::vector<MigFillRun>& runs) {
       ++j;
     }
     Appendf(&out, "%-26s %-24s %16s %16s %16s %16s\n", runs[i].variant.c_str(),
-            runs[i].workload.c_str(), FormatMean(placed100).c_str(),
-            FormatMean(placed130).c_str(), FormatMean(slices130).c_str(),
-            FormatMean(frag100).c_str());
+            runs[i].workload.c_str(), FormatMean(placed100).c_str(), FormatMean(placed130).c_str(),
+            FormatMean(slices130).c_str(), FormatMean(frag100).c_str());
     i = j;
   }
   return out;

@@ -202,12 +202,12 @@ std::string Recommendation(const PlanResult& result, const std::vector<size_t>& 
   const PlanEvaluation& chosen = best.answer.chosen();
   std::vector<std::string> pools;
   for (const PoolCost& p : chosen.pools) pools.push_back(PoolText(p, chosen.pools.size() > 1));
-  return "recommendation: " + best.configuration->name + " with " + Join(pools, " + ") +
-         " at $" + FormatFixed(chosen.cost_per_hour, 2) + "/h ($" +
+  return "recommendation: " + best.configuration->name + " with " + Join(pools, " + ") + " at $" +
+         FormatFixed(chosen.cost_per_hour, 2) + "/h ($" +
          Dollars(chosen.cost_per_hour * kHoursPerMonth) + " a month)" +
-         UnjudgedCaveat(result.plan->slo, chosen) + "\nits energy: " +
-         FormatFixed(chosen.energy_kwh, 2) + " kWh per run ($" + FormatFixed(chosen.energy_cost, 2) +
-         ", " + FormatFixed(chosen.co2_kg, 2) + " kg CO2)\n";
+         UnjudgedCaveat(result.plan->slo, chosen) +
+         "\nits energy: " + FormatFixed(chosen.energy_kwh, 2) + " kWh per run ($" +
+         FormatFixed(chosen.energy_cost, 2) + ", " + FormatFixed(chosen.co2_kg, 2) + " kg CO2)\n";
 }
 
 // plan.csv's `pools`: pool:nodes:node_type:role:cost_per_hour:peak_nodes, ';' between
@@ -265,20 +265,31 @@ std::vector<size_t> RankConfigurations(const PlanResult& result) {
   return order;
 }
 
+// Under the table of a plan run on several seeds: which seed the figures are, and where
+// the spread over the seeds is shown (a plan judges each size by its worst seed, so the
+// table shows that seed's run rather than a mean).
+std::string SeedsNote(size_t seeds) {
+  return "(latency, wait, never bound, makespan, allocation and utilization: the seed that "
+         "decided each size, the first that missed or else the longest p95, of " +
+         std::to_string(seeds) +
+         " seeds; cost and energy: their mean. evidence.csv has every seed; --report draws "
+         "the mean and 95 % interval)\n";
+}
+
 std::string FormatPlanTable(const PlanResult& result) {
   const PlanFile& plan = *result.plan;
   std::string out = "plan " + plan.name + ": the fewest '" + plan.pool + "' nodes (at most " +
                     std::to_string(plan.max_nodes) + ") meeting " + DescribeSlo(plan.slo) +
                     (plan.seeds.size() > 1 ? ", on seeds " : ", on seed ") + Seeds(plan.seeds) +
                     (plan.rank_by == PlanRankBy::kEnergy ? ", ranked by energy" : "") + "\n\n";
-  std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type",
-                                                 "cost ($/h)", "cost ($/month)", "p95 latency (s)",
-                                                 "longest wait (s)", "never bound", "makespan (s)",
-                                                 "allocation", "utilization", "evaluations",
-                                                 "energy (kWh)", "energy ($)"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"configuration", "nodes", "node type", "cost ($/h)", "cost ($/month)", "p95 latency (s)",
+       "longest wait (s)", "never bound", "makespan (s)", "allocation", "utilization",
+       "evaluations", "energy (kWh)", "energy ($)"}};
   const std::vector<size_t> ranked = RankConfigurations(result);
   for (size_t i : ranked) rows.push_back(Cells(result, result.configurations[i], false));
   out += Layout(rows);
+  if (plan.seeds.size() > 1) out += SeedsNote(plan.seeds.size());
   const std::string notes = Notes(result);
   if (!notes.empty()) out += "\n" + notes;
   return out + "\n" + Recommendation(result, ranked);

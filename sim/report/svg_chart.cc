@@ -10,7 +10,6 @@
 
 namespace migsim::svg {
 
-
 std::string Escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -140,13 +139,13 @@ struct Rgb {
 };
 
 Rgb ParseHex(const std::string& color) {
-  auto byte = [&](size_t at) { return static_cast<int>(std::stoi(color.substr(at, 2), nullptr, 16)); };
+  auto byte = [&](size_t at) {
+    return static_cast<int>(std::stoi(color.substr(at, 2), nullptr, 16));
+  };
   return {byte(1), byte(3), byte(5)};
 }
 
-double Distance(const Rgb& a, const Rgb& b) {
-  return std::hypot(a.r - b.r, a.g - b.g, a.b - b.b);
-}
+double Distance(const Rgb& a, const Rgb& b) { return std::hypot(a.r - b.r, a.g - b.g, a.b - b.b); }
 
 }  // namespace
 
@@ -175,8 +174,8 @@ std::vector<std::string> DistinctColors(size_t n) {
   for (const std::string& color : out) take(color);
   std::set<std::string> used(out.begin(), out.end());
   for (size_t i = out.size(); i < n; ++i) {
-    const size_t best = static_cast<size_t>(
-        std::max_element(farthest.begin(), farthest.end()) - farthest.begin());
+    const size_t best =
+        static_cast<size_t>(std::max_element(farthest.begin(), farthest.end()) - farthest.begin());
     std::string color = candidates[best];
     if (farthest[best] <= 0) {  // the grid is used up
       const double hue = 360.0 * static_cast<double>(i) / static_cast<double>(n);
@@ -353,8 +352,8 @@ std::string LineChart::RenderSeries(const Frame& f) const {
       dash = std::string(" stroke-dasharray=\"") + kDashes[repeats++ % std::size(kDashes)] + "\"";
     }
     out += "<polyline fill=\"none\" stroke-opacity=\"0.9\" stroke-width=\"" + Coord(stroke) +
-           "\" stroke=\"" + SeriesColor(i) + "\"" + dash + " points=\"" + points +
-           "\"><title>" + Escape(s.name) + "</title></polyline>";
+           "\" stroke=\"" + SeriesColor(i) + "\"" + dash + " points=\"" + points + "\"><title>" +
+           Escape(s.name) + "</title></polyline>";
   }
   return out;
 }
@@ -365,8 +364,8 @@ std::string LineChart::RenderLegend(const Frame& f) const {
   LegendEntries legend;
   size_t repeats = 0;
   for (size_t i = 0; i < series_.size(); ++i) {
-    legend.push_back({labels[i], SeriesColor(i),
-                      same_as[i] < 0 ? "" : kDashes[repeats++ % std::size(kDashes)]});
+    legend.push_back(
+        {labels[i], SeriesColor(i), same_as[i] < 0 ? "" : kDashes[repeats++ % std::size(kDashes)]});
   }
   return LegendSvg(legend, f.left, 38, f.right);
 }

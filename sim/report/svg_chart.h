@@ -53,7 +53,7 @@ std::vector<std::string> DistinctColors(size_t n);
 // The unit a time axis spanning `span_s` seconds reads best in: seconds up to 3 hours,
 // hours up to 3 days, days beyond.
 struct TimeUnit {
-  double seconds = 1;                // one unit, in seconds
+  double seconds = 1;                   // one unit, in seconds
   std::string axis_label = "time (s)";  // "time (s)", "time (h)", "time (d)"
 };
 TimeUnit TimeUnitFor(double span_s);

@@ -9,7 +9,6 @@
 namespace migsim::svg {
 namespace {
 
-
 // The label column, row height and right margin, in px.
 constexpr double kLabelWidth = 190, kRowHeight = 14, kRightMargin = 16;
 
@@ -41,7 +40,8 @@ void Gantt::AddLegendEntry(std::string label, std::string color) {
 }
 
 int Gantt::LegendHeight(int width) const {
-  return static_cast<int>(kLegendLine) * LegendLines(Entries(legend_), kLabelWidth, width - kRightMargin);
+  return static_cast<int>(kLegendLine) *
+         LegendLines(Entries(legend_), kLabelWidth, width - kRightMargin);
 }
 
 std::string Gantt::RenderAxis(double top, double bottom, int width) const {

@@ -146,9 +146,9 @@ void AddJobsAndTenants(const Engine& engine, const Scenario& scenario, RunMetric
   const std::vector<JobRecord> jobs =
       CollectJobs(engine.pods(), scenario.templates, JobRules(scenario.workloads));
   m.jobs = SummarizeJobs(jobs);
-  m.tenants = TenantUsages(engine.pods(), scenario.templates, scenario.namespaces, jobs,
-                           engine.end_time(),
-                           engine.SharedClaimGpuHours(scenario.namespaces.size()));
+  m.tenants =
+      TenantUsages(engine.pods(), scenario.templates, scenario.namespaces, jobs, engine.end_time(),
+                   engine.SharedClaimGpuHours(scenario.namespaces.size()));
   std::vector<double> hours;
   for (const TenantUsage& t : m.tenants) hours.push_back(t.gpu_hours);
   for (double h : hours) m.gpu_hours += h;

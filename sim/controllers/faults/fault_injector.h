@@ -71,8 +71,7 @@ class FaultInjector final : public ClusterController {
     std::string config_before;
   };
 
-  void Schedule(ClusterApi& api, SimTime at, const Step& step,
-                TimerKind kind = TimerKind::kActive);
+  void Schedule(ClusterApi& api, SimTime at, const Step& step, TimerKind kind = TimerKind::kActive);
   // fault_injector.cc: hits, repairs, draws, availability.
   // The (node, GPU or -1) pairs a scripted fault hits, drawn when the fault happens.
   std::vector<std::pair<uint32_t, int>> Targets(const ClusterApi& api, const Fault& fault);

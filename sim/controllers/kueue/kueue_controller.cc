@@ -7,8 +7,7 @@
 
 namespace migsim {
 
-WorkloadId KueueController::RequestAdmission(ClusterApi& api, OwnerId owner,
-                                             int32_t local_queue,
+WorkloadId KueueController::RequestAdmission(ClusterApi& api, OwnerId owner, int32_t local_queue,
                                              std::span<const PodSet> pod_sets) {
   MIGSIM_CHECK(local_queue >= 0 && static_cast<size_t>(local_queue) < spec_.local_queues.size() &&
                    !pod_sets.empty(),
@@ -50,8 +49,10 @@ WorkloadId KueueController::RequestAdmission(ClusterApi& api, OwnerId owner,
 void KueueController::FinishWorkload(ClusterApi& api, WorkloadId workload) {
   const WorkloadRecord::State before = kueue_.workload(workload).state;
   kueue_.Finish(workload, api.now());
-  if (before == WorkloadRecord::State::kAdmitted) Tell(api, workload, KueueWorkloadChange::kFinished);
-  if (before == WorkloadRecord::State::kPending) Tell(api, workload, KueueWorkloadChange::kWithdrawn);
+  if (before == WorkloadRecord::State::kAdmitted)
+    Tell(api, workload, KueueWorkloadChange::kFinished);
+  if (before == WorkloadRecord::State::kPending)
+    Tell(api, workload, KueueWorkloadChange::kWithdrawn);
 }
 
 void KueueController::Tell(ClusterApi& api, WorkloadId workload, KueueWorkloadChange change) {
@@ -80,7 +81,8 @@ void KueueController::BeforeCycle(ClusterApi& api) {
   for (const KueueDecision& d : kueue_.Admit(api.now())) {
     // A copy: the controller told may ask for admissions during the call.
     const auto [owner, pod_sets] = workloads_[d.workload.value()];
-    Tell(api, d.workload, d.admitted ? KueueWorkloadChange::kAdmitted : KueueWorkloadChange::kEvicted);
+    Tell(api, d.workload,
+         d.admitted ? KueueWorkloadChange::kAdmitted : KueueWorkloadChange::kEvicted);
     if (!d.admitted) {
       api.TellEvicted(owner, d.workload);
       continue;

@@ -27,7 +27,8 @@ const GpuModel* CatalogModel(const std::string& openb_model) {
 }
 
 NodeSpec SpecOf(const FillNode& n) {
-  NodeType type{.name = "openb", .vcpu = static_cast<int>(n.cpu_milli / 1000),
+  NodeType type{.name = "openb",
+                .vcpu = static_cast<int>(n.cpu_milli / 1000),
                 .memory_gib = static_cast<double>(n.memory_mib) / 1024};
   NodeSpec spec;
   spec.name = n.name;
@@ -56,8 +57,8 @@ std::vector<std::string> SortedModels(const std::string& gpu_type) {
 
 }  // namespace
 
-Result<std::unique_ptr<FillClusterView>> FillClusterView::Make(
-    std::vector<const FillNode*> by_rank, const std::vector<FillPod>& pods) {
+Result<std::unique_ptr<FillClusterView>> FillClusterView::Make(std::vector<const FillNode*> by_rank,
+                                                               const std::vector<FillPod>& pods) {
   std::unique_ptr<FillClusterView> v(new FillClusterView(pods));
   const ResourceId share = v->resources_.Intern(kShareResource);
   for (const FillPod& p : pods) {
@@ -67,7 +68,8 @@ Result<std::unique_ptr<FillClusterView>> FillClusterView::Make(
     NodeAffinity& affinity = v->affinity_.emplace_back();
     if (p.shape.num_gpu > 0 && p.shape.gpu_milli > 0) {
       req.extended.push_back({share, p.shape.num_gpu * p.shape.gpu_milli});
-      if (!p.shape.gpu_type.empty()) affinity.push_back({kModelLabel, SortedModels(p.shape.gpu_type)});
+      if (!p.shape.gpu_type.empty())
+        affinity.push_back({kModelLabel, SortedModels(p.shape.gpu_type)});
     }
   }
   v->specs_.reserve(by_rank.size());
@@ -124,7 +126,8 @@ FillClusterView::Outcome FillClusterView::Place(Policy& policy, const FillPod& p
   runtime.Allocate(*view.requests, held_, info, placement->devices);
   info.pods.push_back({view.id, view.requests});
   out.rank = rank;
-  for (const NodeRuntime::Held& h : held_) out.gpus.push_back(runtime.devices()[h.device].plugin.gpu);
+  for (const NodeRuntime::Held& h : held_)
+    out.gpus.push_back(runtime.devices()[h.device].plugin.gpu);
   return out;
 }
 

@@ -56,9 +56,9 @@ class FillClusterView {
   std::vector<NodeSpec> specs_;  // by rank; NodeRuntime keeps pointers into it
   std::vector<NodeRuntime> runtimes_;
   std::vector<NodeInfo> info_;
-  std::vector<PodRequests> requests_;       // by trace pod
-  std::vector<NodeAffinity> affinity_;      // by trace pod
-  std::vector<NodeRuntime::Held> held_;     // reused per bind
+  std::vector<PodRequests> requests_;    // by trace pod
+  std::vector<NodeAffinity> affinity_;   // by trace pod
+  std::vector<NodeRuntime::Held> held_;  // reused per bind
 };
 
 }  // namespace migsim

@@ -77,8 +77,7 @@ class Fill {
   bool Feasible(const NodeState& n, const FillPod& pod) const;
   int Choose(const FillPod& pod, int shape_id);
   // The node (index into state_) the pod goes to and the GPUs it takes there, or -1.
-  int Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus,
-             FillResult& result);
+  int Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus, FillResult& result);
   void Place(NodeState& n, const FillPod& pod, const std::vector<int>& gpus);
   int ShapeId(const PodShape& shape) const { return shape_ids_.at(shape); }
   FillFinalState FinalState() const;
@@ -93,7 +92,7 @@ class Fill {
   std::unique_ptr<GpuShareScorer> policy_;  // the exact path
   Policy* any_policy_ = nullptr;            // or any policy, through view_
   std::unique_ptr<FillClusterView> view_;
-  std::vector<size_t> by_rank_;             // by rank: the index into state_
+  std::vector<size_t> by_rank_;           // by rank: the index into state_
   std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
   std::vector<NodeState> state_;
   std::map<PodShape, int> shape_ids_;

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/rng.h"
@@ -72,8 +72,8 @@ struct FillResult {
   // Of the failed pods, those the policy placed where the checks refused (RunPolicyFill:
   // a node that does not fit, devices that are not free): a buggy policy shows here.
   int64_t answers_refused = 0;
-  std::vector<FillEvent> events;     // one per pod, in submission order
-  std::vector<FailedShape> failed;   // by decreasing count
+  std::vector<FillEvent> events;    // one per pod, in submission order
+  std::vector<FailedShape> failed;  // by decreasing count
   FillFinalState final_state;
 };
 

@@ -71,8 +71,8 @@ Status CheckUniqueLabels(const std::vector<FillPolicy>& policies,
   for (size_t i = 0; i < policies.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (policies[j].label == policies[i].label) {
-        return Status::InvalidArgument("two policies are labelled '" + policies[i].label +
-                                       "' (" + origins[j] + " and " + origins[i] +
+        return Status::InvalidArgument("two policies are labelled '" + policies[i].label + "' (" +
+                                       origins[j] + " and " + origins[i] +
                                        "): results name policies by label");
       }
     }

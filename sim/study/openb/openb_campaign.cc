@@ -23,8 +23,8 @@ std::vector<std::string> AvailableTraces(const std::string& dir) {
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
     const std::string file = e.path().filename().string();
     if (file.starts_with(kTracePrefix) && file.ends_with(".csv")) {
-      names.push_back(file.substr(sizeof kTracePrefix - 1,
-                                  file.size() - (sizeof kTracePrefix - 1) - 4));
+      names.push_back(
+          file.substr(sizeof kTracePrefix - 1, file.size() - (sizeof kTracePrefix - 1) - 4));
     }
   }
   std::sort(names.begin(), names.end());
@@ -44,11 +44,11 @@ Result<std::vector<std::string>> TracePaths(const OpenbSources& o) {
     }
     const std::vector<std::string> names = t == "all" ? available : std::vector<std::string>{t};
     if (o.data_dir.empty()) {
-      return Status::InvalidArgument("--trace: no openb data directory for trace '" + t +
-                                     "'; " + o.looked);
+      return Status::InvalidArgument("--trace: no openb data directory for trace '" + t + "'; " +
+                                     o.looked);
     }
-    if (names.empty() || (t != "all" && std::find(available.begin(), available.end(), t) ==
-                                            available.end())) {
+    if (names.empty() ||
+        (t != "all" && std::find(available.begin(), available.end(), t) == available.end())) {
       return Status::InvalidArgument(
           "--trace: no trace '" + t + "' in " + o.data_dir + " (" +
           (available.empty() ? std::string("no openb_pod_list_*.csv there; set --data DIR or "
@@ -76,8 +76,9 @@ Status CheckNodes(const std::string& path, const std::vector<OpenbNode>& nodes) 
   for (const OpenbNode& n : nodes) {
     if (n.gpus > 0) return Status::Ok();
   }
-  return Status::InvalidArgument(path + ": no node has a GPU (the fill experiment tops the trace "
-                                        "up to a share of the cluster's GPU capacity)");
+  return Status::InvalidArgument(path +
+                                 ": no node has a GPU (the fill experiment tops the trace "
+                                 "up to a share of the cluster's GPU capacity)");
 }
 
 Result<std::vector<FillNode>> LoadNodes(const OpenbSources& o) {
@@ -88,8 +89,9 @@ Result<std::vector<FillNode>> LoadNodes(const OpenbSources& o) {
   const std::string path =
       o.nodes.empty() ? (fs::path(o.data_dir) / "openb_node_list_gpu_node.csv").string() : o.nodes;
   if (o.nodes.empty() && !fs::exists(path)) {
-    return Status::InvalidArgument(path + ": no such file (point --data DIR or "
-                                          "$MIGSIM_OPENB_DIR at the directory of the openb CSVs)");
+    return Status::InvalidArgument(path +
+                                   ": no such file (point --data DIR or "
+                                   "$MIGSIM_OPENB_DIR at the directory of the openb CSVs)");
   }
   Result<std::vector<OpenbNode>> nodes = LoadOpenbNodes(path);
   if (!nodes.ok()) return nodes.status();
@@ -185,7 +187,8 @@ std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
   };
   // Each run fills its own slot: the output order does not depend on scheduling.
   std::vector<size_t> parallel, serial;
-  for (size_t i = 0; i < runs.size(); ++i) (policy_of(i).one_thread ? serial : parallel).push_back(i);
+  for (size_t i = 0; i < runs.size(); ++i)
+    (policy_of(i).one_thread ? serial : parallel).push_back(i);
   ProgressFn progress;
   if (options.progress) {
     progress = [&](size_t done, size_t) { options.progress(done, runs.size()); };
@@ -206,8 +209,7 @@ std::vector<MigVariant> MigVariants() {
        {"all-1g.5gb", "all-2g.10gb", "all-3g.20gb", "all-balanced", "all-7g.40gb"}) {
     v.push_back({std::string("static:") + layout, layout, "mig-best-fit"});
   }
-  for (const std::string& policy : MigScorerNames())
-    v.push_back({"dynamic:" + policy, "", policy});
+  for (const std::string& policy : MigScorerNames()) v.push_back({"dynamic:" + policy, "", policy});
   return v;
 }
 
@@ -229,8 +231,7 @@ std::vector<MigFillRun> RunMigCampaign(const OpenbInputs& inputs, int64_t openb_
         const MigVariant& v = variants[(i / seeds.size()) % variants.size()];
         const size_t trace = i / (seeds.size() * variants.size());
         MigFillConfig config{v.policy, v.layout, run.seed, options.tune, openb_gpus};
-        Result<MigFillResult> r =
-            RunMigFill(cluster, inputs.traces[trace], config, &MakeMigScorer);
+        Result<MigFillResult> r = RunMigFill(cluster, inputs.traces[trace], config, &MakeMigScorer);
         MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());  // built-in variants only
         run.result = std::move(r).value();
       },

@@ -36,7 +36,7 @@ struct MigFillRun {
 // openb_pod_list_<name>.csv traces.
 struct OpenbSources {
   std::string data_dir;  // "" when none was found (openb_data_dir.h)
-  std::string nodes;  // the node CSV; "" for <data_dir>/openb_node_list_gpu_node.csv
+  std::string nodes;     // the node CSV; "" for <data_dir>/openb_node_list_gpu_node.csv
   // Trace names ("default", "gpushare40", ...), "all" (every trace in data_dir) or CSV
   // paths (anything with a '/' or ending in .csv); empty means {"default"}.
   std::vector<std::string> traces;

@@ -30,9 +30,9 @@ const RunMetrics& Speaker(const std::vector<SeedRun>& runs) {
 void AddPoolCosts(const std::string& varied, const ClusterSpec& cluster,
                   const std::optional<AutoscalingMetrics>& billed, std::vector<PoolCost>* pools) {
   const std::vector<NodePoolRange> ranges =
-      cluster.pools.empty() ? std::vector<NodePoolRange>{{"cluster", 0,
-                                                          static_cast<uint32_t>(cluster.nodes.size())}}
-                            : cluster.pools;
+      cluster.pools.empty()
+          ? std::vector<NodePoolRange>{{"cluster", 0, static_cast<uint32_t>(cluster.nodes.size())}}
+          : cluster.pools;
   const bool first_run = pools->empty();
   for (size_t i = 0; i < ranges.size(); ++i) {
     const NodePoolRange& range = ranges[i];
@@ -76,8 +76,8 @@ PlanEvaluation Misses(std::string why, PlanEvaluation* e) {
 
 }  // namespace
 
-PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& configuration,
-                            int nodes, const std::function<bool()>& should_stop) {
+PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& configuration, int nodes,
+                            const std::function<bool()>& should_stop) {
   MIGSIM_CHECK(!plan.seeds.empty(), "a plan without seeds");
   PlanEvaluation e;
   bool autoscaled = false;
@@ -90,8 +90,7 @@ PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& confi
     // A fixed pool costs its nodes' prices; an autoscaled one what its runs billed, per
     // hour of run, averaged over the seeds run.
     autoscaled = !scenario.cluster.node_groups.empty();
-    VariantResult result =
-        RunVariant(configuration.name, scenario, {.should_stop = should_stop});
+    VariantResult result = RunVariant(configuration.name, scenario, {.should_stop = should_stop});
     if (result.stopped) return Misses("stopped", &e);
     // A run stopped past its budget (run.h) measured nothing: the size misses, saying why.
     if (result.overrun) return Misses(OverrunMessage(*result.overrun), &e);

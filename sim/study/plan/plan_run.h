@@ -17,7 +17,7 @@ struct ConfigurationAnswer {
 };
 
 struct PlanResult {
-  const PlanFile* plan = nullptr;  // must outlive the result
+  const PlanFile* plan = nullptr;                   // must outlive the result
   std::vector<ConfigurationAnswer> configurations;  // in the plan's order
 };
 
@@ -36,8 +36,8 @@ struct PlanRunOptions {
 // verdict). A size whose scenario does not load misses, with the load error as why_not.
 // REQUIRES: `configuration` belongs to `plan`; nodes >= 1.
 // `should_stop` as PlanRunOptions's: a stopped evaluation misses, saying so.
-PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& configuration,
-                            int nodes, const std::function<bool()>& should_stop = {});
+PlanEvaluation EvaluatePlan(const PlanFile& plan, const PlanConfiguration& configuration, int nodes,
+                            const std::function<bool()>& should_stop = {});
 
 // Every configuration's answer. Deterministic: the result does not depend on `jobs`.
 PlanResult RunPlan(const PlanFile& plan, const PlanRunOptions& options = {});

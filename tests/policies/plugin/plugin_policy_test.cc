@@ -8,8 +8,8 @@
 
 #include "policies/registry.h"
 #include "tests/support/scratch_dir.h"
-#include "tests/support/working_directory.h"
 #include "tests/support/tiny_world.h"
+#include "tests/support/working_directory.h"
 
 namespace migsim {
 namespace {
@@ -128,10 +128,10 @@ TEST_CASE("a plugin replaced on disk while its old copy stays loaded is refused,
   REQUIRE(LoadPluginPolicy(path, "{}").ok());  // closed at once, but the loader keeps it
   std::filesystem::remove(path);
   std::filesystem::copy_file(Fixture("null_name"), path);  // rebuilt in place: a new inode
-  CHECK_THAT(LoadError(path),
-             Catch::StartsWith("policy library '" + path + "' changed on disk since this process "
-                               "loaded it") &&
-                 Catch::EndsWith("restart the process to load the new one"));
+  CHECK_THAT(LoadError(path), Catch::StartsWith("policy library '" + path +
+                                                "' changed on disk since this process "
+                                                "loaded it") &&
+                                  Catch::EndsWith("restart the process to load the new one"));
 }
 
 TEST_CASE("the registry makes a library policy through the plugin loader", "[policies][plugin]") {

@@ -55,8 +55,10 @@ Scenario BigBeforeSmall() {
   Scenario s;
   s.cluster.nodes = {test::P3_8x("p3")};
   const JobClassId job = test::AddJobClass(s, "job", test::Sec(0), test::Sec(10));
-  const TemplateId four = test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 4}}, .job_class = job});
-  const TemplateId one = test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = job});
+  const TemplateId four =
+      test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 4}}, .job_class = job});
+  const TemplateId one =
+      test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = job});
   test::AddPods(s, "blocker", test::Sec(0), four);
   test::AddPods(s, "big", test::Sec(1), four);
   test::AddPods(s, "small", test::Sec(2), one, 3);
@@ -70,8 +72,9 @@ std::vector<double> BoundSeconds(const Engine& engine) {
   return out;
 }
 
-TEST_CASE("a plugin's queue order is the order pods are offered: small pods before an older big one",
-          "[policies][plugin][queue]") {
+TEST_CASE(
+    "a plugin's queue order is the order pods are offered: small pods before an older big one",
+    "[policies][plugin][queue]") {
   const Scenario s = BigBeforeSmall();
   std::unique_ptr<Policy> plugin = Load("smallest_first");
   CHECK(plugin->name() == "smallest-first");
@@ -86,14 +89,15 @@ TEST_CASE("a plugin's queue order is the order pods are offered: small pods befo
   CHECK(BoundSeconds(*by_default) == std::vector<double>{0, 10, 20, 20, 20});
 }
 
-TEST_CASE("a plugin's queue order reads the pods' labels and namespaces", "[policies][plugin][queue]") {
+TEST_CASE("a plugin's queue order reads the pods' labels and namespaces",
+          "[policies][plugin][queue]") {
   Scenario s;
   s.cluster.nodes = {test::GpuNode("a", "g4dn.xlarge")};  // one GPU: one pod at a time
   s.namespaces = {"default", "zeta", "alpha"};
   const JobClassId job = test::AddJobClass(s, "job", test::Sec(0), test::Sec(10));
   // blocker, then rank c, b, a (created in that order), then two of rank x: zeta's, alpha's.
-  const std::vector<std::pair<std::string, int32_t>> pods = {
-      {"", 0}, {"c", 0}, {"b", 0}, {"a", 0}, {"x", 1}, {"x", 2}};
+  const std::vector<std::pair<std::string, int32_t>> pods = {{"", 0},  {"c", 0}, {"b", 0},
+                                                             {"a", 0}, {"x", 1}, {"x", 2}};
   for (size_t i = 0; i < pods.size(); ++i) {
     const TemplateId t =
         test::AddTemplate(s, {.extended = {{"nvidia.com/gpu", 1}}, .job_class = job});
@@ -107,8 +111,9 @@ TEST_CASE("a plugin's queue order reads the pods' labels and namespaces", "[poli
   CHECK(BoundSeconds(*engine) == std::vector<double>{0, 30, 20, 10, 50, 40});
 }
 
-TEST_CASE("a version-1 plugin still loads, supplies no queue order and places as its version-2 build",
-          "[policies][plugin]") {
+TEST_CASE(
+    "a version-1 plugin still loads, supplies no queue order and places as its version-2 build",
+    "[policies][plugin]") {
   std::unique_ptr<Policy> v1 = Load("most_free_gpu_v1");
   std::unique_ptr<Policy> v2 = Load("most_free_gpu");
   const ResourceTable none;
@@ -117,9 +122,9 @@ TEST_CASE("a version-1 plugin still loads, supplies no queue order and places as
   Scenario s;
   s.cluster.nodes = {test::P4d("a", "all-balanced"), test::P4d("b", "all-balanced")};
   const JobClassId job = test::AddJobClass(s, "job", test::Sec(0), test::Sec(10));
-  test::AddPods(s, "p", test::Sec(0),
-                test::AddTemplate(s, {.extended = {{"nvidia.com/mig-3g.20gb", 1}}, .job_class = job}),
-                6);
+  test::AddPods(
+      s, "p", test::Sec(0),
+      test::AddTemplate(s, {.extended = {{"nvidia.com/mig-3g.20gb", 1}}, .job_class = job}), 6);
   auto one = test::RunEngine(s, *v1);
   auto two = test::RunEngine(s, *v2);
   CHECK(one->rejected_decisions() == 0);
@@ -133,8 +138,9 @@ TEST_CASE("a version-1 plugin still loads, supplies no queue order and places as
   CHECK(one->pods()[0].node != one->pods()[1].node);
 }
 
-TEST_CASE("a plugin order that is no strict weak order leaves the queue in some order, never unsafe",
-          "[policies][plugin][queue]") {
+TEST_CASE(
+    "a plugin order that is no strict weak order leaves the queue in some order, never unsafe",
+    "[policies][plugin][queue]") {
   const Scenario s = BigBeforeSmall();
   std::unique_ptr<Policy> plugin = Load("bad_order");
   auto engine = test::RunEngine(MakeEngineInputs(s, plugin.get()), s, *plugin);
@@ -152,29 +158,33 @@ Result<ScenarioFile> WithPolicyOrder(const std::string& policy) {
                            "t.json");
 }
 
-TEST_CASE("queue order policy without a policy that supplies one is an error at scheduler.queue_order",
-          "[policies][plugin][queue]") {
+TEST_CASE(
+    "queue order policy without a policy that supplies one is an error at scheduler.queue_order",
+    "[policies][plugin][queue]") {
   Result<ScenarioFile> built_in = WithPolicyOrder(R"({"name": "best-fit"})");
   REQUIRE_FALSE(built_in.ok());
   CHECK(built_in.status().ToString() ==
         "t.json:/scheduler/queue_order: 'policy' takes the queue order from the scenario's "
         "policy, but policy 'best-fit' is built in, and no built-in policy supplies one (name a "
         "queue order instead, or use a library of plugin ABI version 2 that exports it)");
-  Result<ScenarioFile> v1 = WithPolicyOrder(R"({"library": ")" + Fixture("most_free_gpu_v1") + R"("})");
+  Result<ScenarioFile> v1 =
+      WithPolicyOrder(R"({"library": ")" + Fixture("most_free_gpu_v1") + R"("})");
   REQUIRE_FALSE(v1.ok());
   CHECK_THAT(v1.status().ToString(),
              Catch::StartsWith("t.json:/scheduler/queue_order: 'policy' takes the queue order "
                                "from the scenario's policy, but policy library '" +
                                Fixture("most_free_gpu_v1") +
                                "' does not export migsim_policy_queue_less"));
-  Result<ScenarioFile> v2 = WithPolicyOrder(R"({"library": ")" + Fixture("smallest_first") + R"("})");
+  Result<ScenarioFile> v2 =
+      WithPolicyOrder(R"({"library": ")" + Fixture("smallest_first") + R"("})");
   REQUIRE(v2.ok());
   CHECK(v2.value().variants.at(0).second.policy.supplies_queue_order);
 }
 
 TEST_CASE("a scenario whose queue order is its plugin policy's loads and runs",
           "[policies][plugin][queue]") {
-  Result<ScenarioFile> loaded = WithPolicyOrder(R"({"library": ")" + Fixture("smallest_first") + R"("})");
+  Result<ScenarioFile> loaded =
+      WithPolicyOrder(R"({"library": ")" + Fixture("smallest_first") + R"("})");
   REQUIRE(loaded.ok());
   const VariantResult r = RunVariant("base", loaded.value().variants.at(0).second);
   CHECK(r.policy == "smallest-first");

@@ -1,12 +1,13 @@
 // The one catalog of queue orders (scheduler.queue_order): each name it lists makes its
 // QueueOrder, "priority" the engine's built-in PrioritySort, "policy" the policy's own.
+#include "policies/queue/queue_orders.h"
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "policies/queue/queue_orders.h"
 #include "workloads/scenario.h"
 
 namespace migsim {

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <vector>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/support/run_migsim.h"
 
@@ -110,8 +110,8 @@ TEST_CASE("a gang larger than the cluster is warned about and stays pending whil
   // The Job's two pods ran; the gang's three are pending at the end.
   r = RunMigsim("run " + file.string() + " -q --json");
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.output, Catch::Contains(R"("completed": 2,)") &&
-                           Catch::Contains(R"("pending": 3,)"));
+  CHECK_THAT(r.output,
+             Catch::Contains(R"("completed": 2,)") && Catch::Contains(R"("pending": 3,)"));
   fs::remove_all(dir);
 }
 
@@ -269,9 +269,9 @@ TEST_CASE("the explaining commands show a scenario's own GPU model and node type
   };
   const std::string source = std::string(MIGSIM_SOURCE_DIR) + "/";
   const std::string scenario = " --scenario " + source + "scenarios/custom-gpu.json";
-  for (const Case& c : {Case{"gpus", "gpus-custom-gpu.txt"}, Case{"nodes", "nodes-custom-gpu.txt"},
-                        Case{"profiles X4", "profiles-X4.txt"},
-                        Case{"layouts X4-32GB --all", "layouts-X4.txt"}}) {
+  for (const Case& c :
+       {Case{"gpus", "gpus-custom-gpu.txt"}, Case{"nodes", "nodes-custom-gpu.txt"},
+        Case{"profiles X4", "profiles-X4.txt"}, Case{"layouts X4-32GB --all", "layouts-X4.txt"}}) {
     INFO(c.args << " (run scripts/update_golden.sh after a deliberate change)");
     Outcome r = RunMigsim(c.args + scenario);
     CHECK(r.exit_code == 0);
@@ -385,8 +385,8 @@ TEST_CASE("migsim openb names the available traces when asked for one that is no
   Outcome r = RunMigsim("openb --data " + SmallOpenb() + " --trace nosuch --seeds 1 -q --out " +
                         dir.string());
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains("no trace 'nosuch' in") &&
-                           Catch::Contains("(available: all, small)"));
+  CHECK_THAT(r.output,
+             Catch::Contains("no trace 'nosuch' in") && Catch::Contains("(available: all, small)"));
   CHECK(fs::is_empty(dir));
   fs::remove_all(dir);
 }
@@ -451,9 +451,9 @@ TEST_CASE("migsim openb refuses seeds, tunes and names it cannot mean", "[cli][o
   CHECK_THAT(mixed.output, Catch::Contains("openb_pod_list_small            3"));
 }
 
-TEST_CASE("migsim openb's MIG edition has as many GPUs as the openb node list",
-          "[cli][openb]") {
-  Outcome r = RunMigsim("openb --data " + SmallOpenb() + " --trace small --policy fgd --seeds 1 "
+TEST_CASE("migsim openb's MIG edition has as many GPUs as the openb node list", "[cli][openb]") {
+  Outcome r = RunMigsim("openb --data " + SmallOpenb() +
+                        " --trace small --policy fgd --seeds 1 "
                         "-q --mig");
   CHECK(r.exit_code == 0);
   // 30 GPUs in the small node list: 4 p4d nodes, whose curves reach 130 % of those 30
@@ -461,7 +461,8 @@ TEST_CASE("migsim openb's MIG edition has as many GPUs as the openb node list",
   CHECK_THAT(r.output, Catch::Contains("MIG edition: 4 p4d.24xlarge nodes"));
   std::istringstream lines(r.output);
   std::string line;
-  while (std::getline(lines, line) && line.rfind("dynamic:mig-fgd", 0) != 0) {}
+  while (std::getline(lines, line) && line.rfind("dynamic:mig-fgd", 0) != 0) {
+  }
   std::istringstream fields(line);
   std::string variant, trace, placed100, placed130;
   fields >> variant >> trace >> placed100 >> placed130;
@@ -484,9 +485,10 @@ TEST_CASE("migsim openb without the data directory says how to point at it", "[c
 namespace migsim {
 namespace {
 
-TEST_CASE("a scenario's openb CSV paths are relative to the scenario file, not the working "
-          "directory",
-          "[cli][openb]") {
+TEST_CASE(
+    "a scenario's openb CSV paths are relative to the scenario file, not the working "
+    "directory",
+    "[cli][openb]") {
   Outcome r = RunMigsim("run " + std::string(MIGSIM_SOURCE_DIR) +
                         "/tests/golden/openb-replay/scenario.json --variant fgd");
   CHECK(r.exit_code == 0);
@@ -519,8 +521,8 @@ TEST_CASE("migsim import reads one of its inputs from standard input", "[cli]") 
   const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/snapshot/";
   fs::path tmp = TempDir("import-stdin");
   const fs::path out = tmp / "scenario.json";
-  Outcome piped = RunMigsim("import --pods - --nodes " + dir + "nodes.json --out " +
-                            out.string() + " < " + dir + "pods.json");
+  Outcome piped = RunMigsim("import --pods - --nodes " + dir + "nodes.json --out " + out.string() +
+                            " < " + dir + "pods.json");
   CHECK(piped.exit_code == 0);
   CHECK_THAT(piped.output, Catch::Contains("import: 9 nodes read: 8 in 6 pools, 1 left out"));
   // The same scenario as from the file, but for the name of the pods' source.
@@ -549,8 +551,7 @@ TEST_CASE("migsim import reads one of its inputs from standard input", "[cli]") 
   fs::remove_all(tmp);
 }
 
-TEST_CASE("an imported snapshot with GFD's suffixes runs with Kueue's objects beside it",
-          "[cli]") {
+TEST_CASE("an imported snapshot with GFD's suffixes runs with Kueue's objects beside it", "[cli]") {
   // scenarios/snapshot/gfd: p4d nodes under the single MIG strategy (-MIG-1g.5gb), a
   // time-sliced g5 (-SHARED), a -MIG-INVALID p4d, and pods queued by Kueue's queue-name
   // label; kueue.yaml's flavor selects the node group label the import keeps.
@@ -560,8 +561,10 @@ TEST_CASE("an imported snapshot with GFD's suffixes runs with Kueue's objects be
   CHECK(alone.exit_code == 2);
   CHECK_THAT(alone.output, Catch::Contains("queue_name 'research-queue': the scenario has no "
                                            "kueue section"));
-  Outcome r = RunMigsim("run " + dir + "scenario.json " + dir + "kueue.yaml --variant snapshot -q "
-                        "--out " + tmp.string());
+  Outcome r = RunMigsim("run " + dir + "scenario.json " + dir +
+                        "kueue.yaml --variant snapshot -q "
+                        "--out " +
+                        tmp.string());
   REQUIRE(r.exit_code == 0);
   std::ifstream csv(tmp / "pods-snapshot.csv");
   std::map<std::string, std::string> where;  // pod -> "node state"
@@ -591,8 +594,8 @@ TEST_CASE("an imported snapshot with GFD's suffixes runs with Kueue's objects be
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output,
              Catch::Contains("kueue.yaml: document 4 (line 43): priority class 'research' is "
-                             "defined twice, differently: here (value 500) and in " + dir +
-                             "scenario.json at /priority_classes/research (value 1000)"));
+                             "defined twice, differently: here (value 500) and in " +
+                             dir + "scenario.json at /priority_classes/research (value 1000)"));
   fs::remove_all(tmp);
 }
 

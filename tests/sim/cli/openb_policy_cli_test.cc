@@ -39,18 +39,19 @@ Outcome RunIn(const fs::path& dir, const std::string& command) {
   FILE* pipe = popen(line.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) out.output.append(buf.data(), n);
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;)
+    out.output.append(buf.data(), n);
   const int status = pclose(pipe);
   out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return out;
 }
 
-TEST_CASE("migsim openb runs a policy file's weighted combination and a built-in by name beside "
-          "the six, each labelled by its name",
-          "[cli][openb]") {
+TEST_CASE(
+    "migsim openb runs a policy file's weighted combination and a built-in by name beside "
+    "the six, each labelled by its name",
+    "[cli][openb]") {
   test::ScratchDir dir("openb-policy-file");
-  const std::string file = dir.Write(
-      "mix.json", R"({"name": "scored", "params": {"plugins": [
+  const std::string file = dir.Write("mix.json", R"({"name": "scored", "params": {"plugins": [
         {"name": "fgd", "weight": 2}, {"name": "least-allocated", "weight": 1}]}})");
   const Outcome r = RunMigsim(SmallRun() + " --policy fgd --policy first-fit --policy-file " +
                               file + " --out " + dir.Path("out"));
@@ -77,9 +78,10 @@ TEST_CASE("migsim openb's fgd is the same run whether or not other policies run 
   CHECK(mixed == Read(dir.Path("alone/alloc_discrete.csv")));
 }
 
-TEST_CASE("migsim openb refuses a bad policy file naming the file and the JSON pointer, and "
-          "writes nothing",
-          "[cli][openb]") {
+TEST_CASE(
+    "migsim openb refuses a bad policy file naming the file and the JSON pointer, and "
+    "writes nothing",
+    "[cli][openb]") {
   test::ScratchDir dir("openb-bad-policy");
   const std::pair<std::string, std::string> cases[] = {
       {R"({"name": "scored", "params": {"plugins": [{"name": "nosuch"}]}})",
@@ -101,7 +103,8 @@ TEST_CASE("migsim openb refuses a bad policy file naming the file and the JSON p
   Outcome r = RunMigsim(SmallRun() + " --policy fgd --policy-file " + fgd);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("two policies are labelled 'fgd' (--policy and "
-                                       "--policy-file " + fgd + ")"));
+                                       "--policy-file " +
+                                       fgd + ")"));
   r = RunMigsim(SmallRun() + " --policy scored");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("--policy: policy 'scored' needs params.plugins: give it "
@@ -111,9 +114,10 @@ TEST_CASE("migsim openb refuses a bad policy file naming the file and the JSON p
   CHECK_THAT(r.output, Catch::Contains("--policy: unknown policy 'nosuch' (valid: all, "));
 }
 
-TEST_CASE("migsim openb finds the data beside its executable from any working directory, and "
-          "lists every place it looked when there is none",
-          "[cli][openb]") {
+TEST_CASE(
+    "migsim openb finds the data beside its executable from any working directory, and "
+    "lists every place it looked when there is none",
+    "[cli][openb]") {
   // <root>/repo/build/migsim finds <root>/shared/data/openb, as a build tree of a checkout
   // beside the shared data does.
   test::ScratchDir root("openb-exe-dir");

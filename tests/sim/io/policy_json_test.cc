@@ -101,10 +101,10 @@ TEST_CASE("a library policy is loaded when the scenario is read and keeps its pa
 TEST_CASE("a library policy that does not load is an error at its pointer", "[io][policy]") {
   CHECK(MessageOf(R"({"library": "/nonexistent/libmine.so"})") ==
         "t.json:/policy/library: policy library '/nonexistent/libmine.so' does not exist");
-  CHECK_THAT(
-      MessageOf(R"({"library": ")" + Fixture("wrong_abi") + R"("})"),
-      Catch::StartsWith("t.json:/policy/library: policy library '") &&
-          Catch::EndsWith("' is built for policy ABI version 3; this migsim loads versions 1 to 2"));
+  CHECK_THAT(MessageOf(R"({"library": ")" + Fixture("wrong_abi") + R"("})"),
+             Catch::StartsWith("t.json:/policy/library: policy library '") &&
+                 Catch::EndsWith(
+                     "' is built for policy ABI version 3; this migsim loads versions 1 to 2"));
   CHECK_THAT(
       MessageOf(R"({"library": ")" + Fixture("refuses_params") + R"(", "params": {"x": 1}})"),
       Catch::StartsWith("t.json:/policy/params: policy library '") &&
@@ -132,9 +132,10 @@ TEST_CASE("a library named like a system one, beside the scenario, is the one lo
   CHECK(spec.library == std::filesystem::canonical(dir / "libm.so.6").string());
 }
 
-TEST_CASE("a relative library path is resolved against the scenario's directory, whatever the "
-          "working directory",
-          "[io][policy]") {
+TEST_CASE(
+    "a relative library path is resolved against the scenario's directory, whatever the "
+    "working directory",
+    "[io][policy]") {
   const test::ScratchDir scratch("policy-json-relative");
   const std::filesystem::path& dir = scratch.path();
   std::filesystem::create_directories(dir / "scenarios" / "plugins");

@@ -53,7 +53,6 @@ TEST_CASE("fault metrics count kills per cause, time to recover and the pool's a
   CHECK(m.events[1].at.seconds() == 1000);
 }
 
-
 TEST_CASE("an autoscaled pool's slots nobody provisioned are not unavailable GPUs",
           "[metrics][faults]") {
   Result<ScenarioFile> file =

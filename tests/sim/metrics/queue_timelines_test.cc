@@ -2,8 +2,8 @@
 // and per namespace, from the Kueue controller's notices and the pods'.
 #include "sim/metrics/queue_timelines.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "sim/io/scenario_json.h"
@@ -15,8 +15,8 @@ namespace {
 using Change = KueueWorkloadChange;
 
 KueueWorkloadNotice Notice(Change change, int32_t queue, int32_t ns, int64_t pods, int64_t gpus) {
-  return {.change = change, .cluster_queue = queue, .namespace_index = ns, .pods = pods,
-          .gpus = gpus};
+  return {
+      .change = change, .cluster_queue = queue, .namespace_index = ns, .pods = pods, .gpus = gpus};
 }
 
 StepPoints Steps(std::initializer_list<std::pair<double, double>> points) {

@@ -169,7 +169,6 @@ TEST_CASE("the Gantt chart shows at most 300 rows", "[report]") {
   CHECK(Contains(html, ">101 more rows not shown</text>"));
 }
 
-
 // The distinct #rrggbb fills of the <rect> bars in `html`.
 std::set<std::string> BarFills(const std::string& html) {
   std::set<std::string> fills;

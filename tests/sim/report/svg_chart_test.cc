@@ -129,7 +129,6 @@ TEST_CASE("a Gantt chart draws headers, rows and bars and caps the rows", "[repo
   CHECK(svg.find(">Job/a</text>") != std::string::npos);
 }
 
-
 TEST_CASE("a series drawn exactly over an earlier one is dashed and says which it repeats",
           "[report]") {
   LineChart chart("alloc", "time (s)", "fraction");
@@ -204,8 +203,8 @@ TEST_CASE("a log x axis ticks whole decades and keeps the short values apart", "
   chart.SetLogX();
   chart.AddSeries("a", {{0, 0}, {1, 0.3}, {2, 0.6}, {5, 0.9}, {9000, 1}}, true);
   std::string svg = chart.Render(600, 300);
-  for (const char* tick : {">1</text>", ">10</text>", ">100</text>", ">1000</text>",
-                           ">10000</text>"}) {
+  for (const char* tick :
+       {">1</text>", ">10</text>", ">100</text>", ">1000</text>", ">10000</text>"}) {
     CHECK(svg.find(tick) != std::string::npos);
   }
   CHECK(svg.find(">2000</text>") == std::string::npos);  // no linear ticks

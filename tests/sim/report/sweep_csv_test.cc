@@ -1,6 +1,8 @@
 // Sweep results as CSV and as a table, and merging the shards' CSVs back into what an
 // unsharded run writes.
 
+#include "sim/report/sweep_csv.h"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +10,6 @@
 #include <string>
 
 #include "sim/report/output_dir.h"
-#include "sim/report/sweep_csv.h"
 #include "sim/report/sweep_merge.h"
 #include "sim/report/sweep_table.h"
 #include "sim/study/sweep/sweep_run.h"
@@ -131,8 +132,8 @@ TEST_CASE("the table shortens pointers to their last tokens while they stay dist
 TEST_CASE("three shards merged are byte-identical to the unsharded sweep.csv", "[sweep]") {
   const SweepFile sweep = LoadSweep(kSmallSweep);
   const fs::path whole = SweepTempDir("whole"), shards = SweepTempDir("shards");
-  REQUIRE(WriteFiles(whole.string(),
-                     {{SweepCsvName(std::nullopt), FormatSweepCsv(RunSweep(sweep, SweepThreads(2)))}})
+  REQUIRE(WriteFiles(whole.string(), {{SweepCsvName(std::nullopt),
+                                       FormatSweepCsv(RunSweep(sweep, SweepThreads(2)))}})
               .ok());
   for (int i = 0; i < 3; ++i) {
     const Shard shard{i, 3};
@@ -146,7 +147,8 @@ TEST_CASE("three shards merged are byte-identical to the unsharded sweep.csv", "
   REQUIRE(merged.ok());
   const std::string expected = ReadFile(whole / "sweep.csv");
   CHECK(merged.value().csv == expected);
-  CHECK(FormatSweepTable(merged.value().results) == FormatSweepTable(RunSweep(sweep, SweepThreads(1))));
+  CHECK(FormatSweepTable(merged.value().results) ==
+        FormatSweepTable(RunSweep(sweep, SweepThreads(1))));
   SECTION("a shard edited to CRLF or without its last newline merges the same") {
     const fs::path shard0 = shards / "sweep-shard-0-of-3.csv";
     std::string text = ReadFile(shard0), crlf;
@@ -222,8 +224,10 @@ TEST_CASE("a merge refuses missing, duplicate, mismatched or foreign shards", "[
   fs::remove_all(empty);
 }
 
-TEST_CASE("a merge refuses a shard cut short, header-only, with a row twice or unstamped, naming the point",
-          "[sweep]") {
+TEST_CASE(
+    "a merge refuses a shard cut short, header-only, with a row twice or unstamped, naming the "
+    "point",
+    "[sweep]") {
   const SweepFile sweep = LoadSweep(kSmallSweep);  // 5 points of 2 variants
   const SweepResults results0 = RunSweep(sweep, SweepThreads(2, Shard{0, 2}));
   const SweepResults results1 = RunSweep(sweep, SweepThreads(2, Shard{1, 2}));
@@ -239,16 +243,17 @@ TEST_CASE("a merge refuses a shard cut short, header-only, with a row twice or u
   // The last row cut off (a copy stopped short, an editor): point 4 has one row of two.
   const size_t last = shard0.rfind('\n', shard0.size() - 2);
   CHECK(error(shard0.substr(0, last + 1)) ==
-        name0 + ": holds 5 rows but was written with 6 (the file was cut or edited): point 4 is "
-                "short of rows");
+        name0 +
+            ": holds 5 rows but was written with 6 (the file was cut or edited): point 4 is "
+            "short of rows");
   // Only the stamp and the header.
   const std::string header_only = shard0.substr(0, shard0.find('\n', shard0.find('\n') + 1) + 1);
   CHECK(error(header_only) ==
         name0 + ": point 0 of shard 0 of 2 has no row (the file was cut or edited)");
   // A row twice.
   const std::string row = shard0.substr(last + 1);
-  CHECK(error(shard0 + row) == name0 + ":row 7: point 4, variant " +
-                                   results0.rows.back().variant + " appears twice (also row 6)");
+  CHECK(error(shard0 + row) == name0 + ":row 7: point 4, variant " + results0.rows.back().variant +
+                                   " appears twice (also row 6)");
   // No stamp: a file written by hand or by an older migsim.
   CHECK(error(FormatSweepCsv(results0)) ==
         name0 +
@@ -263,8 +268,8 @@ TEST_CASE("a merge refuses a shard cut short, header-only, with a row twice or u
             "0000000000000008): merge the shards of one sweep, unchanged between them");
   // A point beyond the sweep (the stamp says 4 points).
   const std::string four = FormatSweepShardCsv(results0, Shard{0, 2}, 4, 7);
-  Result<MergedSweep> beyond = MergeSweepShards(
-      {{name0, four}, {name1, FormatSweepShardCsv(results1, Shard{1, 2}, 4, 7)}});
+  Result<MergedSweep> beyond =
+      MergeSweepShards({{name0, four}, {name1, FormatSweepShardCsv(results1, Shard{1, 2}, 4, 7)}});
   REQUIRE_FALSE(beyond.ok());
   CHECK(beyond.status().ToString() == name0 + ":row 5: point 4 is beyond the sweep's 4 points");
 }
@@ -273,9 +278,9 @@ TEST_CASE("a directory with a file named like a shard that is none is not merged
   const SweepFile sweep = LoadSweep(kSmallSweep);
   const fs::path dir = SweepTempDir("stray");
   const Shard only{0, 1};
-  REQUIRE(WriteFiles(dir.string(), {{SweepCsvName(only),
-                                     FormatSweepShardCsv(RunSweep(sweep, SweepThreads(2, only)),
-                                                         only, 5, 7)}})
+  REQUIRE(WriteFiles(dir.string(),
+                     {{SweepCsvName(only),
+                       FormatSweepShardCsv(RunSweep(sweep, SweepThreads(2, only)), only, 5, 7)}})
               .ok());
   REQUIRE(MergeSweepShardFiles({dir.string()}).ok());
   std::ofstream(dir / "sweep-shard-1-of-1.csv") << "stray\n";  // shard 1 of 1 does not exist
@@ -298,8 +303,9 @@ TEST_CASE("a shard stamp reads back only as written", "[sweep]") {
   CHECK(read->rows == 6);
   CHECK(read->definition == stamp.definition);
   CHECK_FALSE(ParseShardStamp("# migsim sweep shard 3/4: 12 points, 6 rows, definition 0123"));
-  CHECK_FALSE(ParseShardStamp("# migsim sweep shard 03/4: 12 points, 6 rows, definition "
-                              "0123456789abcdef"));
+  CHECK_FALSE(
+      ParseShardStamp("# migsim sweep shard 03/4: 12 points, 6 rows, definition "
+                      "0123456789abcdef"));
   CHECK_FALSE(ParseShardStamp("point,/x,variant"));
 }
 

@@ -64,7 +64,8 @@ TEST_CASE("a scripted node-lost fault makes its node NotReady at its time, Ready
                            "RecordPoolAvailability pool 0 8/8"});
 }
 
-TEST_CASE("a failure process draws each GPU's failures from its own stream, again after each repair") {
+TEST_CASE(
+    "a failure process draws each GPU's failures from its own stream, again after each repair") {
   Scenario s = TwoP3();
   FaultProcess process;
   process.name = "xid";
@@ -86,7 +87,8 @@ TEST_CASE("a failure process draws each GPU's failures from its own stream, agai
     // Failures no work is left to suffer do not keep an endless run going.
     CHECK(api.timers()[g].kind == TimerKind::kIdleWithoutHorizon);
   }
-  const auto earliest = static_cast<int>(std::min_element(first.begin(), first.end()) - first.begin());
+  const auto earliest =
+      static_cast<int>(std::min_element(first.begin(), first.end()) - first.begin());
   api.calls.clear();
   CHECK(api.RunTimers(faults, first[earliest]) == 1);
   const std::string gpu = "gpu " + std::to_string(earliest);
@@ -117,7 +119,8 @@ TEST_CASE("a drain evicts every 5 s until its node is empty, then uncordons afte
   api.calls.clear();
   CHECK(api.RunTimers(faults, Sec(15)) == 2);  // the hit, then the retry at 15 s
   CHECK(api.calls == Calls{"RecordFault drain hit node 0", "Cordon node 0",
-                           "EvictPods node 0 grace as the pods'", "RecordPoolAvailability pool 0 4/8",
+                           "EvictPods node 0 grace as the pods'",
+                           "RecordPoolAvailability pool 0 4/8",
                            "EvictPods node 0 grace as the pods'"});
   CHECK_FALSE(api.nodes()[0].schedulable);
   api.node_info(NodeId(0)).pods.clear();  // the evicted pod ended
@@ -210,8 +213,7 @@ TEST_CASE("a failed MIG apply empties the MIG GPUs after its window and its repa
   CHECK(api.calls == Calls{"RecordFault mig-reconfigure-failed hit node 0",
                            "BeginMigChange node 0 all-balanced 45 s",
                            "RecordPoolAvailability pool 0 8/8",
-                           "FinishMigChange node 0 all-balanced",
-                           "SetMigConfigState node 0 failed",
+                           "FinishMigChange node 0 all-balanced", "SetMigConfigState node 0 failed",
                            "RecordPoolAvailability pool 0 0/8"});
   for (const GpuMigSetting& gpu : api.node_runtime(NodeId(0)).gpus()) CHECK(gpu.layout.empty());
   api.calls.clear();
@@ -243,8 +245,9 @@ TEST_CASE("a failed MIG apply waits for the node's MIG change under way") {
   CHECK(api.timers()[0].at == Sec(120));
 }
 
-TEST_CASE("the faults controller is made only for a cluster with faults, between the MIG manager "
-          "and the node groups") {
+TEST_CASE(
+    "the faults controller is made only for a cluster with faults, between the MIG manager "
+    "and the node groups") {
   Scenario s = TwoP3();
   const ClusterControllers without = MakeClusterControllers(s.cluster, std::nullopt);
   CHECK(FindController<FaultInjector>(without) == nullptr);

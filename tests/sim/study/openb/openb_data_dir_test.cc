@@ -13,9 +13,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST_CASE("the openb data directory given or in the environment is taken as it is, the "
-          "given one first",
-          "[openb][study]") {
+TEST_CASE(
+    "the openb data directory given or in the environment is taken as it is, the "
+    "given one first",
+    "[openb][study]") {
   const OpenbDataDir given = FindOpenbDataDir("/given", "/env", "/prog");
   CHECK(given.dir == "/given");
   CHECK(given.looked == std::vector<std::string>{"/given"});
@@ -23,12 +24,19 @@ TEST_CASE("the openb data directory given or in the environment is taken as it i
   CHECK(env.dir == "/env");
 }
 
-TEST_CASE("the openb data directory is found beside the program before the install and the "
-          "working directory, and every place looked at is listed",
-          "[openb][study]") {
+TEST_CASE(
+    "the openb data directory is found beside the program before the install and the "
+    "working directory, and every place looked at is listed",
+    "[openb][study]") {
   test::ScratchDir root("openb-data-dir");
   const fs::path program = root.path() / "repo/build";
+  fs::create_directories(program);
+  // The working directory's ../shared/data/openb must not be a real one (it is when the
+  // tests run from a checkout beside the data): look from inside the scratch tree.
+  const fs::path was = fs::current_path();
+  fs::current_path(program);
   const OpenbDataDir none = FindOpenbDataDir("", "", program.string());
+  fs::current_path(was);
   CHECK(none.dir.empty());
   REQUIRE(none.looked.size() == 4);
   CHECK(none.looked[0] == (root.path() / "shared/data/openb").string());

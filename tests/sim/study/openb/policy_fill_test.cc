@@ -48,7 +48,8 @@ std::vector<FillPod> MixedTrace() {
       s.num_gpu = 1 << rng.Below(4), s.gpu_milli = 1000;
     }
     if (s.num_gpu > 0 && rng.Below(5) == 0) s.gpu_type = rng.Below(2) ? "V100M16|G2" : "T4";
-    pods.push_back({"pod-" + std::to_string(1000 + i), int64_t{1024} * (1 + static_cast<int64_t>(rng.Below(16))), s});
+    pods.push_back({"pod-" + std::to_string(1000 + i),
+                    int64_t{1024} * (1 + static_cast<int64_t>(rng.Below(16))), s});
   }
   return pods;
 }
@@ -94,9 +95,10 @@ void CheckSame(const FillResult& a, const FillResult& b) {
 // adapter's own approximations: see gpu_share_adapter.h.)
 const char* const kExactThroughAdapter[] = {"best-fit-share", "gpu-packing", "dot-product"};
 
-TEST_CASE("a study scorer through the Policy path places as the exact fill does, event for "
-          "event, ties going to the lowest rank",
-          "[openb][study]") {
+TEST_CASE(
+    "a study scorer through the Policy path places as the exact fill does, event for "
+    "event, ties going to the lowest rank",
+    "[openb][study]") {
   const std::vector<FillNode> nodes = MixedCluster();
   const std::vector<FillPod> pods = MixedTrace();
   for (const char* name : kExactThroughAdapter) {
@@ -110,9 +112,10 @@ TEST_CASE("a study scorer through the Policy path places as the exact fill does,
   }
 }
 
-TEST_CASE("the Policy path runs the exact path's submissions: the same arrivals whatever the "
-          "policy, and first-fit differs from best-fit",
-          "[openb][study]") {
+TEST_CASE(
+    "the Policy path runs the exact path's submissions: the same arrivals whatever the "
+    "policy, and first-fit differs from best-fit",
+    "[openb][study]") {
   const std::vector<FillNode> nodes = MixedCluster();
   const std::vector<FillPod> pods = MixedTrace();
   std::unique_ptr<Policy> first_fit = MakePolicy("first-fit");
@@ -144,9 +147,10 @@ TEST_CASE("a placement the engine's checks refuse fails the pod and is counted a
   CHECK(r.pods_failed >= 2);
 }
 
-TEST_CASE("a fill campaign runs built-ins, registry policies and made policies side by side "
-          "in one order whatever the threads",
-          "[openb][study]") {
+TEST_CASE(
+    "a fill campaign runs built-ins, registry policies and made policies side by side "
+    "in one order whatever the threads",
+    "[openb][study]") {
   OpenbInputs inputs;
   inputs.nodes = MixedCluster();
   inputs.traces = {MixedTrace()};

@@ -1,5 +1,7 @@
 // Running a sweep: sharding its points and running every point and variant.
 
+#include "sim/study/sweep/sweep_run.h"
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <set>
@@ -7,7 +9,6 @@
 
 #include "sim/report/sweep_csv.h"
 #include "sim/report/sweep_table.h"
-#include "sim/study/sweep/sweep_run.h"
 #include "sim/study/sweep/sweep_shard.h"
 #include "tests/support/sweep_files.h"
 
@@ -114,10 +115,10 @@ namespace migsim {
 TEST_CASE("a sweep keeps, per run, a policy's rejected decisions for the CLI to warn of",
           "[sweep]") {
   // The fixture plugin that answers node 999 (tests/policies/plugin): every answer rejected.
-  const std::string plugin =
-      std::string(MIGSIM_PLUGIN_FIXTURE_DIR) + "/libplugin_bad_answer.so";
-  const SweepFile sweep = test::LoadSweep(R"("points": [{"/variants/spread/policy": {"name": null, "library": ")" +
-                                          plugin + R"("}}, {"/cluster/nodes/a/count": 2}])");
+  const std::string plugin = std::string(MIGSIM_PLUGIN_FIXTURE_DIR) + "/libplugin_bad_answer.so";
+  const SweepFile sweep =
+      test::LoadSweep(R"("points": [{"/variants/spread/policy": {"name": null, "library": ")" +
+                      plugin + R"("}}, {"/cluster/nodes/a/count": 2}])");
   const SweepResults results = RunSweep(sweep, test::SweepThreads(2));
   REQUIRE(results.rows.size() == 4);
   REQUIRE(results.rejections.size() == 1);  // point 0's spread variant only
