@@ -11,6 +11,7 @@
 #include "sim/metrics/autoscaling_metrics.h"
 #include "sim/metrics/unserved_demand.h"
 #include "sim/report/csv_field.h"
+#include "sim/report/seed_interval.h"
 
 namespace migsim {
 namespace {
@@ -107,17 +108,24 @@ std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnsw
   return cells;
 }
 
+// The terminal columns `text` takes: its UTF-8 characters ("\u00b1" is two bytes, one column).
+size_t TextColumns(const std::string& text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
 // Left-aligned text columns, right-aligned numbers.
 std::string Layout(const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], TextColumns(row[c]));
   }
   std::string out;
   for (const auto& row : rows) {
     std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
-      const std::string pad(widths[c] - row[c].size(), ' ');
+      const std::string pad(widths[c] - TextColumns(row[c]), ' ');
       const bool left = c == 0 || c == 2;  // configuration, node type
       line += (c ? "  " : "") + (left ? row[c] + pad : pad + row[c]);
     }
@@ -265,15 +273,38 @@ std::vector<size_t> RankConfigurations(const PlanResult& result) {
   return order;
 }
 
-// Under the table of a plan run on several seeds: which seed the figures are, and where
-// the spread over the seeds is shown (a plan judges each size by its worst seed, so the
-// table shows that seed's run rather than a mean).
-std::string SeedsNote(size_t seeds) {
-  return "(latency, wait, never bound, makespan, allocation and utilization: the seed that "
-         "decided each size, the first that missed or else the longest p95, of " +
-         std::to_string(seeds) +
-         " seeds; cost and energy: their mean. evidence.csv has every seed; --report draws "
-         "the mean and 95 % interval)\n";
+// Under the table of a plan run on several seeds: which seed its figures are (a plan judges
+// each size by its worst seed, so the table shows that seed's run), then the spread over
+// the seeds at each chosen size, as mean and 95 % interval.
+std::string SeedsTable(const PlanResult& result, const std::vector<size_t>& ranked) {
+  std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type", "seeds",
+                                                 "p95 latency (s)", "longest wait (s)",
+                                                 "makespan (s)", "allocation", "utilization"}};
+  for (size_t i : ranked) {
+    const ConfigurationAnswer& c = result.configurations[i];
+    if (!c.answer.nodes) continue;
+    std::vector<double> p95, wait, makespan, allocation, utilization;
+    for (const SeedRun& run : c.answer.chosen().runs) {
+      const RunMetrics& m = run.metrics;
+      p95.push_back(m.queueing.p95_s), wait.push_back(m.unserved.longest_wait_s);
+      if (m.makespan_s) makespan.push_back(*m.makespan_s);
+      allocation.push_back(m.gpu_allocation_ratio);
+      utilization.push_back(m.gpu_compute_utilization);
+    }
+    const auto cell = [](const std::vector<double>& v, int decimals) {
+      return v.empty() ? std::string("-") : FormatSeedInterval(ComputeSeedInterval(v), decimals);
+    };
+    rows.push_back({c.configuration->name, std::to_string(*c.answer.nodes),
+                    c.configuration->node_type, std::to_string(p95.size()), cell(p95, 1),
+                    cell(wait, 1), cell(makespan, 1), cell(allocation, 3), cell(utilization, 3)});
+  }
+  if (rows.size() == 1) return "";
+  return "(the table's latency, wait, never bound, makespan, allocation and utilization are "
+         "the run of the seed that decided each size, the first that missed or else the "
+         "longest p95; cost and energy are means over the seeds)\n\nover the seeds at each "
+         "chosen size, mean \u00b1 95 % confidence interval (Student's t, n - 1 degrees of "
+         "freedom):\n" +
+         Layout(rows);
 }
 
 std::string FormatPlanTable(const PlanResult& result) {
@@ -289,7 +320,7 @@ std::string FormatPlanTable(const PlanResult& result) {
   const std::vector<size_t> ranked = RankConfigurations(result);
   for (size_t i : ranked) rows.push_back(Cells(result, result.configurations[i], false));
   out += Layout(rows);
-  if (plan.seeds.size() > 1) out += SeedsNote(plan.seeds.size());
+  if (plan.seeds.size() > 1) out += SeedsTable(result, ranked);
   const std::string notes = Notes(result);
   if (!notes.empty()) out += "\n" + notes;
   return out + "\n" + Recommendation(result, ranked);
