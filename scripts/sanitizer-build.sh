@@ -24,10 +24,20 @@ ensure_clang() {
 # none are given.
 sanitizer_build() {
   ensure_clang
+  # The test plugins written in C (tests/policies/plugin) are built with clang too: the
+  # sanitizer and fuzzer flags are clang's. A tree configured before C had a compiler of
+  # its own is configured afresh (cmake cannot change a compiler in place).
+  if [ -f build-fuzz/CMakeCache.txt ] &&
+    ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang-14$' build-fuzz/CMakeCache.txt; then
+    rm -rf build-fuzz
+  fi
   if [ ! -f build-fuzz/CMakeCache.txt ]; then
     local launcher=()
-    if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+    if command -v ccache >/dev/null 2>&1; then
+      launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+    fi
     cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
+      -DCMAKE_C_COMPILER=clang-14 \
       -DMIGSIM_FUZZ=ON -DMIGSIM_BUILD_TESTS=ON -DMIGSIM_BUILD_BENCH=OFF "${launcher[@]}" \
       ${MIGSIM_CMAKE_ARGS:-} >/dev/null
   fi
