@@ -196,8 +196,9 @@ Result<std::string> PlanReportFromFiles(
       {"objectives.csv", &f.objectives_path, &f.objectives, {"objective", "threshold"}}};
   for (const auto& [name, path, table, required] : wanted) {
     *path = dir.empty() ? name : dir + "/" + name;
-    auto it =
-        std::find_if(files.begin(), files.end(), [&](const auto& x) { return x.first == name; });
+    const auto& file_name = name;  // a lambda may not capture a structured binding (clang 14)
+    auto it = std::find_if(files.begin(), files.end(),
+                           [&](const auto& x) { return x.first == file_name; });
     if (it == files.end()) {
       return Status::InvalidArgument("missing: a plan's report needs it", {*path, ""});
     }

@@ -83,6 +83,9 @@ template <class... Fs>
 struct Overload : Fs... {
   using Fs::operator()...;
 };
+// Clang 14 (the sanitizer build) deduces no aggregate's template arguments without it.
+template <class... Fs>
+Overload(Fs...) -> Overload<Fs...>;
 
 }  // namespace
 
