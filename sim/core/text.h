@@ -10,6 +10,14 @@
 
 namespace migsim {
 
+// The columns `text` takes on a terminal: its UTF-8 characters, so that tables align cells
+// holding "\u00b1" (two bytes, one column). Every character counts as one column.
+inline size_t TerminalColumns(const std::string& text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
 // "a, b, c": the form every "(valid: ...)" list in an error message takes.
 inline std::string JoinNames(const std::vector<std::string>& names) {
   std::string out;

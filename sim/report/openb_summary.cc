@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "sim/core/text.h"
 #include "sim/report/fill_results.h"
 #include "sim/report/seed_interval.h"
 
@@ -97,9 +98,7 @@ std::string FormatMeanInterval(const MeanSd& m) {
 // `cell` right-aligned in `width` terminal columns: printf's widths count bytes, and "±"
 // takes two bytes for one column.
 std::string RightAligned(const std::string& cell, size_t width) {
-  const size_t columns = static_cast<size_t>(std::count_if(cell.begin(), cell.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  const size_t columns = TerminalColumns(cell);
   return std::string(width > columns ? width - columns : 0, ' ') + cell;
 }
 

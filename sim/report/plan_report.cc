@@ -108,24 +108,18 @@ std::vector<std::string> Cells(const PlanResult& result, const ConfigurationAnsw
   return cells;
 }
 
-// The terminal columns `text` takes: its UTF-8 characters ("\u00b1" is two bytes, one column).
-size_t TextColumns(const std::string& text) {
-  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 // Left-aligned text columns, right-aligned numbers.
 std::string Layout(const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], TextColumns(row[c]));
+    for (size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], TerminalColumns(row[c]));
   }
   std::string out;
   for (const auto& row : rows) {
     std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
-      const std::string pad(widths[c] - TextColumns(row[c]), ' ');
+      const std::string pad(widths[c] - TerminalColumns(row[c]), ' ');
       const bool left = c == 0 || c == 2;  // configuration, node type
       line += (c ? "  " : "") + (left ? row[c] + pad : pad + row[c]);
     }

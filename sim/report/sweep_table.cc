@@ -58,13 +58,6 @@ std::vector<std::string> Titles(const std::vector<std::string>& pointers) {
   return titles;
 }
 
-// Columns a text takes on a terminal: its UTF-8 characters (the cells hold "\u00b1").
-size_t Utf8Width(const std::string& text) {
-  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 struct Column {
   std::string title;
   bool left_aligned = false;
@@ -139,14 +132,14 @@ std::string Layout(const std::vector<Column>& columns) {
   std::vector<size_t> widths;
   for (const Column& column : columns) {
     size_t width = column.title.size();
-    for (const std::string& cell : column.cells) width = std::max(width, Utf8Width(cell));
+    for (const std::string& cell : column.cells) width = std::max(width, TerminalColumns(cell));
     widths.push_back(width);
   }
   auto line = [&](auto text_of) {
     std::string out;
     for (size_t c = 0; c < columns.size(); ++c) {
       const std::string text = text_of(c);
-      const std::string pad(widths[c] - Utf8Width(text), ' ');
+      const std::string pad(widths[c] - TerminalColumns(text), ' ');
       if (c > 0) out += "  ";
       out += columns[c].left_aligned ? text + pad : pad + text;
     }
