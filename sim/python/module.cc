@@ -177,6 +177,7 @@ void SetLimit(const std::string& name, int64_t value) {
 
 PYBIND11_MODULE(migsim, m) {
   m.doc() = "migsim: a discrete-event simulator of Kubernetes GPU clusters";
+  m.attr("__version__") = MIGSIM_VERSION;  // CMake's project VERSION
   py::class_<ScenarioFile>(m, "Scenario", "A loaded scenario file")
       .def_readonly("name", &ScenarioFile::name)
       .def_readonly("description", &ScenarioFile::description)
