@@ -11,9 +11,16 @@
 #   jid=$(sbatch --parsable scripts/examples/sweep-slurm.sh)
 #   sbatch --dependency=afterok:$jid --wrap "./build/migsim merge results/$jid"
 #
+# sbatch passes your environment to the tasks, so MIGSIM (the binary), SWEEP (the sweep
+# file) and OUT (the shards' directory: merge that one then) below can be set on its
+# command line (`SWEEP=my-sweep.json sbatch ...`), and sbatch options there override the
+# #SBATCH lines (`sbatch --cpus-per-task=16 ...` for a larger sweep: --jobs follows it).
+# Each task logs to migsim-sweep-<job>_<task>.log in the directory sbatch was run from.
+# scripts/test-slurm runs this recipe on a one-node Slurm in CI.
+#
 #SBATCH --job-name=migsim-sweep
 #SBATCH --array=0-3
-#SBATCH --cpus-per-task=4
+#SBATCH --cpus-per-task=2
 #SBATCH --mem=2G
 #SBATCH --time=00:30:00
 #SBATCH --output=migsim-sweep-%A_%a.log
