@@ -16,8 +16,8 @@ example plugin's scenario, when the plugin is not built) is left out, and said s
 What the schema leaves to the loader, so not mutated (KNOWN_OPEN): the members of a variant's
 patch, of a plan's configurations and patches (JSON Merge Patches: partial documents, checked
 once merged), of a sweep's axes and points (values for pointers into the scenario), a
-policy's params (each policy declares its own), a scenario's own GPU models (the catalog
-format), and a manifest overlay's per-object params.
+policy's params (each policy declares its own), the MIG geometry of a scenario's own GPU
+models (the catalog format), and a manifest overlay's per-object params.
 """
 
 import concurrent.futures
