@@ -319,9 +319,8 @@ Status AtYamlLine(const Status& error, const io::YamlJson& yaml, const std::stri
   if (error.message().starts_with(prefix)) {
     const size_t end = error.message().find("': ", prefix.size());
     if (end != std::string::npos) {
-      const std::string patch =
-          "/variants/" + io::EscapePointerToken(error.message().substr(prefix.size(),
-                                                                       end - prefix.size()));
+      const std::string patch = "/variants/" + io::EscapePointerToken(error.message().substr(
+                                                   prefix.size(), end - prefix.size()));
       if (yaml.LineOf(patch + where.json_pointer) > yaml.LineOf(patch)) {
         line = yaml.LineOf(patch + where.json_pointer);
       }
@@ -348,14 +347,12 @@ Result<ScenarioFile> LoadYamlScenario(const std::string& path, std::string_view 
 }  // namespace
 
 Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
-                                       NamedFiles named_files,
-                                       const ScenarioLoadOptions& options) {
+                                       NamedFiles named_files, const ScenarioLoadOptions& options) {
   return io::CatchJsonErrors(file_label,
                              [&] { return Parse(text, file_label, named_files, options); });
 }
 
-Result<ScenarioFile> LoadScenarioFile(const std::string& path,
-                                      const ScenarioLoadOptions& options) {
+Result<ScenarioFile> LoadScenarioFile(const std::string& path, const ScenarioLoadOptions& options) {
   Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
   if (io::IsYamlPath(path)) {

@@ -40,7 +40,8 @@ Json Integer(std::string_view digits, bool negative, int base) {
     if (magnitude <= uint64_t{1} << 63) return static_cast<int64_t>(0 - magnitude);
   }
   double value = 0;
-  for (char c : digits) value = value * base + (std::isdigit(c) ? c - '0' : std::tolower(c) - 'a' + 10);
+  for (char c : digits)
+    value = value * base + (std::isdigit(c) ? c - '0' : std::tolower(c) - 'a' + 10);
   return negative ? -value : value;
 }
 
@@ -90,9 +91,9 @@ class Converter {
                          LineOf(node), pointer};
     }
     if (depth > JsonParseChecks::kMaxDepth) {
-      return YamlProblem{"nested deeper than " + std::to_string(JsonParseChecks::kMaxDepth) +
-                             " levels",
-                         LineOf(node), pointer};
+      return YamlProblem{
+          "nested deeper than " + std::to_string(JsonParseChecks::kMaxDepth) + " levels",
+          LineOf(node), pointer};
     }
     if (const int line = LineOf(node); line > 0) out_->lines.emplace_back(pointer, line);
     switch (node.Type()) {
@@ -161,8 +162,8 @@ class Converter {
 };
 
 Status ProblemAt(const std::string& file_label, const YamlProblem& problem) {
-  return Status::InvalidArgument(problem.message,
-                                 {file_label + ":" + std::to_string(problem.line), problem.pointer});
+  return Status::InvalidArgument(
+      problem.message, {file_label + ":" + std::to_string(problem.line), problem.pointer});
 }
 
 }  // namespace
@@ -179,9 +180,7 @@ int YamlJson::LineOf(std::string_view pointer) const {
   return line;
 }
 
-bool IsYamlPath(std::string_view path) {
-  return path.ends_with(".yaml") || path.ends_with(".yml");
-}
+bool IsYamlPath(std::string_view path) { return path.ends_with(".yaml") || path.ends_with(".yml"); }
 
 Result<Json> ParseScenarioDocument(std::string_view text, const std::string& file_label) {
   if (!IsYamlPath(file_label)) return ParseJson(text, file_label);
@@ -204,10 +203,9 @@ Result<YamlJson> ParseYamlAsJson(std::string_view text, const std::string& file_
         {file_label, ""});
   }
   if (documents.value().size() != 1) {
-    return Status::InvalidArgument(
-        "a YAML scenario is one document; this file has " +
-            std::to_string(documents.value().size()),
-        {file_label, ""});
+    return Status::InvalidArgument("a YAML scenario is one document; this file has " +
+                                       std::to_string(documents.value().size()),
+                                   {file_label, ""});
   }
   YamlJson out;
   Converter converter(&out);

@@ -55,8 +55,8 @@ TEST_CASE("$schema is a top-level member only: inside the cluster it is an unkno
 }
 
 TEST_CASE("a sweep's $schema, and its inline scenario's, are accepted", "[io][schema][sweep]") {
-  const std::string scenario = WithFirst(R"("$schema": "scenario.schema.json")",
-                                         test::kSweepScenario);
+  const std::string scenario =
+      WithFirst(R"("$schema": "scenario.schema.json")", test::kSweepScenario);
   const std::string sweep = R"({"$schema": "sweep.schema.json", "name": "s", "scenario": )" +
                             scenario + R"(, "axes": {"/seed": [1, 2]}})";
   Result<SweepFile> loaded = ParseSweepText(sweep, "s.json");
@@ -71,8 +71,7 @@ TEST_CASE("a sweep's $schema, and its inline scenario's, are accepted", "[io][sc
 TEST_CASE("a plan's $schema, and its scenario's, are accepted", "[io][schema][plan]") {
   Result<PlanFile> plan =
       test::LoadPlan(WithFirst(R"("$schema": "../schema/plan.schema.json")", test::PlanText()),
-                     WithFirst(R"("$schema": "schema/scenario.schema.json")",
-                               test::kPlanScenario));
+                     WithFirst(R"("$schema": "schema/scenario.schema.json")", test::kPlanScenario));
   REQUIRE(plan.ok());
   CHECK(plan.value().configurations.size() == 2);
 }

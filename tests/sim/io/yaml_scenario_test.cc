@@ -21,7 +21,8 @@ std::string Yaml(const std::string& count = "2") {
          "cluster: {nodes: {a: {type: p4d.24xlarge}}}\n"
          "job_classes: {train: {run_s: 10}}\n"
          "workloads:\n"
-         "  w: {kind: Pod, count: " + count + ", template: {job_class: train}}\n";
+         "  w: {kind: Pod, count: " +
+         count + ", template: {job_class: train}}\n";
 }
 
 // What `migsim validate` prints of every variant: the facts the loader built.
@@ -58,7 +59,8 @@ TEST_CASE("the shipped YAML scenario loads as its JSON twin", "[io][yaml]") {
   CHECK(Facts(yaml.value()) == Facts(json.value()));
 }
 
-TEST_CASE("the shipped YAML scenario runs to the JSON twin's results, byte for byte", "[io][yaml]") {
+TEST_CASE("the shipped YAML scenario runs to the JSON twin's results, byte for byte",
+          "[io][yaml]") {
   const std::string dir = std::string(MIGSIM_SOURCE_DIR) + "/scenarios/";
   const test::Outcome json = test::RunMigsim("run '" + dir + "bert-a100.json' --json -q");
   test::Outcome yaml = test::RunMigsim("run '" + dir + "bert-a100.yaml' --json -q");
