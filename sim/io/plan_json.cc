@@ -14,6 +14,8 @@
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
 #include "sim/io/scenario_sections_json.h"
+#include "sim/io/schema_reference.h"
+#include "sim/io/yaml_json.h"
 
 namespace migsim {
 namespace {
@@ -329,7 +331,7 @@ Result<Json> ReadScenario(PlanText* text, const ReadTextFile& read) {
       (std::filesystem::path(plan.path).parent_path() / text->scenario).lexically_normal().string();
   Result<std::string> contents = read(plan.scenario_path);
   if (!contents.ok()) return AtScenario(plan.path, contents.status());
-  Result<Json> doc = io::ParseJson(contents.value(), plan.scenario_path);
+  Result<Json> doc = io::ParseScenarioDocument(contents.value(), plan.scenario_path);
   if (!doc.ok()) return AtScenario(plan.path, doc.status());
   Json base = std::move(doc).value();
   if (base.is_object()) base.erase("variants");
@@ -351,6 +353,7 @@ Result<PlanFile> Parse(std::string_view text, const std::string& label, const Re
                        NamedFiles named_files) {
   Result<Json> doc = io::ParseJson(text, label);
   if (!doc.ok()) return doc.status();
+  if (Status s = io::TakeSchemaReference(label, &doc.value()); !s.ok()) return s;
   Result<PlanText> plan_text = ReadPlanText(label, doc.value());
   if (!plan_text.ok()) return plan_text.status();
   PlanText& t = plan_text.value();

@@ -16,6 +16,8 @@
 #include "sim/io/policy_json.h"
 #include "sim/io/scenario_cost.h"
 #include "sim/io/scenario_sections_json.h"
+#include "sim/io/schema_reference.h"
+#include "sim/io/yaml_json.h"
 
 namespace migsim {
 namespace {
@@ -285,11 +287,10 @@ Status LoadVariants(const std::string& file, const Header& header, const LoadExt
   return Status::Ok();
 }
 
-Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
-                           NamedFiles named_files, const ScenarioLoadOptions& options) {
-  Result<Json> doc = io::ParseJson(text, file_label);
-  if (!doc.ok()) return doc.status();
-  Result<Header> header = ReadHeader(file_label, std::move(doc).value());
+Result<ScenarioFile> ParseDocument(Json doc, const std::string& file_label, NamedFiles named_files,
+                                   const ScenarioLoadOptions& options) {
+  if (Status s = io::TakeSchemaReference(file_label, &doc); !s.ok()) return s;
+  Result<Header> header = ReadHeader(file_label, std::move(doc));
   if (!header.ok()) return header.status();
   OverrideSeed(options.seed, &header.value());
   ScenarioFile file{.path = file_label,
@@ -301,30 +302,63 @@ Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
   return file;
 }
 
+Result<ScenarioFile> Parse(std::string_view text, const std::string& file_label,
+                           NamedFiles named_files, const ScenarioLoadOptions& options) {
+  Result<Json> doc = io::ParseJson(text, file_label);
+  if (!doc.ok()) return doc.status();
+  return ParseDocument(std::move(doc).value(), file_label, named_files, options);
+}
+
+// An error of a YAML scenario at "<file>:<line>" besides its pointer: the line of the
+// value the pointer names (for a variant's error, in the variant's patch when it is there).
+Status AtYamlLine(const Status& error, const io::YamlJson& yaml, const std::string& path) {
+  const InputLocation& where = error.location();
+  if (where.file != path) return error;  // a file the scenario names: located there
+  int line = 0;
+  const std::string prefix = "variant '";
+  if (error.message().starts_with(prefix)) {
+    const size_t end = error.message().find("': ", prefix.size());
+    if (end != std::string::npos) {
+      const std::string patch = "/variants/" + io::EscapePointerToken(error.message().substr(
+                                                   prefix.size(), end - prefix.size()));
+      if (yaml.LineOf(patch + where.json_pointer) > yaml.LineOf(patch)) {
+        line = yaml.LineOf(patch + where.json_pointer);
+      }
+    }
+  }
+  if (line == 0) line = yaml.LineOf(where.json_pointer);
+  if (line == 0) return error;
+  return Status::InvalidArgument(error.message(),
+                                 {path + ":" + std::to_string(line), where.json_pointer});
+}
+
+// A YAML scenario: read as the JSON tree it stands for (yaml_json.h; a Kubernetes manifest
+// given in the scenario's place is refused there, saying where manifests belong).
+Result<ScenarioFile> LoadYamlScenario(const std::string& path, std::string_view text,
+                                      const ScenarioLoadOptions& options) {
+  Result<io::YamlJson> yaml = io::ParseYamlAsJson(text, path);
+  if (!yaml.ok()) return yaml.status();
+  const Json& doc = yaml.value().doc;
+  Result<ScenarioFile> file = ParseDocument(doc, path, NamedFiles::kRead, options);
+  if (!file.ok()) return AtYamlLine(file.status(), yaml.value(), path);
+  return file;
+}
+
 }  // namespace
 
 Result<ScenarioFile> ParseScenarioText(std::string_view text, const std::string& file_label,
-                                       NamedFiles named_files,
-                                       const ScenarioLoadOptions& options) {
+                                       NamedFiles named_files, const ScenarioLoadOptions& options) {
   return io::CatchJsonErrors(file_label,
                              [&] { return Parse(text, file_label, named_files, options); });
 }
 
-Result<ScenarioFile> LoadScenarioFile(const std::string& path,
-                                      const ScenarioLoadOptions& options) {
+Result<ScenarioFile> LoadScenarioFile(const std::string& path, const ScenarioLoadOptions& options) {
   Result<std::string> text = ReadInputFile(path);
   if (!text.ok()) return text.status();
-  Result<ScenarioFile> file = ParseScenarioText(text.value(), path, NamedFiles::kRead, options);
-  // A manifest given where the scenario goes: say where manifests belong.
-  if (!file.ok() && file.status().code() == StatusCode::kParseError &&
-      (path.ends_with(".yaml") || path.ends_with(".yml"))) {
-    return Status::ParseError(file.status().message() +
-                                  " (the first file is a scenario, in JSON; Kubernetes manifests "
-                                  "go after it or in its \"manifests\": scenarios/README.md, "
-                                  "\"Kubernetes manifests\")",
-                              file.status().location());
+  if (io::IsYamlPath(path)) {
+    return io::CatchJsonErrors(path, [&] { return LoadYamlScenario(path, text.value(), options); });
   }
-  return file;
+  return ParseScenarioText(text.value(), path, NamedFiles::kRead, options);
 }
 
 }  // namespace migsim

@@ -10,6 +10,8 @@
 #include "sim/io/input_limits.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/scenario_json.h"
+#include "sim/io/schema_reference.h"
+#include "sim/io/yaml_json.h"
 #include "sim/io/sweep_pointer.h"
 
 namespace migsim {
@@ -106,7 +108,7 @@ Status ReadScenario(const std::string& file, const JsonRef& ref, Spec* spec) {
           .string();
   Result<std::string> text = ReadInputFile(spec->scenario_label);
   if (!text.ok()) return Status::IoError(text.status().ToString(), {file, ref.pointer()});
-  Result<Json> doc = io::ParseJson(text.value(), spec->scenario_label);
+  Result<Json> doc = io::ParseScenarioDocument(text.value(), spec->scenario_label);
   if (!doc.ok()) return doc.status();
   spec->scenario = std::move(doc).value();
   return Status::Ok();
@@ -233,6 +235,7 @@ Result<ScenarioFile> BuildScenario(const Spec& spec, const Assignments& assignme
 Result<SweepFile> Parse(std::string_view text, const std::string& file, NamedFiles named_files) {
   Result<Json> doc = io::ParseJson(text, file);
   if (!doc.ok()) return doc.status();
+  if (Status s = io::TakeSchemaReference(file, &doc.value()); !s.ok()) return s;
   Result<Spec> spec = ReadSpec(file, doc.value(), named_files);
   if (!spec.ok()) return spec.status();
   Result<std::vector<Assignments>> points = ExpandPoints(file, spec.value());

@@ -45,13 +45,13 @@ TEST_CASE("a Kubernetes manifest given as the scenario is told where manifests g
   const Result<ScenarioFile> loaded = LoadScenarioFile(
       std::string(MIGSIM_SOURCE_DIR) + "/scenarios/manifests/dra/jobs.yaml", {});
   REQUIRE_FALSE(loaded.ok());
-  CHECK(loaded.status().code() == StatusCode::kParseError);
+  CHECK(loaded.status().code() == StatusCode::kInvalidArgument);
   CHECK_THAT(loaded.status().ToString(),
-             Catch::EndsWith("/scenarios/manifests/dra/jobs.yaml:line 1, column 1: malformed "
-                             "JSON: syntax error while parsing value - invalid literal; last "
-                             "read: '#' (the first file is a scenario, in JSON; Kubernetes "
-                             "manifests go after it or in its \"manifests\": "
-                             "scenarios/README.md, \"Kubernetes manifests\")"));
+             Catch::EndsWith("/scenarios/manifests/dra/jobs.yaml: a Kubernetes manifest (its "
+                             "first document has apiVersion and kind) where the scenario goes: "
+                             "the first file is a scenario, in JSON or YAML; Kubernetes manifests "
+                             "go after it or in its \"manifests\" (scenarios/README.md, "
+                             "\"Kubernetes manifests\")"));
 }
 
 TEST_CASE("a document that is not an object is rejected at the root", "[io]") {
