@@ -11,8 +11,9 @@ packages=(cmake g++ make libboost-graph-dev nlohmann-json3-dev libcli11-dev libe
 # python3-venv: `pip install .` into a fresh virtual environment (README "Python", and its
 # test); ccache: that install's build then reuses this build's objects (below).
 packages+=(python3-venv ccache)
-# python3-jsonschema: the schema/loader agreement test (tests/schema, README "Editor support").
-packages+=(python3-jsonschema)
+# python3-jsonschema, python3-yaml: the schema/loader agreement test (tests/schema) and the
+# Indexed Job recipe test (scripts/test-indexed-job).
+packages+=(python3-jsonschema python3-yaml)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do
