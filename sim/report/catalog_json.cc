@@ -9,7 +9,6 @@
 namespace migsim {
 namespace {
 
-
 // A default as the JSON value a scenario would give; score plugins as [{"name", "weight"}].
 OrderedJson DefaultJson(const ParamSpec& p) {
   if (p.required) return nullptr;
@@ -159,7 +158,8 @@ std::string FormatPoliciesJson() {
   }
   return JsonDocument(
       {{"policies", std::move(policies)},
-       {"plugin_abi", {{"oldest", MIGSIM_POLICY_ABI_OLDEST}, {"current", MIGSIM_POLICY_ABI_VERSION}}},
+       {"plugin_abi",
+        {{"oldest", MIGSIM_POLICY_ABI_OLDEST}, {"current", MIGSIM_POLICY_ABI_VERSION}}},
        {"queue_orders", std::move(orders)}});
 }
 

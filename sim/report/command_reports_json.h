@@ -22,7 +22,8 @@ struct ValidatedFile {
 // "policy", "seed", "horizon_s" | null, "nodes": [{"count", "type", "mig_config" | null,
 // "advertised"}], "reconfigurations", "provisioner" | null, "node_groups", "shared_claims",
 // "workloads", "warnings"}]} — the keys of migsim.validate from Python, without its "text".
-std::string FormatValidateJson(const ValidatedFile& file, const std::vector<VariantFacts>& variants);
+std::string FormatValidateJson(const ValidatedFile& file,
+                               const std::vector<VariantFacts>& variants);
 
 // One measured point of `migsim calibrate`.
 struct CalibrationRow {

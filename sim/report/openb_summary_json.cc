@@ -15,7 +15,9 @@ OrderedJson IntervalJson(const MeanSd& m) {
 }
 
 // A MIG table cell: the mean, or null where the table says "n/a".
-OrderedJson MeanJson(const MeanSd& m) { return m.n == 0 ? OrderedJson(nullptr) : OrderedJson(m.mean); }
+OrderedJson MeanJson(const MeanSd& m) {
+  return m.n == 0 ? OrderedJson(nullptr) : OrderedJson(m.mean);
+}
 
 OrderedJson MigJson(const std::vector<MigFillRun>& mig) {
   OrderedJson rows = OrderedJson::array();

@@ -25,13 +25,14 @@ OrderedJson ObjectivesJson(const PlanSlo& slo) {
 OrderedJson PoolsJson(const PlanEvaluation& e) {
   OrderedJson pools = OrderedJson::array();
   for (const PoolCost& p : e.pools) {
-    pools.push_back({{"pool", p.pool},
-                     {"nodes", p.nodes},
-                     {"node_type", p.node_type},
-                     {"varied", p.varied},
-                     {"autoscaled", p.autoscaled},
-                     {"cost_usd_per_h", p.cost_per_hour},
-                     {"peak_nodes", p.autoscaled ? OrderedJson(p.peak_nodes) : OrderedJson(nullptr)}});
+    pools.push_back(
+        {{"pool", p.pool},
+         {"nodes", p.nodes},
+         {"node_type", p.node_type},
+         {"varied", p.varied},
+         {"autoscaled", p.autoscaled},
+         {"cost_usd_per_h", p.cost_per_hour},
+         {"peak_nodes", p.autoscaled ? OrderedJson(p.peak_nodes) : OrderedJson(nullptr)}});
   }
   return pools;
 }
@@ -61,7 +62,8 @@ OrderedJson ConfigurationJson(const ConfigurationAnswer& c) {
                      {"node_type", c.configuration->node_type}};
   // Without an answer, the same keys (of an empty evaluation's figures) hold null.
   const OrderedJson figures = FiguresJson(a.nodes ? a.chosen() : PlanEvaluation{});
-  for (const auto& [key, value] : figures.items()) row[key] = a.nodes ? value : OrderedJson(nullptr);
+  for (const auto& [key, value] : figures.items())
+    row[key] = a.nodes ? value : OrderedJson(nullptr);
   row["evaluations"] = a.evidence.size();
   row["note"] = a.nodes ? a.warning : a.chosen().why_not;
   row["pools"] = a.nodes ? PoolsJson(a.chosen()) : OrderedJson::array();
