@@ -257,8 +257,9 @@ TEST_CASE("migsim nodes --json gives the table's node types and prices", "[cli][
   }
 }
 
-TEST_CASE("migsim validate --json gives the variants the text describes; bad input stays exit 2",
-          "[cli][json]") {
+TEST_CASE(
+    "migsim validate --json gives the variants the text describes, and bad input stays exit 2",
+    "[cli][json]") {
   const std::string file = Source("scenarios/mig-strategies.json");
   const Json j = Document(Run("validate " + file + " --json"));
   const std::string text = Run("validate " + file).out;
@@ -301,7 +302,7 @@ TEST_CASE("migsim calibrate --json gives the fit and each point as the text", "[
   }
 }
 
-TEST_CASE("migsim import --json reports the warnings and notices stderr shows; it needs --out",
+TEST_CASE("migsim import --json reports the warnings and notices stderr shows, and needs --out",
           "[cli][json]") {
   test::ScratchDir dir("json-import");
   const std::string in = Source("scenarios/snapshot/");
