@@ -1,12 +1,12 @@
 #include "sim/cli/calibrate_command.h"
 
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "sim/cli/failure.h"
 #include "sim/io/measurements_csv.h"
 #include "sim/perf/mig_curve.h"
+#include "sim/report/command_reports_json.h"
 
 namespace migsim {
 namespace {
@@ -18,7 +18,7 @@ void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
     std::printf(
         "note: the points cannot tell compute from memory (too few, or equal shares): "
         "beta is set to 0\n");
-  } else if (std::abs(fit.curve.alpha) > 10 || std::abs(fit.curve.beta) > 10) {
+  } else if (CalibrationIllDetermined(fit)) {
     std::printf(
         "warning: the points barely separate compute from memory, so alpha and beta "
         "are ill-determined (only alpha + beta = %.4f is); a job class accepts each "
@@ -32,7 +32,7 @@ void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
               "measured", "fitted");
   for (size_t i = 0; i < points.size(); ++i) {
     const MeasuredPoint& p = points[i];
-    const double error = (fit.fitted[i] - p.point.ratio) / p.point.ratio * 100;
+    const double error = CalibrationErrorPercent(p.point, fit.fitted[i]);
     std::printf("%-5d %-16s %-10s %8.3f %8.3f %8.4f %9.4f  (%+.1f%%)\n", p.line,
                 p.gpu_model.c_str(), p.kind.c_str(), p.point.compute_share, p.point.memory_share,
                 p.point.ratio, fit.fitted[i], error);
@@ -43,7 +43,7 @@ void PrintFit(const std::vector<MeasuredPoint>& points, const CurveFit& fit) {
 
 }  // namespace
 
-int CalibrateCommand(const std::string& csv_path, const std::string& catalog_file) {
+int CalibrateCommand(const std::string& csv_path, const std::string& catalog_file, bool json) {
   Result<HardwareCatalog> catalog = catalog_file.empty() ? Result<HardwareCatalog>(BuiltinCatalog())
                                                          : LoadUserCatalog(catalog_file);
   if (!catalog.ok()) return Fail(catalog.status(), kBadInput);
@@ -56,6 +56,12 @@ int CalibrateCommand(const std::string& csv_path, const std::string& catalog_fil
   Result<CurveFit> fit = FitMigCurve(curve_points);
   if (!fit.ok()) {
     return Fail(fit.status().At({csv_path, ""}), kBadInput);
+  }
+  if (json) {
+    std::vector<CalibrationRow> rows;
+    for (const MeasuredPoint& p : points.value()) rows.push_back({p.line, p.gpu_model, p.kind, p.point});
+    std::fputs(FormatCalibrationJson(rows, fit.value()).c_str(), stdout);
+    return 0;
   }
   PrintFit(points.value(), fit.value());
   return 0;

@@ -7,7 +7,9 @@
 namespace migsim {
 
 // Exit code: 0 success, 2 bad input. `catalog_file`: "" for the built-in GPU models, or a
-// scenario or catalog file whose own models the measurements may name too.
-int CalibrateCommand(const std::string& csv_path, const std::string& catalog_file = "");
+// scenario or catalog file whose own models the measurements may name too. `json`: the fit
+// as one JSON document (FormatCalibrationJson) instead of the text.
+int CalibrateCommand(const std::string& csv_path, const std::string& catalog_file = "",
+                     bool json = false);
 
 }  // namespace migsim

@@ -12,6 +12,7 @@
 #include "sim/cluster/node_type.h"
 #include "sim/core/text.h"
 #include "sim/io/hardware_catalog.h"
+#include "sim/report/catalog_json.h"
 
 namespace migsim {
 namespace {
@@ -75,11 +76,23 @@ std::string Draw(const GpuModel& model, const MigLayout& layout) {
   return row + "|";
 }
 
+// The catalog's entries as the JSON writers take them.
+template <typename T>
+std::vector<CatalogRow<T>> Rows(const std::vector<HardwareCatalog::Entry<T>>& entries) {
+  std::vector<CatalogRow<T>> rows;
+  for (const auto& entry : entries) rows.push_back({entry.item.get(), entry.user});
+  return rows;
+}
+
 }  // namespace
 
-int GpusCommand(const std::string& catalog_file) {
+int GpusCommand(const std::string& catalog_file, bool json) {
   const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
   if (!catalog) return kBadInput;
+  if (json) {
+    std::fputs(FormatGpusJson(Rows(catalog->gpu_models()), catalog_file).c_str(), stdout);
+    return 0;
+  }
   std::printf("%-16s %-24s %10s %5s %5s %6s %13s  %s\n", "model", "product label", "memory MiB",
               "SMs", "max W", "idle W", "MIG slots", "MIG profiles");
   for (const auto& entry : catalog->gpu_models()) {
@@ -99,11 +112,15 @@ int GpusCommand(const std::string& catalog_file) {
   return 0;
 }
 
-int ProfilesCommand(const std::string& name, const std::string& catalog_file) {
+int ProfilesCommand(const std::string& name, const std::string& catalog_file, bool json) {
   const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
   if (!catalog) return kBadInput;
   const std::shared_ptr<const GpuModel> m = FindOrComplain(*catalog, name);
   if (m == nullptr) return kBadInput;
+  if (json) {
+    std::fputs(FormatProfilesJson(*m).c_str(), stdout);
+    return 0;
+  }
   if (!m->mig_capable()) {
     std::printf("%s does not support MIG: it is shared whole, time-sliced or with MPS.\n",
                 m->name.c_str());
@@ -124,11 +141,18 @@ int ProfilesCommand(const std::string& name, const std::string& catalog_file) {
   return 0;
 }
 
-int LayoutsCommand(const std::string& name, bool all_profiles, const std::string& catalog_file) {
+int LayoutsCommand(const std::string& name, bool all_profiles, const std::string& catalog_file,
+                   bool json) {
   const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
   if (!catalog) return kBadInput;
   const std::shared_ptr<const GpuModel> m = FindOrComplain(*catalog, name);
   if (m == nullptr) return kBadInput;
+  if (json) {  // a model without MIG has no layouts
+    const std::vector<MigLayout> layouts =
+        m->mig_capable() ? EnumerateMaximalLayouts(*m, !all_profiles) : std::vector<MigLayout>{};
+    std::fputs(FormatLayoutsJson(*m, layouts, all_profiles).c_str(), stdout);
+    return 0;
+  }
   if (!m->mig_capable()) {
     std::printf("%s does not support MIG.\n", m->name.c_str());
     return 0;
@@ -145,9 +169,13 @@ int LayoutsCommand(const std::string& name, bool all_profiles, const std::string
   return 0;
 }
 
-int NodesCommand(const std::string& catalog_file) {
+int NodesCommand(const std::string& catalog_file, bool json) {
   const std::optional<HardwareCatalog> catalog = Catalog(catalog_file);
   if (!catalog) return kBadInput;
+  if (json) {
+    std::fputs(FormatNodesJson(Rows(catalog->node_types()), catalog_file).c_str(), stdout);
+    return 0;
+  }
   // Columns as wide as their longest entry: Azure's names run to 25 characters.
   int name_width = 16;
   int cloud_width = 6;

@@ -7,6 +7,7 @@
 #include "sim/io/input_file.h"
 #include "sim/io/k8s/snapshot_import.h"
 #include "sim/io/telemetry/telemetry_folder.h"
+#include "sim/report/command_reports_json.h"
 #include "sim/report/output_dir.h"
 
 namespace migsim {
@@ -28,6 +29,11 @@ int ImportCommand(const ImportOptions& options) {
   if (options.nodes_path == kStdin && options.pods_path == kStdin) {
     return Fail(Status::InvalidArgument("--nodes and --pods are both '-': only one input can come "
                                         "from standard input"),
+                kBadInput);
+  }
+  if (options.json && options.out == kStdin) {
+    return Fail(Status::InvalidArgument("--json: the report takes standard output, so the "
+                                        "scenario needs --out FILE"),
                 kBadInput);
   }
   Result<std::string> nodes = ReadInput(options.nodes_path);
@@ -60,15 +66,21 @@ int ImportCommand(const ImportOptions& options) {
   Result<k8s::SnapshotScenario> imported = k8s::ImportSnapshot(
       nodes.value(), Label(options.nodes_path), pods.value(), Label(options.pods_path), snapshot);
   if (!imported.ok()) return Fail(imported.status(), kBadInput);
+  std::vector<std::string> notices = imported.value().notices;
+  if (!telemetry_notice.empty()) notices.insert(notices.begin(), telemetry_notice);
+  // On stderr with --json too (as every command's warnings); the JSON repeats them.
   for (const std::string& w : imported.value().warnings) std::cerr << "warning: " << w << "\n";
-  if (!telemetry_notice.empty()) std::cerr << "import: " << telemetry_notice << "\n";
-  for (const std::string& n : imported.value().notices) std::cerr << "import: " << n << "\n";
+  for (const std::string& n : notices) std::cerr << "import: " << n << "\n";
   if (options.out == "-") {
     std::cout << imported.value().json;
     return 0;
   }
   if (Status s = WriteFileAtomically(options.out, imported.value().json); !s.ok()) {
     return Fail(s, kInternalError);
+  }
+  if (options.json) {
+    std::cout << FormatImportJson(
+        {options.out, options.name, imported.value().warnings, std::move(notices)});
   }
   return 0;
 }

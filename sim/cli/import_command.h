@@ -16,6 +16,9 @@ struct ImportOptions {
   // sim/io/telemetry/telemetry_folder.h); "": none.
   std::string telemetry_dir;
   std::string jobs_path;  // kubectl get jobs -A -o json; "": none
+  // Also the report (the scenario file, warnings and notices, which stderr shows as
+  // without it) as one JSON document on stdout (FormatImportJson); needs `out` to be a file.
+  bool json = false;
 };
 
 // Standard input is named "stdin" in messages, and read within the files' limits

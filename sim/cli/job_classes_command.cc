@@ -2,11 +2,16 @@
 
 #include <cstdio>
 
+#include "sim/report/catalog_json.h"
 #include "workloads/builtin_job_classes.h"
 
 namespace migsim {
 
-int JobClassesCommand() {
+int JobClassesCommand(bool json) {
+  if (json) {
+    std::fputs(FormatJobClassesJson().c_str(), stdout);
+    return 0;
+  }
   for (const BuiltinJobClass& b : BuiltinJobClasses()) {
     const JobClass& jc = b.job_class;
     std::printf("%s  (work %g %s, start-up %g s, duty cycle %g)\n", jc.name.c_str(), jc.work,

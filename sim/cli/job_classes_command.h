@@ -3,6 +3,7 @@
 
 namespace migsim {
 
-int JobClassesCommand();
+// `json`: one JSON document (FormatJobClassesJson) instead of the text.
+int JobClassesCommand(bool json = false);
 
 }  // namespace migsim

@@ -39,7 +39,15 @@ struct Cli {
   uint64_t run_seed = 0;  // run's --seed, when given
   int code = 0;
   std::vector<std::string> manifests;  // validate's Kubernetes manifests
+  bool json = false;  // --json of the commands without an options struct
 };
+
+// --json: the command's results as one JSON document on stdout (README "JSON of the other
+// commands"); progress and warnings stay on stderr.
+CLI::App* AddJsonFlag(CLI::App* cmd, bool& json) {
+  cmd->add_flag("--json", json, "Print the results as one JSON document instead of text");
+  return cmd;
+}
 
 // A value given as "" is a mistake (say, a shell variable that was not set), not a request
 // for the default: an empty output path would write nothing, an empty shard run them all.
@@ -112,7 +120,9 @@ void AddCalibrate(CLI::App& app, Cli& cli) {
   cmd->add_option("--scenario", cli.catalog_file,
                   "Also accept the GPU models this scenario or catalog file defines")
       ->check(NonEmptyPath());
-  cmd->callback([&cli] { cli.code = migsim::CalibrateCommand(cli.csv, cli.catalog_file); });
+  AddJsonFlag(cmd, cli.json);
+  cmd->callback(
+      [&cli] { cli.code = migsim::CalibrateCommand(cli.csv, cli.catalog_file, cli.json); });
 }
 
 void AddOpenb(CLI::App& app, Cli& cli) {
@@ -150,6 +160,7 @@ void AddOpenb(CLI::App& app, Cli& cli) {
   cmd->footer(
       "Example:\n  migsim openb --trace default --policy all --seeds 42-51 --out out/\n"
       "  migsim openb --policy fgd --policy-file scenarios/openb/fgd-packing.policy.json");
+  AddJsonFlag(cmd, o.json);
   cmd->callback([&cli] { cli.code = migsim::OpenbCommand(cli.openb); });
 }
 
@@ -173,6 +184,7 @@ void AddPlan(CLI::App& app, Cli& cli) {
       "  migsim plan scenarios/plans/capacity-inference-mix.plan.json --out out/plan\n"
       "Per configuration: 1, 2, 4, ... nodes until the SLOs are met, then a binary search;\n"
       "assumes more nodes never hurt and says 'not monotone' when an evaluation disagrees.");
+  AddJsonFlag(cmd, o.json);
   cmd->callback([&cli] { cli.code = migsim::PlanCommand(cli.plan); });
 }
 
@@ -200,6 +212,7 @@ void AddSweep(CLI::App& app, Cli& cli) {
       "  migsim sweep scenarios/sweeps/superres-nodes.json --out out/\n"
       "  migsim sweep scenarios/sweeps/superres-nodes.json --shard 0/4 --out out/\n"
       "  migsim merge out/                 # after all shards: out/sweep.csv");
+  AddJsonFlag(cmd, o.json);
   cmd->callback([&cli] { cli.code = migsim::SweepCommand(cli.sweep); });
   migsim::MergeOptions& m = cli.merge;
   CLI::App* merge = app.add_subcommand(
@@ -213,6 +226,7 @@ void AddSweep(CLI::App& app, Cli& cli) {
                    "Write sweep.csv here (default: the directory of the shards)")
       ->check(NonEmptyPath());
   merge->footer("Example:\n  migsim merge out/");
+  AddJsonFlag(merge, m.json);
   merge->callback([&cli] { cli.code = migsim::MergeCommand(cli.merge); });
 }
 
@@ -246,37 +260,42 @@ void AddExplain(CLI::App& app, Cli& cli) {
                     "Also show the GPU models and node types this scenario or catalog file "
                     "defines")
         ->check(NonEmptyPath());
-    return cmd;
+    return AddJsonFlag(cmd, cli.json);
   };
   with_catalog(Sub(app, "gpus", "List the GPU models and their MIG slots", "migsim gpus",
-                   [&cli] { cli.code = migsim::GpusCommand(cli.catalog_file); }));
+                   [&cli] { cli.code = migsim::GpusCommand(cli.catalog_file, cli.json); }));
   with_catalog(Sub(app, "profiles", "Show a GPU model's MIG profiles", "migsim profiles A100-40GB",
-                   [&cli] { cli.code = migsim::ProfilesCommand(cli.model, cli.catalog_file); }))
+                   [&cli] {
+                     cli.code = migsim::ProfilesCommand(cli.model, cli.catalog_file, cli.json);
+                   }))
       ->add_option("model", cli.model, "GPU model, e.g. A100-40GB")
       ->required();
   CLI::App* layouts =
       with_catalog(Sub(app, "layouts", "Draw every maximal MIG layout of a model",
                        "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
-                         cli.code =
-                             migsim::LayoutsCommand(cli.model, cli.all_profiles, cli.catalog_file);
+                         cli.code = migsim::LayoutsCommand(cli.model, cli.all_profiles,
+                                                           cli.catalog_file, cli.json);
                        }));
   layouts->add_option("model", cli.model, "GPU model, e.g. A100-40GB")->required();
   layouts->add_flag("--all", cli.all_profiles, "Include +me and double-memory 1g profiles");
   with_catalog(Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, prices", "migsim nodes",
-                   [&cli] { cli.code = migsim::NodesCommand(cli.catalog_file); }));
+                   [&cli] { cli.code = migsim::NodesCommand(cli.catalog_file, cli.json); }));
   CLI::App* validate =
       Sub(app, "validate", "Check a scenario and show what it would simulate, without running it",
           "migsim validate scenarios/mig-strategies.json",
-          [&cli] { cli.code = migsim::ValidateCommand(cli.scenario, cli.manifests); });
+          [&cli] { cli.code = migsim::ValidateCommand(cli.scenario, cli.manifests, cli.json); });
   validate->add_option("scenario", cli.scenario, "Scenario file (JSON)")->required();
   validate->add_option("manifests", cli.manifests,
                        "Kubernetes manifests (YAML or JSON files, or directories of them) added "
                        "to the scenario's own");
   AddLimitOption(validate);
-  Sub(app, "policies", "List the scheduling policies and their parameters", "migsim policies",
-      [&cli] { cli.code = migsim::PoliciesCommand(); });
-  Sub(app, "job-classes", "List the built-in job classes with their speeds and sources",
-      "migsim job-classes", [&cli] { cli.code = migsim::JobClassesCommand(); });
+  AddJsonFlag(validate, cli.json);
+  AddJsonFlag(Sub(app, "policies", "List the scheduling policies and their parameters",
+                  "migsim policies", [&cli] { cli.code = migsim::PoliciesCommand(cli.json); }),
+              cli.json);
+  AddJsonFlag(Sub(app, "job-classes", "List the built-in job classes with their speeds and sources",
+                  "migsim job-classes", [&cli] { cli.code = migsim::JobClassesCommand(cli.json); }),
+              cli.json);
 }
 
 void AddImport(CLI::App& app, Cli& cli) {
@@ -318,6 +337,7 @@ void AddImport(CLI::App& app, Cli& cli) {
       "  kubectl get pods -A -o json | migsim import --pods - --nodes nodes.json --out s.json\n"
       "Bound pods start on their nodes (nodeName), pending pods queue at time 0; warnings and\n"
       "notices go to stderr. README.md, 'migsim import', has the mapping.");
+  AddJsonFlag(cmd, o.json);
   cmd->callback([&cli] { cli.code = migsim::ImportCommand(cli.import); });
 }
 

@@ -11,6 +11,7 @@
 #include "sim/report/fill_results.h"
 #include "sim/report/openb_report.h"
 #include "sim/report/openb_summary.h"
+#include "sim/report/openb_summary_json.h"
 #include "sim/report/output_dir.h"
 #include "sim/study/openb/openb_campaign.h"
 #include "sim/study/openb/openb_data_dir.h"
@@ -33,10 +34,11 @@ std::vector<std::string> OutNames(bool mig) {
   return names;
 }
 
-// The MIG edition after the milli-GPU runs: its table, and its CSVs (in OutNames' order)
-// appended to `files` unless it is null.
-void RunMigEdition(const OpenbInputs& inputs, int64_t openb_gpus, CampaignOptions campaign,
-                   bool progress, std::vector<std::string>* files) {
+// The MIG edition after the milli-GPU runs: its table unless `json`, and its CSVs (in
+// OutNames' order) appended to `files` unless it is null.
+std::vector<MigFillRun> RunMigEdition(const OpenbInputs& inputs, int64_t openb_gpus,
+                                      CampaignOptions campaign, bool progress, bool json,
+                                      std::vector<std::string>* files) {
   campaign.progress = TerminalProgress(progress, "MIG runs done");
   const auto start = std::chrono::steady_clock::now();
   const std::vector<MigFillRun> mig = RunMigCampaign(inputs, openb_gpus, campaign);
@@ -47,8 +49,11 @@ void RunMigEdition(const OpenbInputs& inputs, int64_t openb_gpus, CampaignOption
     files->push_back(FormatMigCsv(mig, &MigCurves::slices));
     files->push_back(FormatMigCsv(mig, &MigCurves::frag));
   }
-  std::fputs(FormatMigSummary(mig).c_str(), stdout);
-  std::printf("%zu MIG runs in %.1f s\n", mig.size(), took);
+  if (!json) {
+    std::fputs(FormatMigSummary(mig).c_str(), stdout);
+    std::printf("%zu MIG runs in %.1f s\n", mig.size(), took);
+  }
+  return mig;
 }
 
 // The sources: --data, else the first place that holds the data (openb_data_dir.h).
@@ -59,13 +64,18 @@ OpenbSources Sources(const OpenbOptions& o) {
   return {data.dir, o.nodes, o.traces, data.LookedMessage()};
 }
 
-// Pods a policy placed where the engine's checks refused, said per policy when any were.
-void PrintRefusals(const std::vector<FillRun>& runs) {
+// Pods a policy placed where the engine's checks refused, per policy that had any.
+std::map<std::string, int64_t> Refusals(const std::vector<FillRun>& runs) {
   std::map<std::string, int64_t> refused;
   for (const FillRun& r : runs) {
     if (r.result.answers_refused > 0) refused[r.config.policy] += r.result.answers_refused;
   }
-  for (const auto& [policy, count] : refused) {
+  return refused;
+}
+
+// The refusals said per policy when any were.
+void PrintRefusals(const std::vector<FillRun>& runs) {
+  for (const auto& [policy, count] : Refusals(runs)) {
     std::printf(
         "%s: %lld placements refused by the checks (invalid node or devices), counted "
         "as failed pods\n",
@@ -111,15 +121,26 @@ int OpenbCommand(const OpenbOptions& o) {
              FormatFailedCsv(runs), FormatFinalStateCsv(runs)};
   }
   const std::vector<std::string> labels = FillPolicyLabels(policies.value());
-  std::fputs(FormatFillSummary(runs, labels).c_str(), stdout);
-  std::fputs(FormatFinalStateSummary(runs, labels).c_str(), stdout);
-  PrintRefusals(runs);
-  std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took, campaign.threads);
-  if (o.mig) {
-    RunMigEdition(inputs.value(), runs.front().result.total_gpus, campaign, progress,
-                  writes ? &files : nullptr);
+  if (!o.json) {
+    std::fputs(FormatFillSummary(runs, labels).c_str(), stdout);
+    std::fputs(FormatFinalStateSummary(runs, labels).c_str(), stdout);
+    PrintRefusals(runs);
+    std::printf("%zu runs in %.1f s on %d threads\n", runs.size(), took, campaign.threads);
   }
-  if (!writes) return 0;
+  std::vector<MigFillRun> mig;
+  if (o.mig) {
+    mig = RunMigEdition(inputs.value(), runs.front().result.total_gpus, campaign, progress,
+                        o.json, writes ? &files : nullptr);
+  }
+  // After the files: a run that cannot write them prints nothing on stdout.
+  const auto print_json = [&] {
+    if (o.json) {
+      std::fputs(FormatOpenbJson(runs, labels, Refusals(runs), o.mig ? &mig : nullptr).c_str(),
+                 stdout);
+    }
+    return 0;
+  };
+  if (!writes) return print_json();
   // One set: an interrupted --mig run leaves none of the files, not the first five.
   std::vector<std::pair<std::string, std::string>> named;
   const std::vector<std::string> names = OutNames(o.mig);
@@ -136,7 +157,7 @@ int OpenbCommand(const OpenbOptions& o) {
       !s.ok()) {
     return Fail(s, kInternalError);
   }
-  return 0;
+  return print_json();
 }
 
 }  // namespace migsim

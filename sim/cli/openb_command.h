@@ -25,6 +25,7 @@ struct OpenbOptions {
   // dynamic partitioning (mig_placed/slices/frag_discrete.csv).
   bool mig = false;
   std::string report;  // also write the HTML report (openb_report.h) here
+  bool json = false;   // the tables as one JSON document (FormatOpenbJson), printed at the end
 };
 
 // Exit code: 0 success, 1 when an output file cannot be written, 2 bad input.

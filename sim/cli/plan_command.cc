@@ -10,6 +10,7 @@
 #include "sim/io/plan_json.h"
 #include "sim/report/output_dir.h"
 #include "sim/report/plan_report.h"
+#include "sim/report/plan_result_json.h"
 #include "sim/report/plan_study_report.h"
 
 namespace migsim {
@@ -75,7 +76,7 @@ int PlanCommand(const PlanOptions& options) {
   for (const std::string& note : UnservedNotes(result)) {
     std::fprintf(stderr, "migsim: warning: %s\n", note.c_str());
   }
-  std::cout << FormatPlanTable(result);
+  std::cout << (options.json ? FormatPlanJson(result) : FormatPlanTable(result));
   return 0;
 }
 

@@ -12,6 +12,7 @@ struct PlanOptions {
   int jobs = 0;         // configurations evaluated at once; 0: one per core
   bool quiet = false;   // no progress on stderr
   std::string report;   // also write the HTML report (plan_study_report.h) here
+  bool json = false;    // the result as one JSON document (FormatPlanJson), not the table
 };
 
 // Exit code: 0 success (whether or not a configuration meets the objectives), 2 bad

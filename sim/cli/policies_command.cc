@@ -6,25 +6,10 @@
 #include "policies/plugin/migsim_policy_plugin.h"
 #include "policies/queue/queue_orders.h"
 #include "policies/registry.h"
+#include "sim/report/catalog_json.h"
 
 namespace migsim {
 namespace {
-
-const char* KindName(ParamKind kind) {
-  switch (kind) {
-    case ParamKind::kNumber:
-      return "number";
-    case ParamKind::kInteger:
-      return "integer";
-    case ParamKind::kBool:
-      return "boolean";
-    case ParamKind::kString:
-      return "string";
-    case ParamKind::kScorePlugins:
-      return "score plugins";
-  }
-  return "";
-}
 
 std::string DefaultText(const ParamSpec& p) {
   if (const auto* b = std::get_if<bool>(&p.default_value)) return *b ? "true" : "false";
@@ -36,12 +21,16 @@ std::string DefaultText(const ParamSpec& p) {
 
 }  // namespace
 
-int PoliciesCommand() {
+int PoliciesCommand(bool json) {
+  if (json) {
+    std::fputs(FormatPoliciesJson().c_str(), stdout);
+    return 0;
+  }
   for (const PolicyInfo& info : PolicyCatalog()) {
     std::printf("%-16s %s%s\n", std::string(info.name).c_str(), std::string(info.summary).c_str(),
                 info.scores ? " [scores: usable in \"scored\"]" : "");
     for (const ParamSpec& p : info.params) {
-      std::printf("  %-14s %s, %s: %s\n", p.name.c_str(), KindName(p.kind),
+      std::printf("  %-14s %s, %s: %s\n", p.name.c_str(), ParamKindName(p.kind),
                   p.required ? "required" : ("default " + DefaultText(p)).c_str(), p.doc.c_str());
     }
   }

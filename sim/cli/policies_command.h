@@ -3,6 +3,7 @@
 
 namespace migsim {
 
-int PoliciesCommand();
+// `json`: one JSON document (FormatPoliciesJson) instead of the text.
+int PoliciesCommand(bool json = false);
 
 }  // namespace migsim

@@ -16,6 +16,7 @@
 #include "sim/report/sweep_csv.h"
 #include "sim/report/sweep_merge.h"
 #include "sim/report/sweep_report.h"
+#include "sim/report/sweep_results_json.h"
 #include "sim/report/sweep_table.h"
 #include "sim/study/sweep/sweep_run.h"
 #include "sim/study/sweep/sweep_shard.h"
@@ -119,7 +120,7 @@ int SweepCommand(const SweepOptions& options) {
     files.push_back({options.report, std::move(html).value()});
   }
   if (Status s = PublishOutputs(dirs, files); !s.ok()) return Fail(s, kInternalError);
-  std::cout << FormatSweepTable(results);
+  std::cout << (options.json ? FormatSweepJson(results) : FormatSweepTable(results));
   return 0;
 }
 
@@ -148,7 +149,8 @@ int MergeCommand(const MergeOptions& options) {
   if (Status s = WriteFiles(out_dir, {{"sweep.csv", merged.value().csv}}); !s.ok()) {
     return Fail(s, kInternalError);
   }
-  std::cout << FormatSweepTable(merged.value().results);
+  const SweepResults& results = merged.value().results;
+  std::cout << (options.json ? FormatSweepJson(results) : FormatSweepTable(results));
   return 0;
 }
 

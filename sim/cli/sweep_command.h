@@ -17,6 +17,7 @@ struct SweepOptions {
   std::string out_dir;  // also write sweep.csv (sweep-shard-<i>-of-<N>.csv for a shard) here
   bool quiet = false;   // no progress on stderr
   std::string report;   // also write the HTML report (sweep_report.h) here; not for a shard
+  bool json = false;    // the results as one JSON document (FormatSweepJson), not the table
 };
 
 // Exit code: 0 success; 2 bad input or usage (one message on stderr, nothing run or
@@ -29,6 +30,7 @@ struct MergeOptions {
   // Where sweep.csv goes; empty: the first input if it is a directory, else that file's
   // directory.
   std::string out_dir;
+  bool json = false;  // the merged results as one JSON document, not the table
 };
 
 // Exit code: 0 success; 2 bad input (missing or mismatched shards; nothing written); 1

@@ -10,6 +10,8 @@ namespace migsim {
 
 // Exit code: 0 valid, 2 bad input (one located message on stderr).
 // `manifests`: Kubernetes manifest files or directories added to the scenario's own.
-int ValidateCommand(const std::string& path, const std::vector<std::string>& manifests = {});
+// `json`: the facts as one JSON document (FormatValidateJson) instead of text.
+int ValidateCommand(const std::string& path, const std::vector<std::string>& manifests = {},
+                    bool json = false);
 
 }  // namespace migsim

@@ -86,11 +86,14 @@ MeanSd ComputeMeanSd(const std::vector<double>& v) {
   return m;
 }
 
+double HalfWidth95(const MeanSd& m) {
+  return m.n == 0 ? 0 : StudentT975(m.n - 1) * m.sd / std::sqrt(static_cast<double>(m.n));
+}
+
 std::string FormatMeanInterval(const MeanSd& m) {
   if (m.n == 0) return "n/a";
   std::string out;
-  const double n = static_cast<double>(m.n);
-  Appendf(&out, "%.2f \u00b1%.2f", m.mean, StudentT975(m.n - 1) * m.sd / std::sqrt(n));
+  Appendf(&out, "%.2f \u00b1%.2f", m.mean, HalfWidth95(m));
   if (m.missing == 0) return out;
   return out + " (" + std::to_string(m.n) + "/" + std::to_string(m.n + m.missing) + ")";
 }
@@ -102,19 +105,22 @@ std::string RightAligned(const std::string& cell, size_t width) {
   return std::string(width > columns ? width - columns : 0, ' ') + cell;
 }
 
-std::string FormatMean(const std::vector<double>& v) {
-  const MeanSd m = ComputeMeanSd(v);
+namespace {
+
+std::string FormatMeanOf(const MeanSd& m) {
   if (m.n == 0) return "n/a";
   std::string out;
   Appendf(&out, "%.2f", m.mean);
   return out;
 }
 
-std::string FormatFillSummary(const std::vector<FillRun>& runs,
-                              const std::vector<std::string>& policies) {
-  std::string out;
-  Appendf(&out, "%-16s %-26s %6s %22s %22s %16s\n", "policy", "trace", "seeds", "alloc % at 100 %",
-          "alloc % at 130 %", "failed pods");
+}  // namespace
+
+std::string FormatMean(const std::vector<double>& v) { return FormatMeanOf(ComputeMeanSd(v)); }
+
+std::vector<FillSummaryRow> FillSummaryRows(const std::vector<FillRun>& runs,
+                                            const std::vector<std::string>& policies) {
+  std::vector<FillSummaryRow> rows;
   ForEachGroup(runs, policies,
                [&](const std::string& trace, const std::string& policy,
                    const std::vector<const FillRun*>& group) {
@@ -125,12 +131,64 @@ std::string FormatFillSummary(const std::vector<FillRun>& runs,
                    a130.push_back(c.alloc[130]);
                    failed.push_back(static_cast<double>(r->result.pods_failed));
                  }
-                 Appendf(&out, "%-16s %-26s %6zu %s %s %s\n", policy.c_str(), trace.c_str(),
-                         a100.size(),
-                         RightAligned(FormatMeanInterval(ComputeMeanSd(a100)), 22).c_str(),
-                         RightAligned(FormatMeanInterval(ComputeMeanSd(a130)), 22).c_str(),
-                         RightAligned(FormatMeanInterval(ComputeMeanSd(failed)), 16).c_str());
+                 rows.push_back({policy, trace, a100.size(), ComputeMeanSd(a100),
+                                 ComputeMeanSd(a130), ComputeMeanSd(failed)});
                });
+  return rows;
+}
+
+std::vector<FinalStateRow> FinalStateRows(const std::vector<FillRun>& runs,
+                                          const std::vector<std::string>& policies) {
+  std::vector<FinalStateRow> rows;
+  ForEachGroup(runs, policies,
+               [&](const std::string& trace, const std::string& policy,
+                   const std::vector<const FillRun*>& group) {
+                 std::vector<std::vector<double>> cols(kFinalStateColumns.size());
+                 for (const FillRun* r : group) {
+                   const std::vector<double> values = FinalStateValues(*r);
+                   for (size_t i = 0; i < cols.size(); ++i) cols[i].push_back(values[i]);
+                 }
+                 FinalStateRow row{policy, trace, {}};
+                 for (size_t i = 0; i < cols.size(); ++i) row.means[i] = ComputeMeanSd(cols[i]).mean;
+                 rows.push_back(std::move(row));
+               });
+  return rows;
+}
+
+std::vector<MigSummaryRow> MigSummaryRows(const std::vector<MigFillRun>& runs) {
+  std::vector<MigSummaryRow> rows;
+  for (size_t i = 0; i < runs.size();) {
+    size_t j = i;
+    std::vector<double> placed100, placed130, slices130, frag100;
+    while (j < runs.size() && runs[j].variant == runs[i].variant &&
+           runs[j].workload == runs[i].workload) {
+      const MigCurves c = BinMigFill(runs[j].result);
+      placed100.push_back(c.placed[100]), placed130.push_back(c.placed[130]);
+      slices130.push_back(c.slices[130]), frag100.push_back(c.frag[100]);
+      ++j;
+    }
+    rows.push_back({runs[i].variant, runs[i].workload, ComputeMeanSd(placed100),
+                    ComputeMeanSd(placed130), ComputeMeanSd(slices130), ComputeMeanSd(frag100)});
+    i = j;
+  }
+  return rows;
+}
+
+size_t MigSummaryNodes(const std::vector<MigFillRun>& runs) {
+  return runs.empty() ? size_t{0} : static_cast<size_t>(runs[0].result.gpus / 8);
+}
+
+std::string FormatFillSummary(const std::vector<FillRun>& runs,
+                              const std::vector<std::string>& policies) {
+  std::string out;
+  Appendf(&out, "%-16s %-26s %6s %22s %22s %16s\n", "policy", "trace", "seeds", "alloc % at 100 %",
+          "alloc % at 130 %", "failed pods");
+  for (const FillSummaryRow& row : FillSummaryRows(runs, policies)) {
+    Appendf(&out, "%-16s %-26s %6zu %s %s %s\n", row.policy.c_str(), row.trace.c_str(), row.seeds,
+            RightAligned(FormatMeanInterval(row.alloc_100), 22).c_str(),
+            RightAligned(FormatMeanInterval(row.alloc_130), 22).c_str(),
+            RightAligned(FormatMeanInterval(row.failed_pods), 16).c_str());
+  }
   return out +
          "(mean \u00b1 95 % confidence interval over the seeds: Student's t, n - 1 degrees "
          "of freedom)\n";
@@ -143,45 +201,26 @@ std::string FormatFinalStateSummary(const std::vector<FillRun>& runs,
       "\u00a75.2)\n";
   Appendf(&out, "%-16s %-26s %7s %7s %7s %9s %7s %6s %6s %6s %6s %6s %6s\n", "policy", "trace",
           "cpu %", "mem %", "GPUs", "mGPU %", "frag %", "q1", "q2", "q3", "q4", "xl", "xr");
-  ForEachGroup(runs, policies,
-               [&](const std::string& trace, const std::string& policy,
-                   const std::vector<const FillRun*>& group) {
-                 std::vector<std::vector<double>> cols(11);
-                 for (const FillRun* r : group) {
-                   const std::vector<double> values = FinalStateValues(*r);
-                   for (size_t i = 0; i < cols.size(); ++i) cols[i].push_back(values[i]);
-                 }
-                 std::vector<double> mean;
-                 for (const std::vector<double>& col : cols)
-                   mean.push_back(ComputeMeanSd(col).mean);
-                 Appendf(&out, "%-16s %-26s %7.2f %7.2f %7.1f %9.2f %7.2f", policy.c_str(),
-                         trace.c_str(), mean[0], mean[1], mean[2], mean[3], mean[4]);
-                 for (size_t i = 5; i < mean.size(); ++i) Appendf(&out, " %6.2f", mean[i]);
-                 out += "\n";
-               });
+  for (const FinalStateRow& row : FinalStateRows(runs, policies)) {
+    const auto& mean = row.means;
+    Appendf(&out, "%-16s %-26s %7.2f %7.2f %7.1f %9.2f %7.2f", row.policy.c_str(),
+            row.trace.c_str(), mean[0], mean[1], mean[2], mean[3], mean[4]);
+    for (size_t i = 5; i < mean.size(); ++i) Appendf(&out, " %6.2f", mean[i]);
+    out += "\n";
+  }
   return out;
 }
 
 std::string FormatMigSummary(const std::vector<MigFillRun>& runs) {
   std::string out;
   Appendf(&out, "\nMIG edition: %zu p4d.24xlarge nodes (A100-40GB); GPU requests as MIG profiles\n",
-          runs.empty() ? size_t{0} : static_cast<size_t>(runs[0].result.gpus / 8));
+          MigSummaryNodes(runs));
   Appendf(&out, "%-26s %-24s %16s %16s %16s %16s\n", "variant", "trace", "placed % @100",
           "placed % @130", "slices % @130", "MIG frag % @100");
-  for (size_t i = 0; i < runs.size();) {
-    size_t j = i;
-    std::vector<double> placed100, placed130, slices130, frag100;
-    while (j < runs.size() && runs[j].variant == runs[i].variant &&
-           runs[j].workload == runs[i].workload) {
-      const MigCurves c = BinMigFill(runs[j].result);
-      placed100.push_back(c.placed[100]), placed130.push_back(c.placed[130]);
-      slices130.push_back(c.slices[130]), frag100.push_back(c.frag[100]);
-      ++j;
-    }
-    Appendf(&out, "%-26s %-24s %16s %16s %16s %16s\n", runs[i].variant.c_str(),
-            runs[i].workload.c_str(), FormatMean(placed100).c_str(), FormatMean(placed130).c_str(),
-            FormatMean(slices130).c_str(), FormatMean(frag100).c_str());
-    i = j;
+  for (const MigSummaryRow& row : MigSummaryRows(runs)) {
+    Appendf(&out, "%-26s %-24s %16s %16s %16s %16s\n", row.variant.c_str(), row.trace.c_str(),
+            FormatMeanOf(row.placed_100).c_str(), FormatMeanOf(row.placed_130).c_str(),
+            FormatMeanOf(row.slices_130).c_str(), FormatMeanOf(row.frag_100).c_str());
   }
   return out;
 }

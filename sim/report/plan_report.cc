@@ -270,10 +270,9 @@ std::vector<size_t> RankConfigurations(const PlanResult& result) {
 // Under the table of a plan run on several seeds: which seed its figures are (a plan judges
 // each size by its worst seed, so the table shows that seed's run), then the spread over
 // the seeds at each chosen size, as mean and 95 % interval.
-std::string SeedsTable(const PlanResult& result, const std::vector<size_t>& ranked) {
-  std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type", "seeds",
-                                                 "p95 latency (s)", "longest wait (s)",
-                                                 "makespan (s)", "allocation", "utilization"}};
+std::vector<PlanSeedSpread> PlanSeedSpreads(const PlanResult& result,
+                                            const std::vector<size_t>& ranked) {
+  std::vector<PlanSeedSpread> spreads;
   for (size_t i : ranked) {
     const ConfigurationAnswer& c = result.configurations[i];
     if (!c.answer.nodes) continue;
@@ -285,12 +284,27 @@ std::string SeedsTable(const PlanResult& result, const std::vector<size_t>& rank
       allocation.push_back(m.gpu_allocation_ratio);
       utilization.push_back(m.gpu_compute_utilization);
     }
-    const auto cell = [](const std::vector<double>& v, int decimals) {
-      return v.empty() ? std::string("-") : FormatSeedInterval(ComputeSeedInterval(v), decimals);
-    };
+    spreads.push_back({i, p95.size(), ComputeSeedInterval(p95), ComputeSeedInterval(wait),
+                       ComputeSeedInterval(makespan), ComputeSeedInterval(allocation),
+                       ComputeSeedInterval(utilization)});
+  }
+  return spreads;
+}
+
+std::string SeedsTable(const PlanResult& result, const std::vector<size_t>& ranked) {
+  std::vector<std::vector<std::string>> rows = {{"configuration", "nodes", "node type", "seeds",
+                                                 "p95 latency (s)", "longest wait (s)",
+                                                 "makespan (s)", "allocation", "utilization"}};
+  const auto cell = [](const SeedInterval& i, int decimals) {
+    return i.n == 0 ? std::string("-") : FormatSeedInterval(i, decimals);
+  };
+  for (const PlanSeedSpread& s : PlanSeedSpreads(result, ranked)) {
+    const ConfigurationAnswer& c = result.configurations[s.configuration];
     rows.push_back({c.configuration->name, std::to_string(*c.answer.nodes),
-                    c.configuration->node_type, std::to_string(p95.size()), cell(p95, 1),
-                    cell(wait, 1), cell(makespan, 1), cell(allocation, 3), cell(utilization, 3)});
+                    c.configuration->node_type, std::to_string(s.seeds),
+                    cell(s.p95_queueing_latency_s, 1), cell(s.longest_wait_s, 1),
+                    cell(s.makespan_s, 1), cell(s.gpu_allocation_ratio, 3),
+                    cell(s.gpu_compute_utilization, 3)});
   }
   if (rows.size() == 1) return "";
   return "(the table's latency, wait, never bound, makespan, allocation and utilization are "

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/seed_interval.h"
 #include "sim/study/plan/plan_run.h"
 
 namespace migsim {
@@ -26,6 +27,19 @@ std::string FormatPlanTable(const PlanResult& result);
 // "g5-fixed at 6 nodes: 28 pods were deleted without ever binding (longest wait 10.1 h);
 // ...: add max_wait_s or max_unserved". The table's notes end with them.
 std::vector<std::string> UnservedNotes(const PlanResult& result);
+
+// Over the seeds of a configuration that met the objectives, at its chosen size: the mean
+// and 95 % interval of the table's figures (the seeds table under the table of a plan of
+// several seeds, and plan --json's seed_intervals). makespan's n counts the runs that had one.
+struct PlanSeedSpread {
+  size_t configuration = 0;  // index into result.configurations
+  size_t seeds = 0;          // runs at the chosen size
+  SeedInterval p95_queueing_latency_s, longest_wait_s, makespan_s, gpu_allocation_ratio,
+      gpu_compute_utilization;
+};
+// One per configuration that met the objectives, in `ranked` order (RankConfigurations).
+std::vector<PlanSeedSpread> PlanSeedSpreads(const PlanResult& result,
+                                            const std::vector<size_t>& ranked);
 
 // plan.csv: the table's rows, a note, and the pools the cost includes.
 std::string FormatPlanCsv(const PlanResult& result);

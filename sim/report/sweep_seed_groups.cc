@@ -29,6 +29,10 @@ std::vector<SweepSeedGroup> GroupBySeed(const SweepResults& results) {
   return groups;
 }
 
+bool HasSeedIntervals(const SweepResults& results) {
+  return SeedColumn(results) && results.rows.size() > GroupBySeed(results).size();
+}
+
 SeedInterval GroupInterval(const SweepSeedGroup& group, const SweepMetric& metric) {
   std::vector<double> values;
   for (const SweepRow* row : group.rows) {

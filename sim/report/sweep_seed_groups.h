@@ -25,6 +25,10 @@ struct SweepSeedGroup {
 // without a seed axis, one group per row.
 std::vector<SweepSeedGroup> GroupBySeed(const SweepResults& results);
 
+// Whether some group holds more than one run: a "/seed" axis with more than one seed, so
+// that the table shows its interval table (and the JSON its seed_intervals).
+bool HasSeedIntervals(const SweepResults& results);
+
 // The metric's interval over the group's rows that have it (an optional left empty is left
 // out); n = 0 when none has it.
 SeedInterval GroupInterval(const SweepSeedGroup& group, const SweepMetric& metric);

@@ -213,7 +213,7 @@ std::string FormatSweepTable(const SweepResults& results) {
   if (unfinished) {
     out += "(pods running or pending at the end of a run are not in its makespan)\n";
   }
-  if (SeedColumn(results) && results.rows.size() > GroupBySeed(results).size()) {
+  if (HasSeedIntervals(results)) {
     out += FormatIntervalTable(results);
   }
   return out;

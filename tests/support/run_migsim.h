@@ -16,4 +16,8 @@ struct Outcome {
 // `timeout_s` seconds of wall time.
 Outcome RunMigsim(const std::string& args, int timeout_s = 600);
 
+// What `command` (run through the shell) prints on stdout, and its exit code in `*exit_code`
+// (-1 when it did not exit normally).
+std::string CommandOutput(const std::string& command, int* exit_code);
+
 }  // namespace migsim::test
