@@ -301,7 +301,7 @@ void Engine::Handle(const PodStart& e) {
   if (SetBusyOfExclusiveDevices(pod, DutyCycleOf(pod))) NotifyNodeGpuUse(pod.node.value());
   ScheduleRankChange(pod);
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
-    runtimes_[pod.node.value()].AddProcess(*shared, pod.id);
+    AddProcess(pod, *shared);
     Reshare(pod.node, *shared);  // its end comes from the device's tick
   } else if (ends) {
     events_.Push(now_ + *run, PodEnd{pod.id, pod.generation, pod.planned_end});
@@ -350,7 +350,7 @@ void Engine::ReleaseFromNode(Pod& pod) {
 
 void Engine::FreeNode(Pod& pod) {
   if (std::optional<uint32_t> shared = SharedDevice(pod)) {
-    if (runtimes_[pod.node.value()].RemoveProcess(*shared, pod.id)) Reshare(pod.node, *shared);
+    if (RemoveProcess(pod, *shared)) Reshare(pod.node, *shared);
   }
   if (pod.phase == PodPhase::kRunning && SetBusyOfExclusiveDevices(pod, 0)) {
     NotifyNodeGpuUse(pod.node.value());

@@ -315,8 +315,14 @@ class Engine final : private ControllerContext {
   // Sets the pod's progress for a run of `run` alone that ends with `end`; returns `run`.
   SimTime StartRun(Pod& pod, SimTime run, EndReason end);
   std::optional<uint32_t> SharedDevice(const Pod& pod) const;
+  // A process starts or stops on a shared device (false: the pod was not one); then
+  // Reshare moves the device's speeds and its tick.
+  void AddProcess(Pod& pod, uint32_t device);
+  bool RemoveProcess(Pod& pod, uint32_t device);
   void Reshare(NodeId node, uint32_t device);
-  std::vector<double> SharesOn(const NodeRuntime::Device& dev, uint32_t device);
+  static ShareRule RuleOf(const NodeRuntime::Device& dev);
+  ProcessClass ProcessClassOf(const Pod& pod, uint32_t device) const;
+  std::optional<double> VirtualEndOf(const Pod& pod) const;
   void AdvanceProgress(Pod& pod);
   int64_t GpuMemoryOf(const Pod& pod) const;
   double DutyCycleOf(const Pod& pod) const;
@@ -432,8 +438,8 @@ class Engine final : private ControllerContext {
   int32_t lowest_priority_ = 0;                 // over the templates
   // By node: when the MIG change under way (scripted or a policy's) ends.
   std::vector<SimTime> reconfiguring_until_;
-  std::vector<double> demands_, caps_;      // Reshare's scratch
   uint64_t next_tick_ = 0;                  // DeviceTick ids, unique in the run
+  uint64_t next_process_seq_ = 0;           // processes' start order on shared devices
   SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
   SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
   size_t pending_flushes_ = 0;

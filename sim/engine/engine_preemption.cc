@@ -146,9 +146,7 @@ double Engine::Terminate(Pod& victim, SimTime end, EndReason reason, LossBook bo
   const double kept_s = SaveCheckpoint(victim);
   if (victim.phase == PodPhase::kRunning) {
     if (std::optional<uint32_t> shared = SharedDevice(victim)) {
-      if (runtimes_[victim.node.value()].RemoveProcess(*shared, victim.id)) {
-        Reshare(victim.node, *shared);
-      }
+      if (RemoveProcess(victim, *shared)) Reshare(victim.node, *shared);
     }
     if (SetBusyOfExclusiveDevices(victim, 0)) NotifyNodeGpuUse(victim.node.value());
   }

@@ -4,14 +4,15 @@
 // A pod on an exclusive device (a whole GPU or a MIG device without replicas, or no GPU)
 // runs at the speed the job class gives for that device, so its end is known when it
 // starts. Pods on a time-sliced device are processes sharing its time (time_share.h):
-// whenever one starts or stops there, every other's progress is brought up to date, its
-// speed recomputed and its end event moved.
+// whenever one starts or stops there, the others' speeds may change; the clocks of their
+// classes keep their progress, and the device one event for the earliest end
+// (device_time_share.h).
 #include <algorithm>
 
 #include "sim/core/check.h"
 #include "sim/engine/backoff.h"
 #include "sim/engine/engine.h"
-#include "sim/engine/time_share.h"
+#include "sim/engine/device_time_share.h"
 
 namespace migsim {
 namespace {
@@ -51,7 +52,6 @@ SimTime Engine::StartRun(Pod& pod, SimTime run, EndReason end) {
   pod.progress = run.micros() == 0 ? 1.0 : 0.0;
   pod.progress_at = now_;
   pod.solo_rate_per_s = 1e6 / static_cast<double>(std::max<int64_t>(run.micros(), 1));
-  pod.rate_per_s = pod.solo_rate_per_s;
   return run;
 }
 
@@ -65,74 +65,100 @@ std::optional<uint32_t> Engine::SharedDevice(const Pod& pod) const {
   return std::nullopt;
 }
 
-// The processes' shares of the device's time, for their demands (demands_): max-min fair
-// when time-sliced, each capped when concurrent (MPS: at 1/replicas, or a shared claim's
-// active thread percentage, fairly when those caps oversubscribe the device; a fractional
-// share: at its units).
-std::vector<double> Engine::SharesOn(const NodeRuntime::Device& dev, uint32_t device) {
-  if (ClaimMps(dev)) return CappedFairShares(demands_, dev.sharing->active_thread_percentage / 100.0);
-  if (dev.plugin.fractional) {
-    caps_.clear();
-    for (PodId id : dev.processes) caps_.push_back(ShareOf(pods_[id.value()], device));
-    return CappedShares(demands_, caps_);
-  }
-  return dev.plugin.mps ? MpsShares(demands_, dev.plugin.replicas) : MaxMinShares(demands_);
+// How the device divides its time (time_share.h): max-min fair when time-sliced, each
+// capped when concurrent (MPS: at 1/replicas, or a shared claim's active thread percentage,
+// fairly when those caps oversubscribe the device; a fractional share: at its units).
+ShareRule Engine::RuleOf(const NodeRuntime::Device& dev) {
+  if (ClaimMps(dev)) return ShareRule::kCappedFair;
+  return dev.plugin.mps || dev.plugin.fractional ? ShareRule::kCapped : ShareRule::kMaxMin;
 }
 
+ProcessClass Engine::ProcessClassOf(const Pod& pod, uint32_t device) const {
+  const NodeRuntime::Device& dev = runtimes_[pod.node.value()].devices()[device];
+  double cap = 1.0;
+  if (ClaimMps(dev)) {
+    cap = dev.sharing->active_thread_percentage / 100.0;
+  } else if (dev.plugin.fractional) {
+    cap = ShareOf(pod, device);
+  } else if (dev.plugin.mps) {
+    cap = static_cast<double>(100 / dev.plugin.replicas) / 100.0;  // as MpsShares
+  }
+  // A trace pod's recorded run time already reflects the share it had: it keeps it.
+  return {.demand = DutyCycleOf(pod), .cap = cap, .fixed_speed = pod.recorded_run.has_value()};
+}
+
+// The pod's virtual end on its device while it runs there (none for one that never ends).
+std::optional<double> Engine::VirtualEndOf(const Pod& pod) const {
+  if (templates_[pod.tmpl.value()].runs_forever) return std::nullopt;
+  return pod.virtual_end;
+}
+
+void Engine::AddProcess(Pod& pod, uint32_t device) {
+  NodeRuntime& runtime = runtimes_[pod.node.value()];
+  runtime.AddProcess(device, pod.id, GpuMemoryOf(pod));
+  DeviceTimeShare& share = runtime.time_share(device);
+  share.AdvanceTo(now_);
+  pod.process_seq = ++next_process_seq_;
+  std::optional<double> work;
+  if (!templates_[pod.tmpl.value()].runs_forever) work = (1.0 - pod.progress) / pod.solo_rate_per_s;
+  pod.virtual_end = share.Add(pod.id, ProcessClassOf(pod, device), work, pod.process_seq)
+                        .value_or(0.0);
+}
+
+bool Engine::RemoveProcess(Pod& pod, uint32_t device) {
+  NodeRuntime& runtime = runtimes_[pod.node.value()];
+  if (!runtime.RemoveProcess(device, pod.id, GpuMemoryOf(pod))) return false;
+  DeviceTimeShare& share = runtime.time_share(device);
+  share.AdvanceTo(now_);
+  share.Remove(pod.id, ProcessClassOf(pod, device), VirtualEndOf(pod), pod.process_seq);
+  pod.process_seq = 0;
+  return true;
+}
+
+// O(classes of processes + log processes) per start or stop (device_time_share.h): the
+// caller has added or removed the process; the others keep their virtual ends.
 void Engine::Reshare(NodeId node, uint32_t device) {
-  const NodeRuntime& runtime = runtimes_[node.value()];
-  const std::vector<PodId>& processes = runtime.devices()[device].processes;
-  demands_.clear();
-  for (PodId id : processes) demands_.push_back(DutyCycleOf(pods_[id.value()]));
+  NodeRuntime& runtime = runtimes_[node.value()];
   const NodeRuntime::Device& dev = runtime.devices()[device];
-  const std::vector<double> shares = SharesOn(dev, device);
+  const ShareRule rule = RuleOf(dev);
   // No time-slice switching between concurrent clients.
-  const bool concurrent = dev.plugin.mps || dev.plugin.fractional || ClaimMps(dev);
-  const double overhead = concurrent ? 0.0 : runtime.spec().plugin.switch_overhead;
-  double busy = 0;
-  for (double share : shares) busy += share;
+  const double overhead = rule == ShareRule::kMaxMin ? runtime.spec().plugin.switch_overhead : 0.0;
+  DeviceTimeShare& share = runtime.time_share(device);
+  const double busy = share.Reshare(rule, overhead);
   SetBusy(node, device, std::min(busy, 1.0));
   NotifyNodeGpuUse(node.value());
-  const int n = static_cast<int>(processes.size());
-  std::optional<SimTime> first_end;
-  for (int i = 0; i < n; ++i) {
-    Pod& pod = pods_[processes[i].value()];
-    if (templates_[pod.tmpl.value()].runs_forever) continue;  // takes time, never ends
-    AdvanceProgress(pod);
-    // A trace pod's recorded run time already reflects the share it had: it keeps it.
-    const double speed =
-        pod.recorded_run ? 1.0 : TimeSlicedSpeed(shares[i], demands_[i], n, overhead);
-    pod.rate_per_s = pod.solo_rate_per_s * speed;
-    const double left = 1.0 - pod.progress;
-    pod.end_at = left <= 0 ? now_ : now_ + SimTime::Seconds(left / pod.rate_per_s);
-    if (!first_end || pod.end_at < *first_end) first_end = pod.end_at;
-  }
   // One pending event per device, for the earliest end: rates change at every start and
   // stop, and an event per process per change would grow the queue quadratically.
-  runtimes_[node.value()].set_tick(device, ++next_tick_);
-  if (first_end) events_.Push(*first_end, DeviceTick{node, device, next_tick_});
+  runtime.set_tick(device, ++next_tick_);
+  if (std::optional<SimTime> first_end = share.NextEnd()) {
+    events_.Push(*first_end, DeviceTick{node, device, next_tick_});
+  }
 }
 
 void Engine::AdvanceProgress(Pod& pod) {
-  pod.progress = std::min(1.0, pod.progress + pod.rate_per_s * (now_ - pod.progress_at).seconds());
+  if (pod.process_seq != 0 && !templates_[pod.tmpl.value()].runs_forever) {
+    // A process on a shared device: its progress is where its class's clock stands.
+    const uint32_t device = *SharedDevice(pod);
+    const double clock = runtimes_[pod.node.value()].time_share(device).ClockAt(
+        ProcessClassOf(pod, device), now_);
+    pod.progress = std::clamp(1.0 - (pod.virtual_end - clock) * pod.solo_rate_per_s, 0.0, 1.0);
+  } else {
+    pod.progress = std::min(1.0, pod.progress + pod.solo_rate_per_s * (now_ - pod.progress_at).seconds());
+  }
   pod.progress_at = now_;
 }
 
 void Engine::Handle(const DeviceTick& e) {
-  const std::vector<PodId> processes = runtimes_[e.node.value()].devices()[e.device].processes;
-  std::vector<PodId> done;
-  for (PodId id : processes) {
-    Pod& pod = pods_[id.value()];
-    if (templates_[pod.tmpl.value()].runs_forever) continue;
-    if (pod.end_at <= now_) done.push_back(id);
-  }
+  // Those that complete by now at the speeds the tick was computed for, in start order.
+  const std::vector<PodId> done =
+      runtimes_[e.node.value()].time_share(e.device).EndedBy(now_);
+  MIGSIM_CHECK(!done.empty(), "a device tick with no process to end");
   for (PodId id : done) {
     Pod& pod = pods_[id.value()];
     if (!pod.on_node()) continue;  // ended by a neighbour's controller meanwhile
     EndPod(pod, pod.planned_end == EndReason::kCompleted ? PodPhase::kSucceeded : PodPhase::kFailed,
            pod.planned_end);
   }
-  MIGSIM_CHECK(!done.empty(), "a device tick with no process to end");
 }
 
 bool Engine::Stale(const Event& event) const {
@@ -222,9 +248,7 @@ bool Engine::FitsDeviceMemory(const Pod& pod) const {
            std::min<int64_t>(device.sharing->pinned_memory_limit_mib, device.plugin.memory_mib);
   }
   if (device.plugin.fractional) return need <= device.plugin.memory_mib * ShareOf(pod, index);
-  int64_t used = 0;
-  for (PodId other : device.processes) used += GpuMemoryOf(pods_[other.value()]);
-  return used + need <= device.plugin.memory_mib;
+  return device.process_memory_mib + need <= device.plugin.memory_mib;
 }
 
 // restartPolicy Always (Deployment pods) restarts the container in place after

@@ -323,11 +323,17 @@ void NodeRuntime::RefreshShares(NodeInfo& info) const {
   }
 }
 
-bool NodeRuntime::RemoveProcess(uint32_t device, PodId pod) {
+void NodeRuntime::AddProcess(uint32_t device, PodId pod, int64_t memory_mib) {
+  devices_[device].processes.push_back(pod);
+  devices_[device].process_memory_mib += memory_mib;
+}
+
+bool NodeRuntime::RemoveProcess(uint32_t device, PodId pod, int64_t memory_mib) {
   std::vector<PodId>& p = devices_[device].processes;
   auto it = std::find(p.begin(), p.end(), pod);
   if (it == p.end()) return false;
   p.erase(it);
+  devices_[device].process_memory_mib -= memory_mib;
   return true;
 }
 

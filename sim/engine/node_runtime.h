@@ -13,6 +13,7 @@
 
 #include "sim/cluster/device_plugin.h"
 #include "sim/engine/cluster_spec.h"
+#include "sim/engine/device_time_share.h"
 #include "sim/policy/cluster_view.h"
 #include "sim/policy/policy.h"
 
@@ -35,6 +36,8 @@ class NodeRuntime {
     // Pods whose containers run on the device, in start order (time-sliced devices only:
     // they share its time; see Engine::Reshare).
     std::vector<PodId> processes;
+    DeviceTimeShare time_share;      // their classes, clocks and ends (Engine::Reshare)
+    int64_t process_memory_mib = 0;  // the GPU memory they hold together
     double busy = 0;  // fraction of the device's time spent computing, in [0, 1]
     uint64_t tick = 0;  // the live DeviceTick of the device (Engine::Reshare)
     bool healthy = true;  // false while its GPU is unhealthy: nothing more is allocated
@@ -54,10 +57,13 @@ class NodeRuntime {
   // The device plugin's current view (advertised names, labels, health).
   const PluginView& plugin_view() const { return view_; }
 
-  void AddProcess(uint32_t device, PodId pod) { devices_[device].processes.push_back(pod); }
-  // False when `pod` was not running on the device.
-  bool RemoveProcess(uint32_t device, PodId pod);
+  // A process holding `memory_mib` of the device's memory starts or stops on it;
+  // RemoveProcess is false when `pod` was not running on the device.
+  void AddProcess(uint32_t device, PodId pod, int64_t memory_mib);
+  bool RemoveProcess(uint32_t device, PodId pod, int64_t memory_mib);
   void set_tick(uint32_t device, uint64_t tick) { devices_[device].tick = tick; }
+  DeviceTimeShare& time_share(uint32_t device) { return devices_[device].time_share; }
+  const DeviceTimeShare& time_share(uint32_t device) const { return devices_[device].time_share; }
   // Sets the device's busy fraction; returns the change in busy GPU weight.
   double SetBusy(uint32_t device, double fraction);
 

@@ -49,6 +49,8 @@ std::vector<int> NodeRuntime::Apply(const std::vector<GpuMigSetting>& gpus,
         remap[o] = static_cast<int>(n);
         devices_[n].used = old[o].used;
         devices_[n].processes = std::move(old[o].processes);
+        devices_[n].time_share = std::move(old[o].time_share);
+        devices_[n].process_memory_mib = old[o].process_memory_mib;
         devices_[n].busy = old[o].busy;
         devices_[n].tick = old[o].tick;
         break;

@@ -163,13 +163,15 @@ struct Pod {
   uint32_t attempts = 0;     // scheduling cycles that found no node for it (its back-off)
   SimTime created, bound, started, ended;
   // While running (see Engine::Reshare): the fraction of the run done by `progress_at`,
-  // the fraction done per second alone on the device and at the current speed, and how
-  // the run ends once complete (drawn when it starts).
+  // the fraction done per second alone on the device, and how the run ends once complete
+  // (drawn when it starts). On a shared device, its start order there (0 while it is not a
+  // process of one) and the clock value of its class at which it completes
+  // (device_time_share.h).
   double progress = 0;
   double solo_rate_per_s = 0;
-  double rate_per_s = 0;
+  double virtual_end = 0;
   SimTime progress_at;
-  SimTime end_at;  // on a time-sliced device: when the run completes at the current rate
+  uint64_t process_seq = 0;
   EndReason planned_end = EndReason::kNone;
   // A trace pod's run time as recorded, whatever device it gets (a job class of its
   // template gives only its duty cycle and GPU memory); nullopt for pods whose job class
