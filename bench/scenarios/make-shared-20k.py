@@ -16,6 +16,7 @@ for w in range(waves):
             "template": {"job_class": cls,
                          "resources": {"cpu": "10m", "memory": "16Mi", "example.com/gpu-units": 50}}}
 s = {
+ "$schema": "../../schema/scenario.schema.json",
  "name": "shared-20k",
  "description": "Benchmark, not a seed: 20,000 pods sharing one device. A custom node of 2 A100s whose GPUs are split into fractional shares of 1,000,000 units; 20,000 pods arrive in 200 waves of 100 every 10 s, each holding 50 units (a cap of 0.005 % of the SMs): 'short' ones (600 s alone, duty cycle 0.00004: under their cap, full speed) and 'long' ones (1,500 s alone, duty cycle 0.0001: capped, half speed). All go to the first GPU, 11,600 of them at once at the peak (20,000 would fit): every start and stop there used to recompute every process's share (Engine::Reshare). The variant 'time-slicing' runs the same pods on the 2 GPUs time-sliced 10,000 ways (each asks one replica; duty cycles 0.3 and 0.8), 10,000 processes per GPU at the end: max-min fair shares, so every start and stop changes every process's speed.",
  "seed": 1,
