@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/cli/calibrate_command.h"
+#include "sim/cli/completion_command.h"
 #include "sim/cli/explain_command.h"
 #include "sim/cli/import_command.h"
 #include "sim/cli/job_classes_command.h"
@@ -19,6 +20,7 @@
 #include "sim/cli/sweep_command.h"
 #include "sim/cli/uncaught.h"
 #include "sim/cli/validate_command.h"
+#include "sim/cli/version.h"
 #include "sim/io/input_limits.h"
 #include "sim/report/pending_outputs.h"
 
@@ -348,7 +350,7 @@ int main(int argc, char** argv) {
   migsim::InstallOutputCleanup();
   migsim::ExitOnTerminate();  // what nothing catches still exits 1 with its message
   CLI::App app{"migsim: a discrete-event simulator of Kubernetes GPU clusters with MIG"};
-  app.set_version_flag("--version", "migsim 0.1.0");
+  app.set_version_flag("--version", migsim::VersionLine());
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 success, 1 internal error, 2 bad input or usage.\n"
@@ -362,6 +364,7 @@ int main(int argc, char** argv) {
   AddSweep(app, cli);
   AddImport(app, cli);
   AddReport(app, cli);
+  migsim::AddCompletion(app, cli.code);  // last: it describes the others
   try {
     app.parse(argc, argv);  // runs the chosen subcommand's callback
   } catch (const CLI::ParseError& e) {
