@@ -78,9 +78,9 @@ TEST_CASE("a run of 100,000 pods that releases them reports what a run keeping t
   CHECK(b.jobs.completion.max_s == a.jobs.completion.max_s);
   CheckPercentiles(b.queueing, a.queueing, kSketchRelativeError);
   CHECK(a.queueing.relative_error == 0);  // the default limit keeps 100,000 values
-  // Every pod is listed once, in another order.
+  // Every pod is listed once (in the order blocks were over: here PodId order, as the
+  // queue is first in, first out within each class).
   REQUIRE(streamed_names.size() == kept_names.size());
-  CHECK(streamed_names != kept_names);
   std::sort(kept_names.begin(), kept_names.end());
   std::sort(streamed_names.begin(), streamed_names.end());
   CHECK(streamed_names == kept_names);
