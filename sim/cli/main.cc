@@ -66,6 +66,7 @@ void AddLimitOption(CLI::App* cmd) {
                   "Raise a limit on what the input may create: NAME=N, repeatable "
                   "(README \"Limits\")")
       ->type_name("NAME=N")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->each([](const std::string& value) {
         if (migsim::Status s = migsim::io::SetInputLimit(value); !s.ok()) {
           throw CLI::ValidationError(s.message());

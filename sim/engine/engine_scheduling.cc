@@ -18,10 +18,12 @@ void Engine::ScheduleCycle() {
     Pod& pod = pods_[front->value()];
     if (pod.phase != PodPhase::kPending) {
       queue_.Drop();
+      PodDone(pod.id);
     } else if (pod.gang.valid()) {
       ScheduleGangPod(pod);
     } else if (TryBind(pod)) {
       queue_.Accept();
+      PodDone(pod.id);
     } else {
       ++pod.attempts;
       queue_.Reject(now_ + scheduler_.Backoff(static_cast<int>(pod.attempts)), now_);
@@ -176,6 +178,7 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
     }
     device_records_.desc.push_back(desc);
   }
+  pod.device_begin = device_records_.Settle(pod.device_begin, pod.device_count);
 }
 
 // The scheduler's DRA plugin allocates the pod's claims on the node it was assumed on.

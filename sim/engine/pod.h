@@ -146,6 +146,8 @@ struct Handover {
 // Aborts (a controller's bug) unless 0 <= from.work < 1 and from.attained_gpu_s >= 0.
 void CheckHandover(const Handover& from);
 
+// Fields are ordered so that the record has no holes (208 bytes): a run holds one per pod
+// alive (PodStore).
 struct Pod {
   PodId id;
   OwnerId owner;
@@ -153,26 +155,35 @@ struct Pod {
   TemplateId tmpl;
   PodPhase phase = PodPhase::kPending;
   EndReason reason = EndReason::kNone;
+  // How the run ends once complete (drawn when it starts; see `progress` below).
+  EndReason planned_end = EndReason::kNone;
+  // Once `terminating`: the reason it was killed for, the one it ends with (unless its
+  // controller deletes it first). What the kill accounting counts (pod_accounting.h).
+  EndReason ending = EndReason::kNone;
   uint32_t generation = 0;  // bumped when pending events for the pod become stale
   NodeId node;
   uint32_t device_begin = 0;  // into the engine's allocation pool
   uint32_t device_count = 0;
   uint32_t node_slot = 0;    // its index in NodeInfo::pods of its node, while bound
   bool has_started = false;  // `started` is meaningful (the first start)
+  // Once `terminating`: where the GPU time it loses up to `kill_end` was booked.
+  LossBook loss_book = LossBook::kUnbooked;
   uint32_t restarts = 0;     // in-place container restarts (CrashLoopBackOff)
   uint32_t attempts = 0;     // scheduling cycles that found no node for it (its back-off)
+  // DRA dynamic MIG: the instances its allocation created (it waits for them to be created
+  // before it starts; they are destroyed when it ends).
+  uint32_t mig_created = 0;
   SimTime created, bound, started, ended;
   // While running (see Engine::Reshare): the fraction of the run done by `progress_at`,
-  // the fraction done per second alone on the device, and how the run ends once complete
-  // (drawn when it starts). On a shared device, its start order there (0 while it is not a
-  // process of one) and the clock value of its class at which it completes
-  // (device_time_share.h).
+  // the fraction done per second alone on the device (how the run ends once complete is
+  // `planned_end`, above with the other one-byte fields, so that the record packs without
+  // holes). On a shared device, its start order there (0 while it is not a process of one)
+  // and the clock value of its class at which it completes (device_time_share.h).
   double progress = 0;
   double solo_rate_per_s = 0;
   double virtual_end = 0;
   SimTime progress_at;
   uint64_t process_seq = 0;
-  EndReason planned_end = EndReason::kNone;
   // A trace pod's run time as recorded, whatever device it gets (a job class of its
   // template gives only its duty cycle and GPU memory); nullopt for pods whose job class
   // decides.
@@ -200,16 +211,10 @@ struct Pod {
   // Attained service (GPU-seconds, LAS): inherited from the evicted pod it replaces, and
   // once it is evicted itself, everything it attained (set by Engine::Evict) to hand on.
   double attained_gpu_s = 0;
-  // Once `terminating`: the reason it was killed for, the one it ends with (unless its
-  // controller deletes it first). What the kill accounting counts (pod_accounting.h).
-  EndReason ending = EndReason::kNone;
   // Once `terminating`: when it ends unless it ends sooner, and where the GPU time it
-  // loses up to then was booked (a sooner end gives the rest back: Engine::Leave).
+  // loses up to then was booked (`loss_book`; a sooner end gives the rest back:
+  // Engine::Leave). Its kill's reason is `ending`.
   SimTime kill_end;
-  LossBook loss_book = LossBook::kUnbooked;
-  // DRA dynamic MIG: the instances its allocation created (it waits for them to be created
-  // before it starts; they are destroyed when it ends).
-  uint32_t mig_created = 0;
   // With shared claims: when the instances their allocation created exist (the first pod
   // creates them after its own; later pods wait for them too). They are destroyed with the
   // claim, when its last pod is gone.
