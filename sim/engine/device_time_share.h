@@ -16,7 +16,7 @@
 // are job classes' duty cycles and caps a handful of share sizes, so classes are few; with
 // as many classes as processes it is the old O(processes) per event again, no worse.
 //
-// Identical to recomputing every process at every event (tests/engine/device_time_share_
+// Identical to recomputing every process at every event (tests/sim/engine/device_time_share_
 // test.cc keeps that recomputation as its reference) up to floating-point rounding: the
 // shares of one class are computed once rather than process by process, and a process's
 // end comes from its class's clock rather than from progress summed event by event.

@@ -118,19 +118,17 @@ std::string FormatNodesJson(const std::vector<CatalogRow<NodeType>>& node_types,
   OrderedJson rows = OrderedJson::array();
   for (const CatalogRow<NodeType>& row : node_types) {
     const NodeType& t = *row.item;
-    rows.push_back(
-        {{"name", t.name},
-         {"gpus", t.gpu_count},
-         {"gpu_model", t.gpu ? OrderedJson(t.gpu->name) : OrderedJson(nullptr)},
-         {"vcpu", t.vcpu},
-         {"memory_gib", t.memory_gib},
-         {"price_usd_per_h", t.price_per_hour},
-         {"spot_price_usd_per_h",
-          t.spot_price_per_hour ? OrderedJson(*t.spot_price_per_hour) : OrderedJson(nullptr)},
-         {"cloud", JsonTextOrNull(t.cloud)},
-         {"region", JsonTextOrNull(t.region)},
-         {"price_date", JsonTextOrNull(t.price_date)},
-         {"from_scenario", row.user}});
+    rows.push_back({{"name", t.name},
+                    {"gpus", t.gpu_count},
+                    {"gpu_model", t.gpu ? OrderedJson(t.gpu->name) : OrderedJson(nullptr)},
+                    {"vcpu", t.vcpu},
+                    {"memory_gib", t.memory_gib},
+                    {"price_usd_per_h", t.price_per_hour},
+                    {"spot_price_usd_per_h", JsonOrNull(t.spot_price_per_hour)},
+                    {"cloud", JsonTextOrNull(t.cloud)},
+                    {"region", JsonTextOrNull(t.region)},
+                    {"price_date", JsonTextOrNull(t.price_date)},
+                    {"from_scenario", row.user}});
   }
   return JsonDocument(
       {{"node_types", std::move(rows)}, {"scenario", JsonTextOrNull(catalog_file)}});

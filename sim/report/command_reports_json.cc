@@ -18,7 +18,7 @@ OrderedJson VariantJson(const VariantFacts& f) {
   return {{"name", f.name},
           {"policy", f.policy},
           {"seed", f.seed},
-          {"horizon_s", f.horizon_s ? OrderedJson(*f.horizon_s) : OrderedJson(nullptr)},
+          {"horizon_s", JsonOrNull(f.horizon_s)},
           {"nodes", std::move(nodes)},
           {"reconfigurations", JsonStrings(f.reconfigurations)},
           {"provisioner", JsonTextOrNull(f.provisioner)},

@@ -5,6 +5,7 @@
 // nlohmann stays inside sim/io and sim/report (scripts/check_layering.sh).
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ inline std::string JsonDocument(const OrderedJson& root) {
 // A text that may be empty: "" as null (a field the input left out).
 inline OrderedJson JsonTextOrNull(const std::string& text) {
   return text.empty() ? OrderedJson(nullptr) : OrderedJson(text);
+}
+
+// An optional value: nullopt as null (a figure that does not apply, or was not asked for).
+template <typename T>
+OrderedJson JsonOrNull(const std::optional<T>& value) {
+  return value ? OrderedJson(*value) : OrderedJson(nullptr);
 }
 
 // A list of lines as a JSON array of strings.

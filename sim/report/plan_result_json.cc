@@ -7,19 +7,14 @@
 namespace migsim {
 namespace {
 
-template <typename T>
-OrderedJson OrNull(const std::optional<T>& value) {
-  return value ? OrderedJson(*value) : OrderedJson(nullptr);
-}
-
 OrderedJson ObjectivesJson(const PlanSlo& slo) {
-  return {{"p95_queueing_latency_s", OrNull(slo.p95_queueing_latency_s)},
-          {"max_pending", OrNull(slo.max_pending)},
-          {"makespan_s", OrNull(slo.makespan_s)},
-          {"min_completed_fraction", OrNull(slo.min_completed_fraction)},
-          {"max_wait_s", OrNull(slo.max_wait_s)},
-          {"max_unserved", OrNull(slo.max_unserved)},
-          {"max_pending_peak", OrNull(slo.max_pending_peak)}};
+  return {{"p95_queueing_latency_s", JsonOrNull(slo.p95_queueing_latency_s)},
+          {"max_pending", JsonOrNull(slo.max_pending)},
+          {"makespan_s", JsonOrNull(slo.makespan_s)},
+          {"min_completed_fraction", JsonOrNull(slo.min_completed_fraction)},
+          {"max_wait_s", JsonOrNull(slo.max_wait_s)},
+          {"max_unserved", JsonOrNull(slo.max_unserved)},
+          {"max_pending_peak", JsonOrNull(slo.max_pending_peak)}};
 }
 
 OrderedJson PoolsJson(const PlanEvaluation& e) {
@@ -45,7 +40,7 @@ OrderedJson FiguresJson(const PlanEvaluation& e) {
           {"p95_queueing_latency_s", m.queueing.p95_s},
           {"longest_wait_s", m.unserved.longest_wait_s},
           {"pods_never_bound", m.unserved.never_bound},
-          {"makespan_s", OrNull(m.makespan_s)},
+          {"makespan_s", JsonOrNull(m.makespan_s)},
           {"gpu_allocation_ratio", m.gpu_allocation_ratio},
           {"gpu_compute_utilization", m.gpu_compute_utilization},
           {"energy_kwh", e.energy_kwh},
@@ -58,7 +53,7 @@ OrderedJson ConfigurationJson(const ConfigurationAnswer& c) {
   const PlanAnswer& a = c.answer;
   OrderedJson row = {{"configuration", c.configuration->name},
                      {"meets", a.nodes.has_value()},
-                     {"nodes", OrNull(a.nodes)},
+                     {"nodes", JsonOrNull(a.nodes)},
                      {"node_type", c.configuration->node_type}};
   // Without an answer, the same keys (of an empty evaluation's figures) hold null.
   const OrderedJson figures = FiguresJson(a.nodes ? a.chosen() : PlanEvaluation{});

@@ -37,7 +37,7 @@ OrderedJson MetricValue(const SweepMetric& metric, const SweepRow& row) {
         const auto& value = row.*field;
         using T = std::decay_t<decltype(value)>;
         if constexpr (std::is_same_v<T, std::optional<double>>) {
-          return value ? OrderedJson(*value) : OrderedJson(nullptr);
+          return JsonOrNull(value);
         } else {
           return value;
         }
