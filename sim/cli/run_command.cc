@@ -194,7 +194,8 @@ int RunCommand(const RunCommandOptions& options) {
   RunOptions run_options{.collect_pods = details,
                          .collect_timeline = details,
                          .measure_mig_fragmentation = HasDraPool(file),
-                         .measure_cost = HasNodeGroups(file)};
+                         .measure_cost = HasNodeGroups(file),
+                         .exact_limit = options.exact_limit};
   if (progress.on()) run_options.observers.push_back(&progress);
   PodsSpools spools;
   for (size_t i = 0; i < file.variants.size(); ++i) {

@@ -451,7 +451,7 @@ class Engine final : private ControllerContext {
   // By node: when the MIG change under way (scripted or a policy's) ends.
   std::vector<SimTime> reconfiguring_until_;
   uint64_t next_tick_ = 0;                  // DeviceTick ids, unique in the run
-  uint64_t next_process_seq_ = 0;           // processes' start order on shared devices
+  uint32_t next_process_seq_ = 0;           // Pod::process_seq of the last process started
   SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
   SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
   size_t pending_flushes_ = 0;

@@ -67,7 +67,7 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
                pod.created,
                pending_alike,
                t.priority,
-               pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
+               pod.recorded_run ? pod.recorded_run.optional() : template_estimate_[pod.tmpl.value()]};
   view.tolerations = unless_empty(t.tolerations);
   view.labels = unless_empty(t.labels);
   view.namespace_index = t.namespace_index;

@@ -24,8 +24,8 @@ namespace migsim {
 
 class PodStore {
  public:
-  static constexpr size_t kBlockBits = 12;
-  static constexpr size_t kBlockSize = size_t{1} << kBlockBits;  // 4,096 pods, ~1 MB
+  static constexpr size_t kBlockBits = 10;
+  static constexpr size_t kBlockSize = size_t{1} << kBlockBits;  // 1,024 pods, 192 KB
 
   // Pods ever added (the next PodId); released ones included.
   size_t size() const { return size_; }

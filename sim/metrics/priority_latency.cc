@@ -7,6 +7,7 @@
 namespace migsim {
 
 void PriorityLatencySummary::Add(const Pod& pod) {
+  if (!any_template_has_class_) return;
   const int32_t klass = templates_[pod.tmpl.value()].priority_class;
   any_class_ = any_class_ || klass >= 0;
   ++counts_[klass];

@@ -1,6 +1,7 @@
 #pragma once
 // Queueing latency by PriorityClass: what a priority buys each class of pods.
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -24,7 +25,12 @@ class PriorityLatencySummary {
   // `templates` and `classes` must outlive the summary.
   PriorityLatencySummary(std::span<const PodTemplate> templates,
                          std::span<const PriorityClass> classes, size_t exact_limit = kExactValues)
-      : templates_(templates), classes_(classes), exact_limit_(exact_limit) {}
+      : templates_(templates),
+        classes_(classes),
+        exact_limit_(exact_limit),
+        any_template_has_class_(
+            std::any_of(templates.begin(), templates.end(),
+                        [](const PodTemplate& t) { return t.priority_class >= 0; })) {}
   void Add(const Pod& pod);
   std::vector<PriorityClassLatency> Finish();
 
@@ -36,6 +42,8 @@ class PriorityLatencySummary {
   std::map<int32_t, LatencySummary> latencies_;
   std::map<int32_t, int64_t> counts_;
   bool any_class_ = false;
+  // False: no pod can have a class, Finish gives nothing, and Add skips its work.
+  bool any_template_has_class_;
 };
 
 std::vector<PriorityClassLatency> QueueingByPriorityClass(std::span<const Pod> pods,

@@ -20,8 +20,10 @@ void RunMetricsSummary::Add(const Pod& pod) {
   const TemplateWork& w = work_[pod.tmpl.value()];
   done_ += w.work;
   if (took > 0) speeds_ += w.work / took;
-  if (work_unit_.empty()) work_unit_ = w.unit;
-  if (work_unit_ != w.unit) work_unit_ = "mixed";
+  // The first unit, or "mixed"; compared by address first: pods of one template share it.
+  static const std::string kMixed = "mixed";
+  if (work_unit_ == nullptr || work_unit_->empty()) work_unit_ = &w.unit;
+  if (work_unit_ != &w.unit && *work_unit_ != w.unit) work_unit_ = &kMixed;
 }
 
 RunMetrics RunMetricsSummary::Finish(const AllocationRecorder& allocation, SimTime end) {
@@ -40,7 +42,7 @@ RunMetrics RunMetricsSummary::Finish(const AllocationRecorder& allocation, SimTi
   if (last_completion_) m.makespan_s = (*last_completion_ - first_submit_).seconds();
   m.gpu_allocation_ratio = allocation.MeanRatio(first_submit_, window_end);
   m.gpu_compute_utilization = allocation.MeanBusy(first_submit_, window_end);
-  m.work_unit = work_unit_;
+  if (work_unit_ != nullptr) m.work_unit = *work_unit_;
   if (m.pods.completed > 0) {
     m.mean_run_s = run_s_ / static_cast<double>(m.pods.completed);
     m.pod_throughput_per_s = speeds_ / static_cast<double>(m.pods.completed);

@@ -21,8 +21,7 @@ namespace migsim {
 class RunMetricsSummary {
  public:
   // `work` is indexed by the pods' TemplateId and must outlive the summary.
-  explicit RunMetricsSummary(std::span<const TemplateWork> work,
-                             size_t exact_limit = kExactValues)
+  explicit RunMetricsSummary(std::span<const TemplateWork> work, size_t exact_limit = kExactValues)
       : work_(work), latencies_(exact_limit) {}
 
   void Add(const Pod& pod);
@@ -37,7 +36,7 @@ class RunMetricsSummary {
   std::optional<SimTime> last_completion_;
   LatencySummary latencies_;
   double run_s_ = 0, done_ = 0, speeds_ = 0;
-  std::string work_unit_;
+  const std::string* work_unit_ = nullptr;  // a TemplateWork::unit of work_, or "mixed"
 };
 
 }  // namespace migsim

@@ -134,10 +134,10 @@ struct RunOptions {
   size_t exact_limit = kExactValues;
   // With collect_pods: called with each pod's record as the run folds it in (a per-pod
   // listing written as the run goes). In PodId order, unless the run released pods: then
-  // block after block of 4,096 pods in the order they were over, in PodId order within
-  // each, and the pods still held at the end after them, in PodId order. VariantResult::
-  // pods keeps the records too, all of them unless the run released pods: then only the
-  // first kListedPods (what the HTML report and the trace draw).
+  // block after block of PodStore::kBlockSize pods in the order they were over, in PodId
+  // order within each, and the pods still held at the end after them, in PodId order.
+  // VariantResult::pods keeps the records too, all of them unless the run released pods:
+  // then only the first kListedPods (what the HTML report and the trace draw).
   std::function<void(const PodRecord&)> pod_sink{};
 };
 
