@@ -41,7 +41,7 @@ struct Cli {
   uint64_t run_seed = 0;  // run's --seed, when given
   int code = 0;
   std::vector<std::string> manifests;  // validate's Kubernetes manifests
-  bool json = false;  // --json of the commands without an options struct
+  bool json = false;                   // --json of the commands without an options struct
 };
 
 // --json: the command's results as one JSON document on stdout (README "JSON of the other
@@ -66,6 +66,7 @@ void AddLimitOption(CLI::App* cmd) {
                   "Raise a limit on what the input may create: NAME=N, repeatable "
                   "(README \"Limits\")")
       ->type_name("NAME=N")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->each([](const std::string& value) {
         if (migsim::Status s = migsim::io::SetInputLimit(value); !s.ok()) {
           throw CLI::ValidationError(s.message());
@@ -86,6 +87,11 @@ void AddRun(CLI::App& app, Cli& cli) {
       ->check(NonEmptyPath());
   cmd->add_option("--variant", run.variants, "Run only this variant (repeatable)");
   cmd->add_flag("-q,--quiet", run.quiet, "No progress on stderr");
+  cmd->add_option("--exact-limit", run.exact_limit,
+                  "Percentiles stay exact up to N values, then come from a sketch within "
+                  "0.5 %; a run of more than N pods gives back the records of pods that are "
+                  "over (default 1048576)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
   AddLimitOption(cmd);
   CLI::Option* seed = cmd->add_option(
       "--seed", cli.run_seed,
@@ -266,18 +272,16 @@ void AddExplain(CLI::App& app, Cli& cli) {
   };
   with_catalog(Sub(app, "gpus", "List the GPU models and their MIG slots", "migsim gpus",
                    [&cli] { cli.code = migsim::GpusCommand(cli.catalog_file, cli.json); }));
-  with_catalog(Sub(app, "profiles", "Show a GPU model's MIG profiles", "migsim profiles A100-40GB",
-                   [&cli] {
-                     cli.code = migsim::ProfilesCommand(cli.model, cli.catalog_file, cli.json);
-                   }))
+  with_catalog(
+      Sub(app, "profiles", "Show a GPU model's MIG profiles", "migsim profiles A100-40GB",
+          [&cli] { cli.code = migsim::ProfilesCommand(cli.model, cli.catalog_file, cli.json); }))
       ->add_option("model", cli.model, "GPU model, e.g. A100-40GB")
       ->required();
-  CLI::App* layouts =
-      with_catalog(Sub(app, "layouts", "Draw every maximal MIG layout of a model",
-                       "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
-                         cli.code = migsim::LayoutsCommand(cli.model, cli.all_profiles,
-                                                           cli.catalog_file, cli.json);
-                       }));
+  CLI::App* layouts = with_catalog(Sub(
+      app, "layouts", "Draw every maximal MIG layout of a model",
+      "migsim layouts A100-40GB        # the 19 classic layouts", [&cli] {
+        cli.code = migsim::LayoutsCommand(cli.model, cli.all_profiles, cli.catalog_file, cli.json);
+      }));
   layouts->add_option("model", cli.model, "GPU model, e.g. A100-40GB")->required();
   layouts->add_flag("--all", cli.all_profiles, "Include +me and double-memory 1g profiles");
   with_catalog(Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, prices", "migsim nodes",

@@ -1,9 +1,12 @@
 #include "sim/cli/run_command.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <vector>
 
 #include "sim/cli/failure.h"
 #include "sim/cli/progress.h"
@@ -114,8 +117,35 @@ Status CheckOutputs(const RunCommandOptions& options, const ScenarioFile& file) 
   return CheckOutputTargets(targets);
 }
 
-// --out's files, --report and --trace: one set, published together or not at all.
-Status WriteOutputs(const RunCommandOptions& options, const RunReport& report) {
+// The pods CSV of each variant, written as the run goes (RunOptions::pod_sink) to an
+// anonymous temporary file, from which --out's file is published: a run of a hundred
+// million pods does not hold their rows. Closed (and gone) with this object.
+class PodsSpools {
+ public:
+  PodsSpools() = default;
+  PodsSpools(const PodsSpools&) = delete;
+  PodsSpools& operator=(const PodsSpools&) = delete;
+  ~PodsSpools() {
+    for (std::FILE* f : files_) std::fclose(f);
+  }
+  // A new spool with the CSV's header; nullptr when no temporary file can be made.
+  std::FILE* Begin() {
+    std::FILE* f = std::tmpfile();
+    if (f == nullptr) return nullptr;
+    files_.push_back(f);
+    std::fputs(PodsCsvHeader().c_str(), f);
+    return f;
+  }
+  std::FILE* at(size_t i) const { return files_[i]; }
+
+ private:
+  std::vector<std::FILE*> files_;
+};
+
+// --out's files, --report and --trace: one set, published together or not at all. The pods
+// CSVs come from `spools` (by variant).
+Status WriteOutputs(const RunCommandOptions& options, const RunReport& report,
+                    const PodsSpools& spools) {
   std::vector<std::string> dirs, variants;
   std::vector<OutputFile> files;
   if (!options.out_dir.empty()) {
@@ -123,12 +153,13 @@ Status WriteOutputs(const RunCommandOptions& options, const RunReport& report) {
     const std::vector<std::string> names = OutDirNames(variants);
     std::vector<std::pair<std::string, std::string>> in_dir{{names[0], FormatResultsJson(report)}};
     for (size_t i = 0; i < report.variants.size(); ++i) {
-      in_dir.emplace_back(names[1 + 2 * i], FormatPodsCsv(report.variants[i]));
+      in_dir.emplace_back(names[1 + 2 * i], "");
       in_dir.emplace_back(names[2 + 2 * i], FormatTimeseriesCsv(report.variants[i]));
     }
     in_dir.emplace_back(names.back(), FormatEnergyCsv(report));
     dirs.push_back(options.out_dir);
     files = FilesIn(options.out_dir, in_dir);
+    for (size_t i = 0; i < report.variants.size(); ++i) files[1 + 2 * i].spool = spools.at(i);
   }
   if (!options.report.empty()) files.push_back({options.report, FormatHtmlReport(report)});
   if (!options.trace.empty()) files.push_back({options.trace, FormatChromeTrace(report)});
@@ -163,8 +194,10 @@ int RunCommand(const RunCommandOptions& options) {
   RunOptions run_options{.collect_pods = details,
                          .collect_timeline = details,
                          .measure_mig_fragmentation = HasDraPool(file),
-                         .measure_cost = HasNodeGroups(file)};
+                         .measure_cost = HasNodeGroups(file),
+                         .exact_limit = options.exact_limit};
   if (progress.on()) run_options.observers.push_back(&progress);
+  PodsSpools spools;
   for (size_t i = 0; i < file.variants.size(); ++i) {
     const auto& [name, scenario] = file.variants[i];
     if (!Wanted(options.variants, name)) continue;
@@ -172,6 +205,18 @@ int RunCommand(const RunCommandOptions& options) {
       std::fprintf(stderr, "migsim: warning: variant %s: %s\n", name.c_str(), warning.c_str());
     }
     progress.Begin(name, i, file.variants.size(), scenario.horizon);
+    if (!options.out_dir.empty()) {
+      std::FILE* spool = spools.Begin();
+      if (spool == nullptr) {
+        return Fail(Status::IoError("cannot make a temporary file for the pods CSV: " +
+                                        std::string(std::strerror(errno)),
+                                    {options.out_dir, ""}),
+                    kInternalError);
+      }
+      run_options.pod_sink = [spool](const PodRecord& pod) {
+        std::fputs(PodsCsvRow(pod).c_str(), spool);
+      };
+    }
     report.variants.push_back(RunVariant(name, scenario, run_options));
     progress.End();
     if (const std::optional<BudgetOverrun>& o = report.variants.back().overrun) {
@@ -186,7 +231,7 @@ int RunCommand(const RunCommandOptions& options) {
       std::fprintf(stderr, "migsim: warning: %s\n", warning.c_str());
     }
   }
-  if (Status s = WriteOutputs(options, report); !s.ok()) return Fail(s, kInternalError);
+  if (Status s = WriteOutputs(options, report, spools); !s.ok()) return Fail(s, kInternalError);
   std::cout << (options.json ? FormatResultsJson(report) : FormatSummaryTable(report));
   return 0;
 }

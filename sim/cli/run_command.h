@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/latency_summary.h"
+
 namespace migsim {
 
 struct RunCommandOptions {
@@ -20,6 +22,9 @@ struct RunCommandOptions {
   std::vector<std::string> manifests;
   // Replaces the seed of the scenario and of every variant (ScenarioLoadOptions::seed).
   std::optional<uint64_t> seed;
+  // Values a percentile keeps exact, and the pods past which a run gives back the records
+  // of pods that are over (RunOptions::exact_limit; README "Large runs").
+  size_t exact_limit = kExactValues;
 };
 
 // Exit code: 0 success, 2 bad input (message on stderr, nothing written).

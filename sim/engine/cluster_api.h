@@ -55,7 +55,8 @@ class ClusterApi {
   // constant of its own), so that its draws neither shift nor are shifted by others'.
   virtual uint64_t seed() const = 0;
   virtual const ClusterSpec& cluster() const = 0;
-  virtual std::span<const Pod> pods() const = 0;
+  // A pod by id; one whose record the run released reads as PodStore::Released().
+  virtual const Pod& pod(PodId id) const = 0;
   virtual std::span<const NodeInfo> nodes() const = 0;
   virtual const NodeRuntime& node_runtime(NodeId node) const = 0;
   virtual const PodTemplate& pod_template(TemplateId tmpl) const = 0;

@@ -20,9 +20,36 @@ struct DeviceDesc {
   int32_t units = 0;  // a fractional share's units per GPU; 0 otherwise
 };
 
+// Records are appended as pods bind. With EngineConfig::release_ended_pods a released
+// pod's run of records is freed (Free) and the next pod binding as many devices takes it
+// (Settle), so the pool follows the pods alive; without, nothing is freed and a pod's
+// records stay readable after it ended.
 struct DeviceRecords {
   std::vector<NodeRuntime::Held> held;
   std::vector<DeviceDesc> desc;
+  std::vector<std::vector<uint32_t>> free_by_count;  // starts of free runs, by length
+
+  // The `count` records from `begin`, the last ones appended, move to a free run of that
+  // length if there is one (and leave the end); returns where they are.
+  uint32_t Settle(uint32_t begin, uint32_t count) {
+    if (count == 0 || count >= free_by_count.size() || free_by_count[count].empty()) {
+      return begin;
+    }
+    const uint32_t to = free_by_count[count].back();
+    free_by_count[count].pop_back();
+    for (uint32_t k = 0; k < count; ++k) {
+      held[to + k] = held[begin + k];
+      desc[to + k] = desc[begin + k];
+    }
+    held.resize(begin);
+    desc.resize(begin);
+    return to;
+  }
+  void Free(uint32_t begin, uint32_t count) {
+    if (count == 0) return;
+    if (count >= free_by_count.size()) free_by_count.resize(count + 1);
+    free_by_count[count].push_back(begin);
+  }
 };
 
 }  // namespace migsim

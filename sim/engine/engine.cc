@@ -27,9 +27,13 @@ Engine::Engine(EngineInputs inputs, Policy& policy, EngineConfig config)
       preemption_rng_(config.seed ^ 0x9e3779b97f4a7c15ULL),
       shared_claims_(std::move(inputs.shared_claims)) {
   device_classes_ = std::move(inputs.device_classes);
-  pods_.reserve(inputs.expected_pods);
-  device_records_.held.reserve(inputs.expected_pods);  // a device per pod, typically
-  device_records_.desc.reserve(inputs.expected_pods);
+  // A device per pod, typically. Releasing pods recycles their devices' records instead
+  // (ReleaseOverPods), so that they follow the pods alive.
+  if (!config_.release_ended_pods) {
+    device_records_.held.reserve(inputs.expected_pods);
+    device_records_.desc.reserve(inputs.expected_pods);
+  }
+  released_census_.by_owner.assign(controllers_.size(), 0);
   const size_t n = cluster_->nodes.size();
   node_info_.resize(n);
   reconfiguring_until_.assign(n, SimTime::Zero());
@@ -165,6 +169,7 @@ void Engine::Run() {
     }
     ScheduleCycle();
     CallClusterControllers(&ClusterController::AfterCycle);
+    if (!over_blocks_.empty()) ReleaseOverPods();
     if (++instants % kInstantsPerProgress == 0) {
       for (EngineObserver* o : observers_) o->OnProgress(now_, config_.horizon);
     }
@@ -222,7 +227,7 @@ PodId Engine::SubmitRecorded(TemplateId tmpl, OwnerId owner, uint32_t tag, SimTi
 PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
                      std::optional<SimTime> recorded_run, Handover from) {
   PodId id(static_cast<PodId::Rep>(pods_.size()));
-  Pod& pod = pods_.emplace_back();
+  Pod& pod = pods_.Add();
   pod.id = id;
   pod.owner = owner;
   pod.tag = tag;
@@ -240,7 +245,9 @@ PodId Engine::AddPod(TemplateId tmpl, OwnerId owner, uint32_t tag,
   return id;
 }
 
+// A controller may name a pod long over, whose record was released: nothing to do.
 void Engine::Delete(PodId id) {
+  if (pods_.released(id.value())) return;
   Pod& pod = pods_[id.value()];
   if (pod.ended_already()) return;
   if (pod.gang.valid()) BookLostAttempt(pod);
@@ -250,6 +257,7 @@ void Engine::Delete(PodId id) {
 // Kueue's evictions suspend Jobs, whose controller deletes their pods gracefully. A pod
 // already terminating (killed for another reason) is deleted at once, its kill booked.
 void Engine::DeleteGracefully(PodId id) {
+  if (pods_.released(id.value())) return;
   Pod& pod = pods_[id.value()];
   if (pod.ended_already()) return;
   if (pod.terminating || !pod.on_node()) return Delete(id);
@@ -265,6 +273,7 @@ void Engine::EndDeleted(Pod& pod) {
   pod.ended = now_;
   ++pod.generation;
   for (EngineObserver* o : observers_) o->OnPodEnded(now_, pod);
+  PodDone(pod.id);
 }
 
 void Engine::SetTimer(SimTime at, OwnerId owner, uint64_t tag) {
@@ -338,8 +347,32 @@ void Engine::EndPod(Pod& pod, PodPhase phase, EndReason reason) {
   pod.ended = now_;
   ++pod.generation;
   for (EngineObserver* o : observers_) o->OnPodEnded(now_, pod);
+  PodDone(pod.id);
   const Pod copy = pod;  // the controller may submit pods, which can move pods_
   controllers_[copy.owner.value()]->OnPodEnded(*this, copy);
+}
+
+void Engine::PodDone(PodId id) {
+  // Gangs read their members' records after they end (their books, the gang metrics): a
+  // run releases nothing once one is declared.
+  if (pods_.Done(id.value()) && config_.release_ended_pods && gangs_.empty()) {
+    over_blocks_.push_back(id.value() >> PodStore::kBlockBits);
+  }
+}
+
+// Between instants, so that no handler holds a reference to a released record. A released
+// pod's devices' records go back to the pool, for pods bound later.
+void Engine::ReleaseOverPods() {
+  for (size_t b : over_blocks_) {
+    const std::span<const Pod> block = pods_.block(b);
+    for (EngineObserver* o : observers_) o->OnPodsReleased(block);
+    for (const Pod& pod : block) {
+      released_census_.Add(pod);
+      device_records_.Free(pod.device_begin, pod.device_count);
+    }
+    pods_.Release(b);
+  }
+  over_blocks_.clear();
 }
 
 void Engine::ReleaseFromNode(Pod& pod) {

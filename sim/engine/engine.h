@@ -37,6 +37,8 @@
 #include "sim/engine/observer.h"
 #include "sim/engine/pending_pods.h"
 #include "sim/engine/pod.h"
+#include "sim/engine/pod_accounting.h"
+#include "sim/engine/pod_store.h"
 #include "sim/engine/preemption.h"
 #include "sim/engine/run_budget.h"
 #include "sim/engine/scheduler_config.h"
@@ -64,7 +66,9 @@ class Engine final : private ControllerContext {
 
   // Results, valid after Run.
   SimTime end_time() const { return now_; }
-  std::span<const Pod> pods() const { return pods_; }
+  // The pods' records by PodId: every pod of the run, unless EngineConfig::
+  // release_ended_pods gave back those that were over (pods().size() still counts them).
+  const PodStore& pods() const { return pods_; }
   std::span<const NodeInfo> nodes() const { return node_info_; }
   const NodeRuntime& node_runtime(NodeId id) const { return runtimes_[id.value()]; }
   const ResourceTable& resources() const { return resources_; }
@@ -174,6 +178,10 @@ class Engine final : private ControllerContext {
   // LiveEventError find nothing. O(pods + nodes' resources and devices + queued events).
   void CheckAccounting() const;
   void CountSubmission(OwnerId owner);  // for submitted_by_owner()
+  // A pod ended, or left the scheduling queue (PodStore::Done).
+  void PodDone(PodId id);
+  // With EngineConfig::release_ended_pods: tells the observers and frees over_blocks_.
+  void ReleaseOverPods();
   std::optional<std::string> QueueError() const;
   std::optional<std::string> NodeBookingError() const;
   std::optional<std::string> LiveEventError() const;
@@ -403,7 +411,11 @@ class Engine final : private ControllerContext {
   SimTime now_;
   Rng rng_;
   EventQueue<Event> events_;
-  std::vector<Pod> pods_;
+  PodStore pods_;
+  // Blocks of pods_ whose pods are all over, released at the end of the instant
+  // (ReleaseOverPods), and the census of the released pods (for CheckAccounting).
+  std::vector<size_t> over_blocks_;
+  PodCensus released_census_;
   std::vector<int64_t> submitted_by_owner_;  // see submitted_by_owner()
   DeviceRecords device_records_;             // the devices bound pods hold (device_records.h)
   std::vector<NodeInfo> node_info_;
@@ -439,7 +451,7 @@ class Engine final : private ControllerContext {
   // By node: when the MIG change under way (scripted or a policy's) ends.
   std::vector<SimTime> reconfiguring_until_;
   uint64_t next_tick_ = 0;                  // DeviceTick ids, unique in the run
-  uint64_t next_process_seq_ = 0;           // processes' start order on shared devices
+  uint32_t next_process_seq_ = 0;           // Pod::process_seq of the last process started
   SimTime backoff_wake_ = SimTime::Zero();  // the latest BackoffWake queued
   SimTime flush_wake_ = SimTime::Zero();    // the latest UnschedulableFlush queued
   size_t pending_flushes_ = 0;

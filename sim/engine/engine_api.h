@@ -19,7 +19,7 @@ class Engine::Api final : public ClusterApi {
   SimTime now() const override { return e_.now_; }
   uint64_t seed() const override { return e_.config_.seed; }
   const ClusterSpec& cluster() const override { return *e_.cluster_; }
-  std::span<const Pod> pods() const override { return e_.pods_; }
+  const Pod& pod(PodId id) const override { return e_.pods_[id.value()]; }
   std::span<const NodeInfo> nodes() const override { return e_.node_info_; }
   const NodeRuntime& node_runtime(NodeId node) const override {
     return e_.runtimes_[Checked(node)];

@@ -36,7 +36,7 @@ int64_t FreeRoom(const PodRequests& req, const NodeInfo& node, int64_t cap) {
 // A gang's pod waiting for a node: pending and not reserved.
 bool WaitsForNode(const Pod& pod) { return pod.phase == PodPhase::kPending && !pod.reserved; }
 
-int64_t Unplaced(const Gang& gang, std::span<const Pod> pods) {
+int64_t Unplaced(const Gang& gang, const PodStore& pods) {
   return std::count_if(gang.members.begin(), gang.members.end(),
                        [&](PodId id) { return WaitsForNode(pods[id.value()]); });
 }
@@ -75,6 +75,7 @@ void Engine::ScheduleGangPod(Pod& pod) {
   if (TryGang(pod.gang) == GangOutcome::kBound) {
     MIGSIM_CHECK(pod.phase != PodPhase::kPending, "a bound gang left its front pod pending");
     queue_.Accept();
+    PodDone(pod.id);
     return;
   }
   queue_.Reject(std::max(gang.backoff_until, now_), now_);

@@ -36,6 +36,11 @@ struct EngineConfig {
   std::function<bool()> should_stop{};
   // What the run may create; past it the run stops (overrun()).
   RunBudget budget{};
+  // Gives back the records of pods that are over, a block at a time (PodStore), once the
+  // observers have read them (EngineObserver::OnPodsReleased): memory then follows the pods
+  // alive, not every pod of the run, and pods() holds only the pods not released. Runs
+  // with gangs keep every pod (a gang's books read its members after they end).
+  bool release_ended_pods = false;
 };
 
 // Everything a run is made of. The engine takes ownership of the controllers; the

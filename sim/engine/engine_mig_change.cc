@@ -59,7 +59,9 @@ void Engine::FinishMigChange(uint32_t node, const std::vector<GpuMigSetting>& gp
   NodeChanged(node);
   NotifyNodeGpuUse(node);
   UpdateMigFragmentation(node);
-  for (Pod& pod : pods_) {
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    if (pods_.released(i)) continue;
+    Pod& pod = pods_[i];
     if (!pod.holds_node() || pod.node.value() != node) continue;
     for (uint32_t k = pod.device_begin; k < pod.device_begin + pod.device_count; ++k) {
       uint32_t& device = device_records_.held[k].device;

@@ -18,10 +18,12 @@ void Engine::ScheduleCycle() {
     Pod& pod = pods_[front->value()];
     if (pod.phase != PodPhase::kPending) {
       queue_.Drop();
+      PodDone(pod.id);
     } else if (pod.gang.valid()) {
       ScheduleGangPod(pod);
     } else if (TryBind(pod)) {
       queue_.Accept();
+      PodDone(pod.id);
     } else {
       ++pod.attempts;
       queue_.Reject(now_ + scheduler_.Backoff(static_cast<int>(pod.attempts)), now_);
@@ -65,7 +67,7 @@ PodView Engine::ViewOf(const Pod& pod, uint32_t pending_alike) const {
                pod.created,
                pending_alike,
                t.priority,
-               pod.recorded_run ? pod.recorded_run : template_estimate_[pod.tmpl.value()]};
+               pod.recorded_run ? pod.recorded_run.optional() : template_estimate_[pod.tmpl.value()]};
   view.tolerations = unless_empty(t.tolerations);
   view.labels = unless_empty(t.labels);
   view.namespace_index = t.namespace_index;
@@ -176,6 +178,7 @@ void Engine::Assume(Pod& pod, NodeId node, std::span<const DeviceChoice> devices
     }
     device_records_.desc.push_back(desc);
   }
+  pod.device_begin = device_records_.Settle(pod.device_begin, pod.device_count);
 }
 
 // The scheduler's DRA plugin allocates the pod's claims on the node it was assumed on.

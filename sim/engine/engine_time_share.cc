@@ -8,11 +8,12 @@
 // classes keep their progress, and the device one event for the earliest end
 // (device_time_share.h).
 #include <algorithm>
+#include <limits>
 
 #include "sim/core/check.h"
 #include "sim/engine/backoff.h"
-#include "sim/engine/engine.h"
 #include "sim/engine/device_time_share.h"
+#include "sim/engine/engine.h"
 
 namespace migsim {
 namespace {
@@ -98,11 +99,13 @@ void Engine::AddProcess(Pod& pod, uint32_t device) {
   runtime.AddProcess(device, pod.id, GpuMemoryOf(pod));
   DeviceTimeShare& share = runtime.time_share(device);
   share.AdvanceTo(now_);
+  MIGSIM_CHECK(next_process_seq_ < std::numeric_limits<uint32_t>::max(),
+               "more than 4,294,967,295 process starts on shared devices in one run");
   pod.process_seq = ++next_process_seq_;
   std::optional<double> work;
   if (!templates_[pod.tmpl.value()].runs_forever) work = (1.0 - pod.progress) / pod.solo_rate_per_s;
-  pod.virtual_end = share.Add(pod.id, ProcessClassOf(pod, device), work, pod.process_seq)
-                        .value_or(0.0);
+  pod.virtual_end =
+      share.Add(pod.id, ProcessClassOf(pod, device), work, pod.process_seq).value_or(0.0);
 }
 
 bool Engine::RemoveProcess(Pod& pod, uint32_t device) {
@@ -139,19 +142,19 @@ void Engine::AdvanceProgress(Pod& pod) {
   if (pod.process_seq != 0 && !templates_[pod.tmpl.value()].runs_forever) {
     // A process on a shared device: its progress is where its class's clock stands.
     const uint32_t device = *SharedDevice(pod);
-    const double clock = runtimes_[pod.node.value()].time_share(device).ClockAt(
-        ProcessClassOf(pod, device), now_);
+    const double clock =
+        runtimes_[pod.node.value()].time_share(device).ClockAt(ProcessClassOf(pod, device), now_);
     pod.progress = std::clamp(1.0 - (pod.virtual_end - clock) * pod.solo_rate_per_s, 0.0, 1.0);
   } else {
-    pod.progress = std::min(1.0, pod.progress + pod.solo_rate_per_s * (now_ - pod.progress_at).seconds());
+    pod.progress =
+        std::min(1.0, pod.progress + pod.solo_rate_per_s * (now_ - pod.progress_at).seconds());
   }
   pod.progress_at = now_;
 }
 
 void Engine::Handle(const DeviceTick& e) {
   // Those that complete by now at the speeds the tick was computed for, in start order.
-  const std::vector<PodId> done =
-      runtimes_[e.node.value()].time_share(e.device).EndedBy(now_);
+  const std::vector<PodId> done = runtimes_[e.node.value()].time_share(e.device).EndedBy(now_);
   MIGSIM_CHECK(!done.empty(), "a device tick with no process to end");
   for (PodId id : done) {
     Pod& pod = pods_[id.value()];

@@ -202,13 +202,12 @@ int NodeRuntime::PickShared(ResourceId r, const std::vector<int>& taken_by_this_
   for (size_t i = 0; i < devices_.size(); ++i) {
     const Device& d = devices_[i];
     if (d.resource != r || d.used >= d.limit) continue;
-    if (best < 0) {
+    const int tie = taken_by_this_pod[i];
+    if (best < 0 || d.used < devices_[best].used ||
+        (d.used == devices_[best].used && tie < taken_by_this_pod[best])) {
       best = static_cast<int>(i);
-      continue;
-    }
-    const Device& b = devices_[best];
-    if (d.used < b.used || (d.used == b.used && taken_by_this_pod[i] < taken_by_this_pod[best])) {
-      best = static_cast<int>(i);
+      // No later device comes before an idle one this request has not used yet.
+      if (d.used == 0 && tie == 0) break;
     }
   }
   return best;

@@ -3,6 +3,7 @@
 // outside the engine; the engine itself never prints.
 
 #include <cstdint>
+#include <span>
 
 #include "sim/core/sim_time.h"
 #include "sim/engine/fault_spec.h"
@@ -47,6 +48,10 @@ class EngineObserver {
   virtual void OnPodBound(SimTime, const Pod&) {}
   virtual void OnPodStarted(SimTime, const Pod&) {}
   virtual void OnPodEnded(SimTime, const Pod&) {}
+  // With EngineConfig::release_ended_pods: a block of pods that are all over (ended and
+  // out of the scheduling queue), in PodId order, just before their records are freed.
+  // Told between instants, in the order blocks come to be over.
+  virtual void OnPodsReleased(std::span<const Pod>) {}
   // Preemption chose the pod as a victim: it is terminating (it ends, Preempted, after its
   // grace period).
   virtual void OnPodPreempted(SimTime, const Pod&) {}

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "sim/core/ids.h"
+#include "sim/core/optional_time.h"
 #include "sim/core/sim_time.h"
 #include "sim/dra/resource_claim.h"
 #include "sim/dra/shared_claim.h"
@@ -103,10 +104,9 @@ static_assert(kEndReasonCount <= 32, "EndReason masks (IsDisruption) are 32 bits
 // rule `onPodConditions: DisruptionTarget` matches. A failed GPU is not a disruption: the
 // container exits with an error (Xid), which only onExitCodes rules could match.
 inline bool IsDisruption(EndReason r) {
-  constexpr uint32_t kMask = 1u << static_cast<int>(EndReason::kPreempted) |
-                             1u << static_cast<int>(EndReason::kNodeLost) |
-                             1u << static_cast<int>(EndReason::kEvicted) |
-                             1u << static_cast<int>(EndReason::kNodeRemoved);
+  constexpr uint32_t kMask =
+      1u << static_cast<int>(EndReason::kPreempted) | 1u << static_cast<int>(EndReason::kNodeLost) |
+      1u << static_cast<int>(EndReason::kEvicted) | 1u << static_cast<int>(EndReason::kNodeRemoved);
   return ((kMask >> static_cast<int>(r)) & 1u) != 0;
 }
 
@@ -146,70 +146,83 @@ struct Handover {
 // Aborts (a controller's bug) unless 0 <= from.work < 1 and from.attained_gpu_s >= 0.
 void CheckHandover(const Handover& from);
 
+// Fields are grouped by size, 4-byte then 1-byte then 8-byte ones, so that the record
+// packs into 192 bytes with 3 bytes of padding: a run holds one per pod alive (PodStore), 5
+// million and more when a deep queue builds.
 struct Pod {
+  // --- 4 bytes ---
   PodId id;
   OwnerId owner;
   uint32_t tag = 0;  // the owner's own meaning (replica index, step item, ...)
   TemplateId tmpl;
-  PodPhase phase = PodPhase::kPending;
-  EndReason reason = EndReason::kNone;
   uint32_t generation = 0;  // bumped when pending events for the pod become stale
   NodeId node;
   uint32_t device_begin = 0;  // into the engine's allocation pool
   uint32_t device_count = 0;
-  uint32_t node_slot = 0;    // its index in NodeInfo::pods of its node, while bound
+  uint32_t node_slot = 0;  // its index in NodeInfo::pods of its node, while bound
+  uint32_t restarts = 0;   // in-place container restarts (CrashLoopBackOff)
+  uint32_t attempts = 0;   // scheduling cycles that found no node for it (its back-off)
+  // DRA dynamic MIG: the instances its allocation created (it waits for them to be created
+  // before it starts; they are destroyed when it ends).
+  uint32_t mig_created = 0;
+  // While it is a process of a shared device: its start order among all such processes
+  // (Engine::AddProcess; 0 otherwise). Ties of the device's ends go to the earlier start
+  // (device_time_share.h).
+  uint32_t process_seq = 0;
+  NodeId nominated;  // the node preemption made room on for this pending pod
+  GangId gang;       // the gang (coscheduling PodGroup) it belongs to; invalid: none
+
+  // --- 1 byte ---
+  PodPhase phase = PodPhase::kPending;
+  EndReason reason = EndReason::kNone;
+  // How the run ends once complete (drawn when it starts; see `progress` below).
+  EndReason planned_end = EndReason::kNone;
+  // Once `terminating`: the reason it was killed for, the one it ends with (unless its
+  // controller deletes it first). What the kill accounting counts (pod_accounting.h).
+  EndReason ending = EndReason::kNone;
   bool has_started = false;  // `started` is meaningful (the first start)
-  uint32_t restarts = 0;     // in-place container restarts (CrashLoopBackOff)
-  uint32_t attempts = 0;     // scheduling cycles that found no node for it (its back-off)
+  // Once `terminating`: where the GPU time it loses up to `kill_end` was booked.
+  LossBook loss_book = LossBook::kUnbooked;
+  // `terminating`: being evicted, it holds its node until its grace period ends.
+  bool terminating = false;
+  bool ready = false;  // counted healthy by its disruption budgets (running, not evicted)
+  // Pending, but holding `node` and its devices for its gang: Permit keeps it waiting until
+  // minMember pods of the gang are reserved (sim/engine/gang.h). Not bound yet: a waiting
+  // pod has no nodeName in Kubernetes either.
+  bool reserved = false;
+
+  // --- 8 bytes ---
   SimTime created, bound, started, ended;
   // While running (see Engine::Reshare): the fraction of the run done by `progress_at`,
-  // the fraction done per second alone on the device, and how the run ends once complete
-  // (drawn when it starts). On a shared device, its start order there (0 while it is not a
-  // process of one) and the clock value of its class at which it completes
-  // (device_time_share.h).
+  // the fraction done per second alone on the device, and on a shared device the clock
+  // value of its class at which it completes (device_time_share.h). How the run ends once
+  // complete is `planned_end`.
   double progress = 0;
   double solo_rate_per_s = 0;
   double virtual_end = 0;
   SimTime progress_at;
-  uint64_t process_seq = 0;
-  EndReason planned_end = EndReason::kNone;
   // A trace pod's run time as recorded, whatever device it gets (a job class of its
-  // template gives only its duty cycle and GPU memory); nullopt for pods whose job class
+  // template gives only its duty cycle and GPU memory); none for pods whose job class
   // decides.
-  std::optional<SimTime> recorded_run;
+  OptionalTime recorded_run;
   // Preemption. `resumed`: the fraction of its work the pod starts with, restored from a
   // predecessor's checkpoint (so its run is (1 - resumed) of the full one). `checkpoint`:
   // once it ended preempted, the fraction of the work its checkpoints kept (at least
-  // `resumed`). `terminating`: being evicted, it holds its node until its grace period
-  // ends. `nominated`: the node preemption made room on for this pending pod.
+  // `resumed`).
   double resumed = 0;
   double checkpoint = 0;
-  bool terminating = false;
-  bool ready = false;  // counted healthy by its disruption budgets (running, not evicted)
-  NodeId nominated;
   // The GPU capacity the pod holds while bound, in GPUs, set when it is bound (it keeps
   // its devices until it ends): a whole GPU is 1, a MIG device its compute slices / the
   // GPU's, a time-sliced or MPS replica 1 / replicas, a fractional share its units / the
   // GPU's units. What per-tenant GPU time is made of (sim/metrics/tenant_share.h).
   double gpus = 0;
-  GangId gang;  // the gang (coscheduling PodGroup) it belongs to; invalid: none
-  // Pending, but holding `node` and its devices for its gang: Permit keeps it waiting until
-  // minMember pods of the gang are reserved (sim/engine/gang.h). Not bound yet: a waiting
-  // pod has no nodeName in Kubernetes either.
-  bool reserved = false;
   // Attained service (GPU-seconds, LAS): inherited from the evicted pod it replaces, and
   // once it is evicted itself, everything it attained (set by Engine::Evict) to hand on.
   double attained_gpu_s = 0;
-  // Once `terminating`: the reason it was killed for, the one it ends with (unless its
-  // controller deletes it first). What the kill accounting counts (pod_accounting.h).
-  EndReason ending = EndReason::kNone;
   // Once `terminating`: when it ends unless it ends sooner, and where the GPU time it
-  // loses up to then was booked (a sooner end gives the rest back: Engine::Leave).
+  // loses up to then was booked (`loss_book`; a sooner end gives the rest back:
+  // Engine::Leave). Its kill's reason is `ending`.
   SimTime kill_end;
-  LossBook loss_book = LossBook::kUnbooked;
-  // DRA dynamic MIG: the instances its allocation created (it waits for them to be created
-  // before it starts; they are destroyed when it ends).
-  uint32_t mig_created = 0;
   // With shared claims: when the instances their allocation created exist (the first pod
   // creates them after its own; later pods wait for them too). They are destroyed with the
   // claim, when its last pod is gone.
@@ -226,5 +239,6 @@ struct Pod {
   // Bound, or reserved for its gang: it holds resources and devices of `node`.
   bool holds_node() const { return on_node() || reserved; }
 };
+static_assert(sizeof(Pod) <= 192, "a field that widens the pod record grows every run's memory");
 
 }  // namespace migsim

@@ -4,26 +4,50 @@
 
 namespace migsim {
 
-PodCensus TakeCensus(std::span<const Pod> pods, size_t owners) {
+void PodCensus::Add(const Pod& pod) {
+  if (pod.owner.valid() && pod.owner.value() < by_owner.size()) {
+    ++by_owner[pod.owner.value()];
+  } else {
+    ++unowned;
+  }
+  Count(pod.phase);
+  // Most pods were never killed and did not end for a kill reason: one test each.
+  if (pod.ending == EndReason::kNone && !IsKill(pod.reason)) return;
+  if (pod.ending != EndReason::kNone) ++killed[static_cast<size_t>(pod.ending)];
+  const bool contradicts = pod.ending == EndReason::kNone || pod.reason != pod.ending;
+  if (pod.ended_already() && pod.phase != PodPhase::kDeleted && contradicts && !unbooked_kill) {
+    unbooked_kill = pod.id;
+  }
+}
+
+void PodCensus::Merge(const PodCensus& other) {
+  if (by_owner.size() < other.by_owner.size()) by_owner.resize(other.by_owner.size(), 0);
+  for (size_t i = 0; i < other.by_owner.size(); ++i) by_owner[i] += other.by_owner[i];
+  unowned += other.unowned;
+  pending += other.pending;
+  running += other.running;
+  completed += other.completed;
+  failed += other.failed;
+  deleted += other.deleted;
+  for (size_t r = 0; r < killed.size(); ++r) killed[r] += other.killed[r];
+  if (!unbooked_kill) unbooked_kill = other.unbooked_kill;
+}
+
+namespace {
+
+template <class Pods>
+PodCensus CensusOf(const Pods& pods, size_t owners) {
   PodCensus c;
   c.by_owner.assign(owners, 0);
-  for (const Pod& pod : pods) {
-    if (pod.owner.valid() && pod.owner.value() < owners) {
-      ++c.by_owner[pod.owner.value()];
-    } else {
-      ++c.unowned;
-    }
-    c.Count(pod.phase);
-    // Most pods were never killed and did not end for a kill reason: one test each.
-    if (pod.ending == EndReason::kNone && !IsKill(pod.reason)) continue;
-    if (pod.ending != EndReason::kNone) ++c.killed[static_cast<size_t>(pod.ending)];
-    const bool contradicts = pod.ending == EndReason::kNone || pod.reason != pod.ending;
-    if (pod.ended_already() && pod.phase != PodPhase::kDeleted && contradicts && !c.unbooked_kill) {
-      c.unbooked_kill = pod.id;
-    }
-  }
+  for (const Pod& pod : pods) c.Add(pod);
   return c;
 }
+
+}  // namespace
+
+PodCensus TakeCensus(std::span<const Pod> pods, size_t owners) { return CensusOf(pods, owners); }
+
+PodCensus TakeCensus(const PodStore& pods, size_t owners) { return CensusOf(pods, owners); }
 
 namespace {
 

@@ -17,6 +17,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/engine/pod.h"
+#include "sim/engine/pod_store.h"
 
 namespace migsim {
 
@@ -48,10 +49,16 @@ struct PodCensus {
     }
   }
   int64_t in_states() const { return pending + running + completed + failed + deleted; }
+  // Counts one pod (by_owner sized to the owners first).
+  void Add(const Pod& pod);
+  // Adds the counts of `other`, a census of other pods with as many owners.
+  void Merge(const PodCensus& other);
 };
 
 // Counts `pods` owned by controllers 0 .. owners - 1.
 PodCensus TakeCensus(std::span<const Pod> pods, size_t owners);
+// The same of the pods a store holds (released ones are not counted).
+PodCensus TakeCensus(const PodStore& pods, size_t owners);
 
 // nullopt when the kills counted by cause where they happened (`booked`, by EndReason)
 // are the kills the census found, and every pod that ended for a kill reason was killed

@@ -1,12 +1,12 @@
 #include "sim/metrics/job_completion.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "sim/core/check.h"
 
 namespace migsim {
-namespace {
 
 struct Interval {
   SimTime from, to;
@@ -26,11 +26,38 @@ struct OpenJob {
   int64_t succeeded = 0;
   std::vector<Interval> runs;
   bool runs_sorted = true;  // by start: pods mostly start in creation order
+  size_t compact_at = 64;   // runs merged into disjoint ones when there are this many
 };
 
+namespace {
+
+// Merges the job's overlapping runs: the union, and so the service time, is the same (in
+// whole microseconds), and a job of many pods keeps about as many runs as it had periods
+// of service, not one per pod.
+void Compact(OpenJob& job) {
+  std::vector<Interval>& runs = job.runs;
+  if (!job.runs_sorted) {
+    std::sort(runs.begin(), runs.end(),
+              [](const Interval& a, const Interval& b) { return a.from < b.from; });
+  }
+  size_t kept = 0;
+  for (const Interval& r : runs) {
+    if (kept > 0 && r.from <= runs[kept - 1].to) {
+      runs[kept - 1].to = std::max(runs[kept - 1].to, r.to);
+    } else {
+      runs[kept++] = r;
+    }
+  }
+  runs.resize(kept);
+  job.runs_sorted = true;
+  job.compact_at = std::max<size_t>(64, 2 * kept);
+}
+
 void AddPod(const Pod& pod, OpenJob& job) {
-  // Pods come in creation order: the first one's creation is the job's submission.
-  if (job.record.pods++ == 0) job.record.submitted = pod.created;
+  // The first pod's creation is the job's submission (pods may come in any order).
+  if (job.record.pods++ == 0 || pod.created < job.record.submitted) {
+    job.record.submitted = pod.created;
+  }
   if (!pod.ended_already()) {
     ++job.active;
     return;
@@ -39,6 +66,7 @@ void AddPod(const Pod& pod, OpenJob& job) {
   if (pod.has_started) {
     job.runs_sorted = job.runs_sorted && (job.runs.empty() || job.runs.back().from <= pod.started);
     job.runs.push_back({pod.started, pod.ended});
+    if (job.runs.size() >= job.compact_at) Compact(job);
   }
   if (pod.phase == PodPhase::kSucceeded) {
     ++job.succeeded;
@@ -120,30 +148,76 @@ JobStats SummarizeJobs(std::span<const JobRecord> jobs) {
 
 std::vector<JobStats> SummarizeJobsByNamespace(std::span<const JobRecord> jobs, size_t namespaces,
                                                bool all_as_one) {
-  struct Tally {
-    JobStats stats;
-    std::vector<double> completion, slowdown;
-  };
-  std::vector<Tally> tallies(namespaces);
+  std::vector<JobTally> tallies(namespaces, JobTally(SIZE_MAX));
   for (const JobRecord& j : jobs) {
     const size_t ns = all_as_one ? 0 : static_cast<size_t>(j.namespace_index);
     MIGSIM_CHECK(ns < tallies.size(), "a job of a namespace not counted");
-    Tally& t = tallies[ns];
-    if (j.outcome == JobOutcome::kFailed) ++t.stats.failed;
-    if (j.outcome == JobOutcome::kUnfinished) ++t.stats.unfinished;
-    if (j.outcome != JobOutcome::kCompleted) continue;
-    ++t.stats.completed;
-    const SimTime jct = j.finished - j.submitted;
-    t.completion.push_back(jct.seconds());
-    if (j.service > SimTime::Zero()) t.slowdown.push_back(jct.seconds() / j.service.seconds());
+    tallies[ns].Count(j);
   }
   std::vector<JobStats> out;
   out.reserve(namespaces);
-  for (Tally& t : tallies) {
-    t.stats.completion = ComputeLatency(std::move(t.completion));
-    t.stats.slowdown = ComputeLatency(std::move(t.slowdown));
-    out.push_back(t.stats);
+  for (JobTally& t : tallies) out.push_back(t.Finish());
+  return out;
+}
+
+void JobTally::Count(const JobRecord& j) {
+  if (j.outcome == JobOutcome::kFailed) ++stats.failed;
+  if (j.outcome == JobOutcome::kUnfinished) ++stats.unfinished;
+  if (j.outcome != JobOutcome::kCompleted) return;
+  ++stats.completed;
+  const SimTime jct = j.finished - j.submitted;
+  completion.Add(jct.seconds());
+  if (j.service > SimTime::Zero()) slowdown.Add(jct.seconds() / j.service.seconds());
+}
+
+JobStats JobTally::Finish() {
+  stats.completion = completion.Finish();
+  stats.slowdown = slowdown.Finish();
+  return stats;
+}
+
+JobSummary::JobSummary(std::span<const PodTemplate> templates, std::span<const JobRule> rules,
+                       size_t namespaces, size_t exact_limit)
+    : templates_(templates),
+      rules_(rules),
+      open_of_owner_(rules.size(), -1),
+      all_(exact_limit),
+      by_namespace_(namespaces, JobTally(exact_limit)) {}
+
+JobSummary::~JobSummary() = default;
+
+void JobSummary::Add(const Pod& pod) {
+  MIGSIM_CHECK(pod.owner.value() < rules_.size(), "a pod whose owner has no job rule");
+  const JobRule& rule = rules_[pod.owner.value()];
+  if (rule.grouping == JobGrouping::kService) return;
+  if (rule.grouping == JobGrouping::kEachPod) {
+    OpenJob single(rule, templates_[pod.tmpl.value()].namespace_index);
+    AddPod(pod, single);
+    Count(Close(single));
+    return;
   }
+  int64_t& index = open_of_owner_[pod.owner.value()];
+  if (index < 0) {
+    index = static_cast<int64_t>(open_.size());
+    open_.emplace_back(rule, templates_[pod.tmpl.value()].namespace_index);
+  }
+  AddPod(pod, open_[static_cast<size_t>(index)]);
+}
+
+// SummarizeJobsByNamespace's tally of one job, overall and in its namespace.
+void JobSummary::Count(const JobRecord& j) {
+  const auto ns = static_cast<size_t>(j.namespace_index);
+  MIGSIM_CHECK(ns < by_namespace_.size(), "a job of a namespace not counted");
+  all_.Count(j);
+  by_namespace_[ns].Count(j);
+}
+
+JobSummary::Stats JobSummary::Finish() {
+  for (OpenJob& job : open_) Count(Close(job));
+  open_.clear();
+  Stats out;
+  out.all = all_.Finish();
+  for (JobTally& t : by_namespace_) out.by_namespace.push_back(t.Finish());
   return out;
 }
 

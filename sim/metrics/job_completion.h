@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/engine/pod.h"
+#include "sim/metrics/latency_summary.h"
 #include "sim/metrics/run_metrics.h"
 
 namespace migsim {
@@ -71,5 +72,49 @@ JobStats SummarizeJobs(std::span<const JobRecord> jobs);
 // `namespaces`); with `all_as_one`, one entry for all the jobs.
 std::vector<JobStats> SummarizeJobsByNamespace(std::span<const JobRecord> jobs, size_t namespaces,
                                                bool all_as_one = false);
+
+// The jobs' statistics one pod at a time, without keeping the jobs: a job of one pod is
+// counted as its pod is added, a kWholeOwner job when Finish closes it. Pods may come in
+// any order (a job's submission is its pods' earliest creation); the statistics are
+// SummarizeJobs' and SummarizeJobsByNamespace's of CollectJobs' records, exactly while
+// a summary holds at most `exact_limit` completed jobs (LatencySummary).
+struct OpenJob;
+
+// The statistics of jobs counted one at a time (SummarizeJobs' of those jobs).
+struct JobTally {
+  explicit JobTally(size_t exact_limit) : completion(exact_limit), slowdown(exact_limit) {}
+  void Count(const JobRecord& job);
+  JobStats Finish();  // the tally is spent
+
+  JobStats stats;
+  LatencySummary completion, slowdown;
+};
+
+class JobSummary {
+ public:
+  // `templates` and `rules` must outlive the summary.
+  JobSummary(std::span<const PodTemplate> templates, std::span<const JobRule> rules,
+             size_t namespaces, size_t exact_limit = kExactValues);
+  JobSummary(const JobSummary&) = delete;
+  JobSummary& operator=(const JobSummary&) = delete;
+  ~JobSummary();
+
+  void Add(const Pod& pod);
+  struct Stats {
+    JobStats all;
+    std::vector<JobStats> by_namespace;  // by PodTemplate::namespace_index
+  };
+  Stats Finish();
+
+ private:
+  void Count(const JobRecord& job);
+
+  std::span<const PodTemplate> templates_;
+  std::span<const JobRule> rules_;
+  std::vector<OpenJob> open_;  // the kWholeOwner jobs, by first pod
+  std::vector<int64_t> open_of_owner_;
+  JobTally all_;
+  std::vector<JobTally> by_namespace_;
+};
 
 }  // namespace migsim

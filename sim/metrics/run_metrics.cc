@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 #include "sim/engine/pod_accounting.h"
+#include "sim/metrics/run_metrics_summary.h"
 
 namespace migsim {
 
@@ -43,50 +45,11 @@ PodCounts CountPods(std::span<const Pod> pods) {
   return c;
 }
 
-// Mean run time and throughput of the completed pods.
-void ComputeWork(std::span<const Pod> pods, std::span<const TemplateWork> work, RunMetrics& m) {
-  double run_s = 0, done = 0, speeds = 0;
-  for (const Pod& pod : pods) {
-    if (pod.phase != PodPhase::kSucceeded) continue;
-    const double took = (pod.ended - pod.started).seconds();
-    run_s += took;
-    const TemplateWork& w = work[pod.tmpl.value()];
-    done += w.work;
-    if (took > 0) speeds += w.work / took;
-    if (m.work_unit.empty()) m.work_unit = w.unit;
-    if (m.work_unit != w.unit) m.work_unit = "mixed";
-  }
-  if (m.pods.completed > 0) {
-    m.mean_run_s = run_s / static_cast<double>(m.pods.completed);
-    m.pod_throughput_per_s = speeds / static_cast<double>(m.pods.completed);
-  }
-  if (m.makespan_s && *m.makespan_s > 0) m.throughput_per_s = done / *m.makespan_s;
-}
-
 RunMetrics ComputeMetrics(std::span<const Pod> pods, const AllocationRecorder& allocation,
                           SimTime end, std::span<const TemplateWork> work) {
-  RunMetrics m;
-  m.pods = CountPods(pods);
-  m.end_s = end.seconds();
-  if (pods.empty()) return m;
-  SimTime first_submit = SimTime::Max();
-  std::optional<SimTime> last_completion;
-  std::vector<double> latencies;
-  latencies.reserve(pods.size());
-  for (const Pod& pod : pods) {
-    first_submit = std::min(first_submit, pod.created);
-    if (pod.phase == PodPhase::kSucceeded && (!last_completion || pod.ended > *last_completion)) {
-      last_completion = pod.ended;
-    }
-    if (WasBound(pod)) latencies.push_back((pod.bound - pod.created).seconds());
-  }
-  m.queueing = ComputeLatency(std::move(latencies));
-  SimTime window_end = last_completion.value_or(end);
-  if (last_completion) m.makespan_s = (*last_completion - first_submit).seconds();
-  m.gpu_allocation_ratio = allocation.MeanRatio(first_submit, window_end);
-  m.gpu_compute_utilization = allocation.MeanBusy(first_submit, window_end);
-  ComputeWork(pods, work, m);
-  return m;
+  RunMetricsSummary summary(work, SIZE_MAX);
+  for (const Pod& pod : pods) summary.Add(pod);
+  return summary.Finish(allocation, end);
 }
 
 }  // namespace migsim

@@ -16,6 +16,9 @@ namespace migsim {
 struct LatencyStats {
   int64_t count = 0;  // pods that were bound
   double mean_s = 0, p50_s = 0, p95_s = 0, p99_s = 0, max_s = 0;
+  // 0: the percentiles are exact; else each is within this relative error of the exact
+  // one (a run of more values than LatencySummary keeps: sim/metrics/latency_summary.h).
+  double relative_error = 0;
 };
 
 struct PriorityClassLatency {

@@ -29,6 +29,27 @@ std::vector<TenantUsage> TenantUsages(std::span<const Pod> pods,
                                       std::span<const JobRecord> jobs, SimTime end,
                                       std::span<const double> claim_gpu_hours = {});
 
+// The same, one pod at a time (RunMetricsSummary's contract). `claim_gpu_hours` as above,
+// known when the summary starts (at the end of a run whose pods are all held), else
+// given to Finish (`late_claim_gpu_hours`, added after the pods' sums). `end` in Add is
+// the end of the run, for pods still bound then.
+class TenantSummary {
+ public:
+  TenantSummary(std::span<const PodTemplate> templates, std::span<const std::string> namespaces,
+                std::span<const double> claim_gpu_hours = {});
+  void Add(const Pod& pod, SimTime end);
+  // `jobs_by_namespace`: JobSummary's by_namespace.
+  std::vector<TenantUsage> Finish(std::span<const JobStats> jobs_by_namespace,
+                                  std::span<const double> late_claim_gpu_hours = {});
+
+ private:
+  std::span<const PodTemplate> templates_;
+  std::span<const std::string> namespaces_;
+  std::vector<int64_t> pod_count_;
+  std::vector<double> gpu_hours_;
+  double total_ = 0;
+};
+
 // Jain's fairness index J = (Σx)² / (n Σx²) over the n values: 1 when all are equal, 1/n
 // when one has everything. nullopt when there are none or all are 0.
 std::optional<double> JainIndex(std::span<const double> x);

@@ -1,6 +1,7 @@
 #include "sim/metrics/unserved_demand.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "sim/core/text.h"
 
@@ -47,38 +48,45 @@ SimTime WaitOf(const Pod& pod, SimTime end) {
   return (pod.ended_already() ? pod.ended : end) - pod.created;
 }
 
-UnservedDemand ComputeUnservedDemand(std::span<const Pod> pods,
-                                     std::span<const PodTemplate> templates,
-                                     std::span<const std::string> namespaces,
-                                     const PendingRecorder& pending, SimTime end,
-                                     const std::function<std::string(OwnerId)>& workload_name) {
-  WaitingGroup all;
-  std::vector<WaitingGroup> workloads, by_namespace(namespaces.size());
-  std::vector<double> deleted_waits;
-  for (const Pod& pod : pods) {
-    const double wait_s = WaitOf(pod, end).seconds();
-    CountInto(all, pod, wait_s);
-    if (DeletedUnbound(pod)) deleted_waits.push_back(wait_s);
-    const size_t owner = pod.owner.value();
-    if (owner >= workloads.size()) workloads.resize(owner + 1);
-    CountInto(workloads[owner], pod, wait_s);
-    CountInto(by_namespace[static_cast<size_t>(templates[pod.tmpl.value()].namespace_index)], pod,
-              wait_s);
-  }
-  Finish(all, pending.Peak(end), end);
+void UnservedDemandSummary::Add(const Pod& pod, SimTime end) {
+  const double wait_s = WaitOf(pod, end).seconds();
+  CountInto(all_, pod, wait_s);
+  if (DeletedUnbound(pod)) deleted_waits_.Add(wait_s);
+  const size_t owner = pod.owner.value();
+  if (owner >= workloads_.size()) workloads_.resize(owner + 1);
+  CountInto(workloads_[owner], pod, wait_s);
+  CountInto(by_namespace_[static_cast<size_t>(templates_[pod.tmpl.value()].namespace_index)], pod,
+            wait_s);
+}
+
+UnservedDemand UnservedDemandSummary::Finish(
+    const PendingRecorder& pending, SimTime end,
+    const std::function<std::string(OwnerId)>& workload_name) {
+  WaitingGroup all = all_;
+  migsim::Finish(all, pending.Peak(end), end);
   UnservedDemand d{.deleted_unbound = all.deleted_unbound,
-                   .deleted_unbound_wait = ComputeLatency(std::move(deleted_waits)),
+                   .deleted_unbound_wait = deleted_waits_.Finish(),
                    .never_bound = all.never_bound,
                    .longest_wait_s = all.longest_wait_s,
                    .pending = all.pending,
                    .workloads = {},
                    .namespaces = {}};
-  d.workloads = WithPods(std::move(workloads), pending.PeaksByOwner(end), end, [&](size_t i) {
+  d.workloads = WithPods(std::move(workloads_), pending.PeaksByOwner(end), end, [&](size_t i) {
     return workload_name(OwnerId(static_cast<OwnerId::Rep>(i)));
   });
-  d.namespaces = WithPods(std::move(by_namespace), pending.PeaksByNamespace(end), end,
-                          [&](size_t i) { return namespaces[i]; });
+  d.namespaces = WithPods(std::move(by_namespace_), pending.PeaksByNamespace(end), end,
+                          [&](size_t i) { return namespaces_[i]; });
   return d;
+}
+
+UnservedDemand ComputeUnservedDemand(std::span<const Pod> pods,
+                                     std::span<const PodTemplate> templates,
+                                     std::span<const std::string> namespaces,
+                                     const PendingRecorder& pending, SimTime end,
+                                     const std::function<std::string(OwnerId)>& workload_name) {
+  UnservedDemandSummary summary(templates, namespaces, SIZE_MAX);
+  for (const Pod& pod : pods) summary.Add(pod, end);
+  return summary.Finish(pending, end, workload_name);
 }
 
 std::string DescribeUnboundDeletions(const UnservedDemand& d) {

@@ -8,9 +8,11 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sim/engine/pod.h"
 #include "sim/metrics/pending_recorder.h"
+#include "sim/metrics/latency_summary.h"
 #include "sim/metrics/run_metrics.h"
 
 namespace migsim {
@@ -28,6 +30,27 @@ UnservedDemand ComputeUnservedDemand(std::span<const Pod> pods,
                                      std::span<const std::string> namespaces,
                                      const PendingRecorder& pending, SimTime end,
                                      const std::function<std::string(OwnerId)>& workload_name);
+
+// The same, one pod at a time (RunMetricsSummary's contract). `end` in Add is the end of
+// the run for a pod still pending then; a pod that ended does not use it.
+class UnservedDemandSummary {
+ public:
+  // `templates` and `namespaces` must outlive the summary.
+  UnservedDemandSummary(std::span<const PodTemplate> templates,
+                        std::span<const std::string> namespaces, size_t exact_limit = kExactValues)
+      : templates_(templates), namespaces_(namespaces), by_namespace_(namespaces.size()),
+        deleted_waits_(exact_limit) {}
+  void Add(const Pod& pod, SimTime end);
+  UnservedDemand Finish(const PendingRecorder& pending, SimTime end,
+                        const std::function<std::string(OwnerId)>& workload_name);
+
+ private:
+  std::span<const PodTemplate> templates_;
+  std::span<const std::string> namespaces_;
+  WaitingGroup all_;
+  std::vector<WaitingGroup> workloads_, by_namespace_;
+  LatencySummary deleted_waits_;
+};
 
 // "28 pods were deleted without ever binding (Deployment/chat 28), the longest after
 // 10.1 h", or "" when none was.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <tuple>
+#include <vector>
 
 #include "sim/io/input_file.h"
 #include "sim/report/pending_outputs.h"
@@ -32,19 +33,43 @@ Status CannotWrite(const std::string& path, int error) {
 }
 
 // Writes all of `contents` to `fd` and closes it; errno's reason on failure.
-Status WriteAndClose(int fd, const std::string& contents, const std::string& target) {
+// Writes all `size` bytes; 0, or the errno of the failure.
+int WriteAll(int fd, const char* data, size_t size) {
   size_t done = 0;
-  while (done < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+  while (done < size) {
+    const ssize_t n = ::write(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
+    if (n < 0) return errno;
+    done += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+Status WriteAndClose(int fd, const std::string& contents, const std::string& target) {
+  if (const int error = WriteAll(fd, contents.data(), contents.size()); error != 0) {
+    ::close(fd);
+    return CannotWrite(target, error);
+  }
+  if (::close(fd) != 0) return CannotWrite(target, errno);
+  return Status::Ok();
+}
+
+// Copies all of `spool` to `fd` and closes `fd`, in pieces (a spool may be larger than
+// memory).
+Status CopyAndClose(int fd, std::FILE* spool, const std::string& target) {
+  if (std::fflush(spool) != 0 || std::fseek(spool, 0, SEEK_SET) != 0) {
+    ::close(fd);
+    return CannotWrite(target, errno);
+  }
+  std::vector<char> piece(size_t{1} << 20);
+  while (const size_t n = std::fread(piece.data(), 1, piece.size(), spool)) {
+    if (const int error = WriteAll(fd, piece.data(), n); error != 0) {
       ::close(fd);
       return CannotWrite(target, error);
     }
-    done += static_cast<size_t>(n);
   }
-  if (::close(fd) != 0) return CannotWrite(target, errno);
+  const bool failed = std::ferror(spool) != 0;
+  if (::close(fd) != 0 || failed) return CannotWrite(target, failed ? EIO : errno);
   return Status::Ok();
 }
 
@@ -159,7 +184,11 @@ Status PublishOutputs(const std::vector<std::string>& dirs, const std::vector<Ou
     std::string temporary;
     Result<int> fd = pending.CreateTemporary(file.path, &temporary);
     if (!fd.ok()) return fd.status();
-    if (Status s = WriteAndClose(fd.value(), file.contents, file.path); !s.ok()) return s;
+    if (Status s = file.spool != nullptr ? CopyAndClose(fd.value(), file.spool, file.path)
+                                         : WriteAndClose(fd.value(), file.contents, file.path);
+        !s.ok()) {
+      return s;
+    }
     renames.emplace_back(temporary, file.path);
     targets_dirs.push_back(DirectoryOf(file.path));
   }

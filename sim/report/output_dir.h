@@ -3,6 +3,7 @@
 // leaves nothing half-written: output paths are checked before any work, and each
 // command's outputs are published together, as one set.
 
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,9 @@ namespace migsim {
 struct OutputFile {
   std::string path;
   std::string contents;
+  // When set, the file's contents instead: everything written to this stream (a spool the
+  // command filled as it ran, e.g. std::tmpfile()), copied a piece at a time.
+  std::FILE* spool = nullptr;
 };
 
 // Writes a set of output files, all or none. `dirs` (and their missing ancestors) are

@@ -23,17 +23,22 @@ std::string Decimal(std::optional<double> v) {
 
 }  // namespace
 
+std::string PodsCsvHeader() {
+  return "name,owner,node,device,created,bound,started,finished,state,reason,restarts,"
+         "throughput,slowdown,wait\n";
+}
+
+std::string PodsCsvRow(const PodRecord& p) {
+  return CsvField(p.name) + "," + CsvField(p.owner) + "," + CsvField(p.node) + "," +
+         CsvField(p.device) + "," + Seconds(p.created) + "," + Seconds(p.bound) + "," +
+         Seconds(p.started) + "," + Seconds(p.ended) + "," + p.state + "," + p.reason + "," +
+         std::to_string(p.restarts) + "," + Decimal(p.throughput_per_s) + "," +
+         Decimal(p.slowdown) + "," + Seconds(p.wait) + "\n";
+}
+
 std::string FormatPodsCsv(const VariantResult& variant) {
-  std::string out =
-      "name,owner,node,device,created,bound,started,finished,state,reason,restarts,throughput,"
-      "slowdown,wait\n";
-  for (const PodRecord& p : variant.pods) {
-    out += CsvField(p.name) + "," + CsvField(p.owner) + "," + CsvField(p.node) + "," +
-           CsvField(p.device) + "," + Seconds(p.created) + "," + Seconds(p.bound) + "," +
-           Seconds(p.started) + "," + Seconds(p.ended) + "," + p.state + "," + p.reason + "," +
-           std::to_string(p.restarts) + "," + Decimal(p.throughput_per_s) + "," +
-           Decimal(p.slowdown) + "," + Seconds(p.wait) + "\n";
-  }
+  std::string out = PodsCsvHeader();
+  for (const PodRecord& p : variant.pods) out += PodsCsvRow(p);
   return out;
 }
 

@@ -12,9 +12,13 @@ using Json = nlohmann::ordered_json;
 // and free of binary-fraction noise.
 double Micro(double v) { return std::round(v * 1e6) / 1e6; }
 
+// Percentiles of more values than a run keeps are estimates (sim/metrics/latency_summary.h):
+// "percentile_relative_error" says within what, and is absent when they are exact.
 Json StatsJson(const LatencyStats& s) {
-  return {{"mean", Micro(s.mean_s)}, {"p50", Micro(s.p50_s)}, {"p95", Micro(s.p95_s)},
-          {"p99", Micro(s.p99_s)},   {"max", Micro(s.max_s)}, {"count", s.count}};
+  Json j = {{"mean", Micro(s.mean_s)}, {"p50", Micro(s.p50_s)}, {"p95", Micro(s.p95_s)},
+            {"p99", Micro(s.p99_s)},   {"max", Micro(s.max_s)}, {"count", s.count}};
+  if (s.relative_error > 0) j["percentile_relative_error"] = s.relative_error;
+  return j;
 }
 
 Json JobsJson(const JobStats& jobs) {
@@ -69,9 +73,7 @@ Json MetricsJson(const RunMetrics& m) {
   Json j;
   j["makespan_s"] = m.makespan_s ? Json(Micro(*m.makespan_s)) : Json(nullptr);
   const LatencyStats& q = m.queueing;
-  j["queueing_latency_s"] = {{"mean", Micro(q.mean_s)}, {"p50", Micro(q.p50_s)},
-                             {"p95", Micro(q.p95_s)},   {"p99", Micro(q.p99_s)},
-                             {"max", Micro(q.max_s)},   {"count", q.count}};
+  j["queueing_latency_s"] = StatsJson(q);
   j["gpu_allocation_ratio"] = Micro(m.gpu_allocation_ratio);
   j["gpu_compute_utilization"] = Micro(m.gpu_compute_utilization);
   j["run_time_s"] = {{"mean", Micro(m.mean_run_s)}};

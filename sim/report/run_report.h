@@ -20,6 +20,10 @@ std::string FormatResultsJson(const RunReport& report);
 // One row per pod: name,owner,node,device,created,bound,started,finished,state,reason,
 // restarts,throughput,slowdown,wait.
 std::string FormatPodsCsv(const VariantResult& variant);
+// Its header line and one pod's line, for a listing written as the run goes
+// (RunOptions::pod_sink).
+std::string PodsCsvHeader();
+std::string PodsCsvRow(const PodRecord& pod);
 
 // A self-contained HTML report (inline SVG; no scripts, no network): per variant and side
 // by side. REQUIRES: variants collected with pods and timeline. (html_report.cc)

@@ -15,6 +15,7 @@
 #include "sim/metrics/priority_latency.h"
 #include "sim/metrics/tenant_share.h"
 #include "sim/metrics/unserved_demand.h"
+#include "sim/study/pod_summaries.h"
 #include "workloads/controller_factory.h"
 #include "workloads/job_rule.h"
 
@@ -140,21 +141,6 @@ std::vector<int32_t> NamespaceOfTemplates(const Scenario& scenario) {
   return out;
 }
 
-// Jobs' completion time and slowdown, overall and per namespace, and the namespaces' GPU
-// time with Jain's index over it.
-void AddJobsAndTenants(const Engine& engine, const Scenario& scenario, RunMetrics& m) {
-  const std::vector<JobRecord> jobs =
-      CollectJobs(engine.pods(), scenario.templates, JobRules(scenario.workloads));
-  m.jobs = SummarizeJobs(jobs);
-  m.tenants =
-      TenantUsages(engine.pods(), scenario.templates, scenario.namespaces, jobs, engine.end_time(),
-                   engine.SharedClaimGpuHours(scenario.namespaces.size()));
-  std::vector<double> hours;
-  for (const TenantUsage& t : m.tenants) hours.push_back(t.gpu_hours);
-  for (double h : hours) m.gpu_hours += h;
-  m.jain_index = JainIndex(hours);
-}
-
 }  // namespace
 
 RunBudget CurrentRunBudget() {
@@ -235,13 +221,35 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
                          const RunOptions& options) {
   const bool order_of_policy =
       options.queue_order_from_policy || scenario.queue_order == kPolicyQueueOrder;
+  const bool release = ExpectedPods(scenario) > options.exact_limit;
   Engine engine(MakeEngineInputs(scenario, order_of_policy ? &policy : nullptr), policy,
                 EngineConfig{.seed = scenario.seed,
                              .horizon = scenario.horizon,
                              .measure_mig_fragmentation =
                                  HasDraPool(scenario) || options.measure_mig_fragmentation,
                              .should_stop = options.should_stop,
-                             .budget = CurrentRunBudget()});
+                             .budget = CurrentRunBudget(),
+                             .release_ended_pods = release});
+  const std::vector<TemplateWork> work = WorkPerTemplate(scenario);
+  const std::vector<JobRule> rules = JobRules(scenario.workloads);
+  VariantResult result;
+  // A run that releases pods folds them in as it goes; one that keeps them all folds them
+  // at its end, in PodId order, as the whole-list functions did.
+  std::optional<PodSummaries> summaries;
+  const auto start_summaries = [&](std::span<const double> claim_gpu_hours) {
+    summaries.emplace(scenario, work, rules, claim_gpu_hours, options.exact_limit);
+    if (!options.collect_pods) return;
+    summaries->on_pod = [&](const Pod& pod) {
+      PodRecord r = RecordPod(engine, pod);
+      RecordSpeed(engine, scenario, pod, r);
+      if (options.pod_sink) options.pod_sink(r);
+      if (!release || result.pods.size() < kListedPods) result.pods.push_back(std::move(r));
+    };
+  };
+  if (release) {
+    start_summaries({});
+    engine.AddObserver(&*summaries);
+  }
   AllocationRecorder allocation;
   engine.AddObserver(&allocation);
   TimelineRecorder timeline;
@@ -266,7 +274,6 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   if (!scenario.cluster.node_groups.empty()) engine.AddObserver(&energy);
   engine.Run();
 
-  VariantResult result;
   result.name = name;
   result.policy = std::string(policy.name());
   result.policy_decisions = engine.policy_decisions();
@@ -275,8 +282,10 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   result.overrun = engine.overrun();
   result.stopped = engine.stopped();
   if (result.stopped) return result;
-  result.metrics =
-      ComputeMetrics(engine.pods(), allocation, engine.end_time(), WorkPerTemplate(scenario));
+  std::vector<double> claim_hours = engine.SharedClaimGpuHours(scenario.namespaces.size());
+  if (!release) start_summaries(claim_hours);
+  for (const Pod& pod : engine.pods()) summaries->Add(pod, engine.end_time());
+  result.metrics = summaries->metrics(allocation, engine.end_time());
   result.metrics.preemptions = engine.counters().preemptions;
   result.metrics.mig = {.fragmentation = engine.mig_fragmentation(),
                         .reconfiguration_windows = engine.counters().mig_windows,
@@ -284,20 +293,23 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
                         .instances_destroyed = engine.counters().mig_instances_destroyed,
                         .creation_s = engine.counters().mig_creation_seconds};
   result.metrics.gpu_hours_lost_to_preemption = engine.counters().gpu_hours_lost_to_preemption();
-  result.metrics.queueing_by_priority_class =
-      QueueingByPriorityClass(engine.pods(), scenario.templates, scenario.priority_classes);
+  result.metrics.queueing_by_priority_class = summaries->priority_classes();
   if (const auto* kueue = FindController<KueueController>(engine.cluster_controllers())) {
     result.metrics.cluster_queues = KueueMetrics(*kueue, engine.end_time());
   }
-  AddJobsAndTenants(engine, scenario, result.metrics);
-  result.metrics.unserved =
-      ComputeUnservedDemand(engine.pods(), scenario.templates, scenario.namespaces, pending,
-                            engine.end_time(), [&](OwnerId o) { return engine.ControllerName(o); });
+  summaries->AddJobsAndTenants(release ? std::span<const double>(claim_hours)
+                                       : std::span<const double>(),
+                               result.metrics);
+  result.metrics.unserved = summaries->unserved(
+      pending, engine.end_time(), [&](OwnerId o) { return engine.ControllerName(o); });
   if (scenario.queueing_theory) {
     result.theory = CompareWithTheory(*scenario.queueing_theory, result.metrics);
   }
   if (!engine.gangs().empty()) {
-    result.gangs = ComputeGangMetrics(engine.gangs(), engine.pods(),
+    // A run with gangs releases no pod once its first gang is declared (EngineConfig::
+    // release_ended_pods): every gang's pods are held.
+    const std::vector<Pod> held(engine.pods().begin(), engine.pods().end());
+    result.gangs = ComputeGangMetrics(engine.gangs(), held,
                                       [&](OwnerId owner) { return engine.ControllerName(owner); });
   }
   if (has_faults) result.faults = faults.Finish(engine, result.metrics.gpu_hours);
@@ -309,13 +321,6 @@ VariantResult RunVariant(const std::string& name, const Scenario& scenario, Poli
   for (const NodeInfo& info : engine.nodes()) result.nodes.push_back(RecordNode(engine, info));
   if (options.collect_timeline) result.timeline = timeline.points();
   if (queues) result.queues = queues->timelines();
-  if (options.collect_pods) {
-    result.pods.reserve(engine.pods().size());
-    for (const Pod& pod : engine.pods()) {
-      result.pods.push_back(RecordPod(engine, pod));
-      RecordSpeed(engine, scenario, pod, result.pods.back());
-    }
-  }
   return result;
 }
 

@@ -14,6 +14,7 @@
 #include "sim/metrics/energy_metrics.h"
 #include "sim/metrics/fault_metrics.h"
 #include "sim/metrics/gang_metrics.h"
+#include "sim/metrics/latency_summary.h"
 #include "sim/metrics/queue_timelines.h"
 #include "sim/metrics/run_metrics.h"
 #include "sim/metrics/timeline_recorder.h"
@@ -105,6 +106,9 @@ struct RunReport {
   std::vector<VariantResult> variants;  // in the order they ran
 };
 
+// The records VariantResult::pods keeps of a run that released pods (RunOptions::pod_sink).
+inline constexpr size_t kListedPods = 10'000;
+
 struct RunOptions {
   bool collect_pods = false;      // VariantResult::pods
   bool collect_timeline = false;  // VariantResult::timeline
@@ -123,6 +127,18 @@ struct RunOptions {
   // scenario's scheduler.queue_order says: Python's run(queue_order="policy").
   // REQUIRES: the policy supplies one.
   bool queue_order_from_policy = false;
+  // A run of more pods than this (its Pod workloads and traces) gives back the records of
+  // pods that are over as it goes (EngineConfig::release_ended_pods; not with gangs) and
+  // folds them into its results then (PodSummaries); any run reports percentiles of up to
+  // this many values exactly, of more within kSketchRelativeError (LatencySummary).
+  size_t exact_limit = kExactValues;
+  // With collect_pods: called with each pod's record as the run folds it in (a per-pod
+  // listing written as the run goes). In PodId order, unless the run released pods: then
+  // block after block of PodStore::kBlockSize pods in the order they were over, in PodId
+  // order within each, and the pods still held at the end after them, in PodId order.
+  // VariantResult::pods keeps the records too, all of them unless the run released pods:
+  // then only the first kListedPods (what the HTML report and the trace draw).
+  std::function<void(const PodRecord&)> pod_sink{};
 };
 
 // What the engine runs of `scenario`: its cluster (referenced: it must outlive the engine),

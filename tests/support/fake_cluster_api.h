@@ -78,7 +78,7 @@ class FakeClusterApi final : public ClusterApi {
   SimTime now() const override { return now_; }
   uint64_t seed() const override { return seed_; }
   const ClusterSpec& cluster() const override { return *cluster_; }
-  std::span<const Pod> pods() const override { return pod_list; }
+  const Pod& pod(PodId id) const override { return pod_list[id.value()]; }
   std::span<const NodeInfo> nodes() const override { return infos_; }
   const NodeRuntime& node_runtime(NodeId node) const override;
   const PodTemplate& pod_template(TemplateId tmpl) const override;

@@ -68,7 +68,7 @@ TEST_CASE("scaling a Deployment down deletes pending pods first, newest first",
                                        .tmpl = web});
   FirstFitPolicy policy;
   auto engine = RunEngine(s, policy);
-  auto pods = engine->pods();
+  const auto& pods = engine->pods();
   REQUIRE(pods.size() == 4);
   CHECK(pods[0].phase == PodPhase::kRunning);
   // At 10 s the newest pending pod goes; at 20 s the other pending one, then the newest
@@ -115,7 +115,7 @@ TEST_CASE("a Deployment pod lost to a MIG change is replaced and bound once the 
       DeploymentSpec{.name = "web", .at = Sec(0), .replicas = 1, .scale = {}, .tmpl = mig});
   FirstFitPolicy policy;
   auto engine = RunEngine(s, policy);
-  auto pods = engine->pods();
+  const auto& pods = engine->pods();
   REQUIRE(pods.size() == 2);
   CHECK(pods[0].reason == EndReason::kDeviceLost);
   CHECK(pods[1].created == Sec(10));

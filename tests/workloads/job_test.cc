@@ -120,7 +120,7 @@ TEST_CASE("a failed Job deletes its active pods", "[workloads][job]") {
                                 .tmpl = TemplateId(0)});
   FirstFitPolicy policy;
   auto engine = RunEngine(s, policy);
-  auto pods = engine->pods();
+  const auto& pods = engine->pods();
   REQUIRE(pods.size() == 2);
   CHECK(pods[0].phase == PodPhase::kFailed);
   CHECK(pods[1].phase == PodPhase::kDeleted);

@@ -157,7 +157,7 @@ TEST_CASE("a pod that lost its MIG device is retried by Always and OnFailure, no
   SECTION("OnError") { policy = RetryPolicy::kOnError; }
   wf.steps = {Step("train", mig, {}, {}, {1, policy})};
   WorkflowRun run = Run(s, wf);
-  auto pods = run.engine->pods();
+  const auto& pods = run.engine->pods();
   CHECK(pods[0].reason == EndReason::kDeviceLost);
   CHECK(pods[0].ended == Sec(5));
   if (policy == RetryPolicy::kOnError) {

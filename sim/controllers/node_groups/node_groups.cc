@@ -273,7 +273,7 @@ std::vector<PendingPods> NodeGroups::PendingBeyondUpcoming(const ClusterApi& api
 bool NodeGroups::PodsEvictable(const ClusterApi& api, uint32_t node,
                                const std::vector<int32_t>& allowed) const {
   for (const BoundPod& bound : api.nodes()[node].pods) {
-    const Pod& pod = api.pods()[bound.id.value()];
+    const Pod& pod = api.pod(bound.id);
     if (!pod.on_node()) return false;  // a gang's reservation
     if (pod.terminating) continue;     // leaving anyway
     if (!api.RecreatesPods(pod.owner)) return false;

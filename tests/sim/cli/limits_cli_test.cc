@@ -84,4 +84,23 @@ TEST_CASE("an unknown limit or a bad value is a usage error naming the limits", 
   CHECK_THAT(bad.output, Catch::Contains("give pods=N, N an integer from 1 to"));
 }
 
+TEST_CASE("migsim run --exact-limit N gives back the pods past N and says its percentiles "
+          "are within 0.5 %",
+          "[cli][limits][stream]") {
+  const test::ScratchDir dir("exact-limit");
+  const std::string s = dir.Write("s.json", kHundredPods);
+  const Outcome exact = RunMigsim("run " + s + " --json --quiet");
+  REQUIRE(exact.exit_code == 0);
+  CHECK_THAT(exact.output, !Catch::Contains("percentile_relative_error"));
+  const Outcome sketched = RunMigsim("run " + s + " --json --quiet --exact-limit 10");
+  REQUIRE(sketched.exit_code == 0);
+  CHECK_THAT(sketched.output, Catch::Contains("\"percentile_relative_error\":0.005") ||
+                                  Catch::Contains("\"percentile_relative_error\": 0.005"));
+  CHECK_THAT(sketched.output, Catch::Contains("\"completed\":100") ||
+                                  Catch::Contains("\"completed\": 100"));
+  const Outcome zero = RunMigsim("run " + s + " --exact-limit 0");
+  CHECK(zero.exit_code == 2);
+  CHECK_THAT(zero.output, Catch::Contains("--exact-limit"));
+}
+
 }  // namespace migsim

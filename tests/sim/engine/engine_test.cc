@@ -170,7 +170,7 @@ TEST_CASE("pending pods are bound oldest first when capacity frees", "[engine]")
   FirstFitPolicy policy;
   auto engine = RunEngine(s, policy);
 
-  auto pods = engine->pods();
+  const auto& pods = engine->pods();
   CHECK(pods[0].bound == Sec(0));
   CHECK(pods[1].bound == Sec(100));
   CHECK(pods[2].bound == Sec(110));
@@ -341,7 +341,7 @@ TEST_CASE("at the horizon pods are reported as they stand and the run ends at th
   SECTION("the engine's pods") {
     auto engine = RunEngine(s, policy);
     CHECK(engine->end_time() == Sec(50));
-    auto pods = engine->pods();
+    const auto& pods = engine->pods();
     REQUIRE(pods.size() == 5);  // the pod due at 51 s is never created
     CHECK(pods[0].phase == PodPhase::kSucceeded);
     CHECK(pods[1].phase == PodPhase::kSucceeded);  // events at the horizon still run

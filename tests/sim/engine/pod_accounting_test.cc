@@ -49,7 +49,7 @@ TEST_CASE("a census counts pods by owner and by state, starting and running toge
 TEST_CASE("pod accounting passes when every submitted pod is found once, in one state",
           "[engine][accounting]") {
   CHECK(PodAccountingError(kSubmitted, TakeCensus(FivePods(), 2)) == std::nullopt);
-  CHECK(PodAccountingError({}, TakeCensus({}, 0)) == std::nullopt);
+  CHECK(PodAccountingError({}, TakeCensus(std::span<const Pod>{}, 0)) == std::nullopt);
 }
 
 TEST_CASE("pod accounting names the controller whose pod was dropped", "[engine][accounting]") {

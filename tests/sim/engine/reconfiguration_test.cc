@@ -121,7 +121,7 @@ TEST_CASE("pods on GPUs whose layout is kept run on with their devices",
   SECTION("during the run") {
     s.horizon = Sec(50);
     auto engine = RunEngine(s, policy);
-    auto pods = engine->pods();
+    const auto& pods = engine->pods();
     for (int i = 0; i < 15; ++i) {
       INFO("pod " << i);
       const bool on_gpu1 = i >= 7 && i < 14;
@@ -140,7 +140,7 @@ TEST_CASE("pods on GPUs whose layout is kept run on with their devices",
   }
   SECTION("at the end every device is free again") {
     auto engine = RunEngine(s, policy);
-    auto pods = engine->pods();
+    const auto& pods = engine->pods();
     CHECK(pods[0].phase == PodPhase::kSucceeded);
     CHECK(pods[0].ended == Sec(100));
     CHECK(pods[14].ended == Sec(100));
