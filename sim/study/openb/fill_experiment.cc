@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <utility>
 
 #include "sim/core/rng.h"
 #include "sim/policy/gpu_fragmentation.h"
+#include "sim/study/openb/fill_candidates.h"
 #include "sim/study/openb/fill_cluster_view.h"
 
 namespace migsim {
@@ -17,6 +19,7 @@ struct NodeState {
   GpuShareNode gpu;
   int64_t memory_left_mib = 0;
   int pods = 0;
+  int32_t max_free_milli = 0;  // the most free milli of one GPU (0 without GPUs)
   int64_t rank = 0;      // tie-break: the lowest rank wins equal scores
   uint32_t version = 1;  // bumped whenever a pod lands: invalidates cached scores
   double frag = 0;
@@ -63,6 +66,12 @@ std::vector<const FillPod*> TopUp(const std::vector<const FillPod*>& pool, doubl
   return order;
 }
 
+int32_t MaxFree(const GpuShareNode& node) {
+  int32_t most = 0;
+  for (int32_t free : node.gpu_free_milli) most = std::max(most, free);
+  return most;
+}
+
 class Fill {
  public:
   Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
@@ -74,12 +83,19 @@ class Fill {
   Result<FillResult> Run();
 
  private:
-  bool Feasible(const NodeState& n, const FillPod& pod) const;
+  // The filter (openb-protocol.md §3): Admits is the part that never changes, Fits the
+  // part that shrinking resources decide.
+  static bool Admits(const NodeState& n, const FillPod& pod);
+  static bool Fits(const NodeState& n, const FillPod& pod);
   int Choose(const FillPod& pod, int shape_id);
   // The node (index into state_) the pod goes to and the GPUs it takes there, or -1.
   int Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus, FillResult& result);
   void Place(NodeState& n, const FillPod& pod, const std::vector<int>& gpus);
   int ShapeId(const PodShape& shape) const { return shape_ids_.at(shape); }
+  // The request class of a trace pod: its shape and memory.
+  size_t ClassOf(const FillPod& pod) const {
+    return class_of_[static_cast<size_t>(&pod - pods_.data())];
+  }
   FillFinalState FinalState() const;
 
   const std::vector<FillNode>& nodes_;
@@ -96,7 +112,10 @@ class Fill {
   std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
   std::vector<NodeState> state_;
   std::map<PodShape, int> shape_ids_;
-  // Score cache: per node and pod shape, valid while the node's version matches.
+  std::vector<size_t> class_of_;  // by trace pod: its request class
+  std::unique_ptr<FillCandidates> candidates_;
+  // Score cache: per pod shape and node (shape-major: a filter reads one shape's row),
+  // valid while the node's version matches.
   std::vector<int64_t> cached_score_;
   std::vector<uint32_t> cached_version_;
   std::vector<size_t> feasible_;
@@ -123,6 +142,12 @@ Status Fill::Init(const GpuShareScorerFactory& make_policy) {
     shape_ids_.emplace(p->shape, static_cast<int>(shape_ids_.size()));
   }
   typical_ = TypicalPods(shapes);
+  std::map<std::pair<PodShape, int64_t>, size_t> classes;
+  for (const FillPod& p : pods_) {
+    class_of_.push_back(
+        classes.emplace(std::pair(p.shape, p.memory_mib), classes.size()).first->second);
+  }
+  candidates_ = std::make_unique<FillCandidates>(classes.size());
   context_ = GpuShareContext{&rng_, typical_};
   if (any_policy_ != nullptr) return Status::Ok();
   policy_ = make_policy(config_.policy, context_);
@@ -130,31 +155,44 @@ Status Fill::Init(const GpuShareScorerFactory& make_policy) {
   return Status::Ok();
 }
 
-bool Fill::Feasible(const NodeState& n, const FillPod& pod) const {
-  return n.pods + 1 <= kMaxPodsPerNode && n.gpu.cpu_left_milli >= pod.shape.cpu_milli &&
-         n.memory_left_mib >= pod.memory_mib && FitsGpuShare(n.gpu, pod.shape);
+bool Fill::Admits(const NodeState& n, const FillPod& pod) {
+  if (pod.shape.gpu_milli <= 0 || pod.shape.num_gpu <= 0) return true;
+  return !n.gpu.gpu_free_milli.empty() && ModelAllowed(pod.shape.gpu_type, n.gpu.model);
 }
 
-// The node the pod goes to, or -1: the filter over every node, then the policy's pick or
-// its highest score with ties to the lowest rank (one feasible node is taken unscored).
+bool Fill::Fits(const NodeState& n, const FillPod& pod) {
+  if (n.pods + 1 > kMaxPodsPerNode || n.gpu.cpu_left_milli < pod.shape.cpu_milli ||
+      n.memory_left_mib < pod.memory_mib) {
+    return false;
+  }
+  // One GPU: GpusFit's answer without the walk over the GPUs.
+  if (pod.shape.num_gpu == 1 && pod.shape.gpu_milli > 0) {
+    return n.max_free_milli >= pod.shape.gpu_milli;
+  }
+  return GpusFit(n.gpu, pod.shape);
+}
+
+// The node the pod goes to, or -1: the filter over every node (those its class may still
+// use, fill_candidates.h), then the policy's pick or its highest score with ties to the
+// lowest rank (one feasible node is taken unscored).
 int Fill::Choose(const FillPod& pod, int shape_id) {
   feasible_.clear();
-  for (size_t i = 0; i < state_.size(); ++i) {
-    if (Feasible(state_[i], pod)) feasible_.push_back(i);
-  }
+  candidates_->Collect(
+      ClassOf(pod), state_.size(), [&](size_t i) { return Admits(state_[i], pod); },
+      [&](size_t i) { return Fits(state_[i], pod); }, feasible_);
   if (feasible_.empty()) return -1;
   if (feasible_.size() == 1) return static_cast<int>(feasible_[0]);
   if (std::optional<size_t> pick = policy_->PickNode(feasible_.size())) {
     return static_cast<int>(feasible_[*pick]);
   }
-  const size_t shapes = shape_ids_.size();
+  const size_t row = static_cast<size_t>(shape_id) * state_.size();
   int best = -1;
   int64_t best_score = 0;
   for (size_t i : feasible_) {
     NodeState& n = state_[i];
-    const size_t slot = i * shapes + static_cast<size_t>(shape_id);
+    const size_t slot = row + i;
     if (cached_version_[slot] != n.version) {
-      cached_score_[slot] = policy_->Score(n.gpu, pod.shape);
+      cached_score_[slot] = policy_->ScoreKnowingFrag(n.gpu, pod.shape, n.frag);
       cached_version_[slot] = n.version;
     }
     const int64_t score = cached_score_[slot];
@@ -186,6 +224,7 @@ void Fill::Place(NodeState& n, const FillPod& pod, const std::vector<int>& gpus)
   n.memory_left_mib -= pod.memory_mib;
   ++n.pods;
   ++n.version;
+  n.max_free_milli = MaxFree(n.gpu);
   const int64_t milli = static_cast<int64_t>(gpus.size()) * pod.shape.gpu_milli;
   used_milli_ += milli;
   idle_milli_ -= milli;
@@ -231,6 +270,7 @@ Result<FillResult> Fill::Run() {
     s.gpu.model = by_name_[i]->model;
     s.memory_left_mib = by_name_[i]->memory_mib;
     s.rank = ranks[i];
+    s.max_free_milli = MaxFree(s.gpu);
     s.frag = NodeFragmentation(s.gpu, typical_);
     frag_total_ += s.frag;
     idle_milli_ += s.gpu.idle_milli();
@@ -252,6 +292,7 @@ Result<FillResult> Fill::Run() {
   std::map<PodShape, int64_t> failed;
   int64_t arrived = 0;
   std::vector<int> gpus;
+  result.events.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
     const FillPod* pod = order[i];
     arrived += int64_t{pod->shape.gpu_milli} * pod->shape.num_gpu;
