@@ -15,14 +15,21 @@ namespace {
 
 constexpr int kMaxPodsPerNode = 1001;  // the openb node YAML's pod capacity
 
+// A node as the scorers see it.
 struct NodeState {
   GpuShareNode gpu;
+  double frag = 0;  // NodeFragmentation(gpu, typical pods)
+};
+
+// What the filter and the choice read of every candidate node, packed apart from the
+// scorers' view so that a scan over the nodes stays in cache.
+struct NodeLoad {
+  int64_t cpu_left_milli = 0;  // = NodeState::gpu.cpu_left_milli
   int64_t memory_left_mib = 0;
-  int pods = 0;
+  int32_t pods = 0;
   int32_t max_free_milli = 0;  // the most free milli of one GPU (0 without GPUs)
-  int64_t rank = 0;      // tie-break: the lowest rank wins equal scores
-  uint32_t version = 1;  // bumped whenever a pod lands: invalidates cached scores
-  double frag = 0;
+  uint32_t version = 1;        // bumped whenever a pod lands: invalidates cached scores
+  int32_t rank = 0;            // tie-break: the lowest rank wins equal scores
 };
 
 void SortByName(std::vector<const FillPod*>& pods) {
@@ -86,11 +93,11 @@ class Fill {
   // The filter (openb-protocol.md §3): Admits is the part that never changes, Fits the
   // part that shrinking resources decide.
   static bool Admits(const NodeState& n, const FillPod& pod);
-  static bool Fits(const NodeState& n, const FillPod& pod);
+  bool Fits(size_t node, const FillPod& pod) const;
   int Choose(const FillPod& pod, int shape_id);
   // The node (index into state_) the pod goes to and the GPUs it takes there, or -1.
   int Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus, FillResult& result);
-  void Place(NodeState& n, const FillPod& pod, const std::vector<int>& gpus);
+  void Place(size_t node, const FillPod& pod, const std::vector<int>& gpus);
   int ShapeId(const PodShape& shape) const { return shape_ids_.at(shape); }
   // The request class of a trace pod: its shape and memory.
   size_t ClassOf(const FillPod& pod) const {
@@ -111,6 +118,7 @@ class Fill {
   std::vector<size_t> by_rank_;           // by rank: the index into state_
   std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
   std::vector<NodeState> state_;
+  std::vector<NodeLoad> load_;  // load_[i] goes with state_[i]
   std::map<PodShape, int> shape_ids_;
   std::vector<size_t> class_of_;  // by trace pod: its request class
   std::unique_ptr<FillCandidates> candidates_;
@@ -160,8 +168,9 @@ bool Fill::Admits(const NodeState& n, const FillPod& pod) {
   return !n.gpu.gpu_free_milli.empty() && ModelAllowed(pod.shape.gpu_type, n.gpu.model);
 }
 
-bool Fill::Fits(const NodeState& n, const FillPod& pod) {
-  if (n.pods + 1 > kMaxPodsPerNode || n.gpu.cpu_left_milli < pod.shape.cpu_milli ||
+bool Fill::Fits(size_t node, const FillPod& pod) const {
+  const NodeLoad& n = load_[node];
+  if (n.pods + 1 > kMaxPodsPerNode || n.cpu_left_milli < pod.shape.cpu_milli ||
       n.memory_left_mib < pod.memory_mib) {
     return false;
   }
@@ -169,7 +178,7 @@ bool Fill::Fits(const NodeState& n, const FillPod& pod) {
   if (pod.shape.num_gpu == 1 && pod.shape.gpu_milli > 0) {
     return n.max_free_milli >= pod.shape.gpu_milli;
   }
-  return GpusFit(n.gpu, pod.shape);
+  return GpusFit(state_[node].gpu, pod.shape);
 }
 
 // The node the pod goes to, or -1: the filter over every node (those its class may still
@@ -179,7 +188,7 @@ int Fill::Choose(const FillPod& pod, int shape_id) {
   feasible_.clear();
   candidates_->Collect(
       ClassOf(pod), state_.size(), [&](size_t i) { return Admits(state_[i], pod); },
-      [&](size_t i) { return Fits(state_[i], pod); }, feasible_);
+      [&](size_t i) { return Fits(i, pod); }, feasible_);
   if (feasible_.empty()) return -1;
   if (feasible_.size() == 1) return static_cast<int>(feasible_[0]);
   if (std::optional<size_t> pick = policy_->PickNode(feasible_.size())) {
@@ -189,14 +198,14 @@ int Fill::Choose(const FillPod& pod, int shape_id) {
   int best = -1;
   int64_t best_score = 0;
   for (size_t i : feasible_) {
-    NodeState& n = state_[i];
+    const NodeLoad& n = load_[i];
     const size_t slot = row + i;
     if (cached_version_[slot] != n.version) {
-      cached_score_[slot] = policy_->ScoreKnowingFrag(n.gpu, pod.shape, n.frag);
+      cached_score_[slot] = policy_->ScoreKnowingFrag(state_[i].gpu, pod.shape, state_[i].frag);
       cached_version_[slot] = n.version;
     }
     const int64_t score = cached_score_[slot];
-    if (best < 0 || score > best_score || (score == best_score && n.rank < state_[best].rank)) {
+    if (best < 0 || score > best_score || (score == best_score && n.rank < load_[best].rank)) {
       best = static_cast<int>(i);
       best_score = score;
     }
@@ -218,13 +227,16 @@ int Fill::Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus
   return node;
 }
 
-void Fill::Place(NodeState& n, const FillPod& pod, const std::vector<int>& gpus) {
+void Fill::Place(size_t node, const FillPod& pod, const std::vector<int>& gpus) {
+  NodeState& n = state_[node];
   n.gpu = WithPod(std::move(n.gpu), pod.shape, gpus);
   n.gpu.pod_tags |= AffinityTag(pod.shape);
-  n.memory_left_mib -= pod.memory_mib;
-  ++n.pods;
-  ++n.version;
-  n.max_free_milli = MaxFree(n.gpu);
+  NodeLoad& load = load_[node];
+  load.cpu_left_milli = n.gpu.cpu_left_milli;
+  load.memory_left_mib -= pod.memory_mib;
+  ++load.pods;
+  ++load.version;
+  load.max_free_milli = MaxFree(n.gpu);
   const int64_t milli = static_cast<int64_t>(gpus.size()) * pod.shape.gpu_milli;
   used_milli_ += milli;
   idle_milli_ -= milli;
@@ -241,7 +253,7 @@ FillFinalState Fill::FinalState() const {
     f.cpu_milli_total += spec.cpu_milli;
     f.cpu_milli_used += spec.cpu_milli - n.gpu.cpu_left_milli;
     f.memory_mib_total += spec.memory_mib;
-    f.memory_mib_used += spec.memory_mib - n.memory_left_mib;
+    f.memory_mib_used += spec.memory_mib - load_[i].memory_left_mib;
     for (int32_t free : n.gpu.gpu_free_milli) f.gpus_allocated += free < kMilliPerGpu ? 1 : 0;
     const FragBreakdown b = NodeFragmentationBreakdown(n.gpu, typical_);
     f.idle.q1 += b.q1, f.idle.q2 += b.q2, f.idle.q3 += b.q3, f.idle.q4 += b.q4;
@@ -268,10 +280,11 @@ Result<FillResult> Fill::Run() {
     s.gpu.cpu_left_milli = by_name_[i]->cpu_milli;
     s.gpu.gpu_free_milli.assign(static_cast<size_t>(by_name_[i]->gpus), kMilliPerGpu);
     s.gpu.model = by_name_[i]->model;
-    s.memory_left_mib = by_name_[i]->memory_mib;
-    s.rank = ranks[i];
-    s.max_free_milli = MaxFree(s.gpu);
     s.frag = NodeFragmentation(s.gpu, typical_);
+    load_.push_back({.cpu_left_milli = s.gpu.cpu_left_milli,
+                     .memory_left_mib = by_name_[i]->memory_mib,
+                     .max_free_milli = MaxFree(s.gpu),
+                     .rank = static_cast<int32_t>(ranks[i])});
     frag_total_ += s.frag;
     idle_milli_ += s.gpu.idle_milli();
     state_.push_back(std::move(s));
@@ -301,7 +314,7 @@ Result<FillResult> Fill::Run() {
       ++failed[pod->shape];
       ++result.pods_failed;
     } else {
-      Place(state_[static_cast<size_t>(node)], *pod, gpus);
+      Place(static_cast<size_t>(node), *pod, gpus);
     }
     result.events.push_back({arrived, used_milli_, frag_total_, static_cast<double>(idle_milli_)});
   }
