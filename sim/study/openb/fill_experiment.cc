@@ -81,8 +81,7 @@ int32_t MaxFree(const GpuShareNode& node) {
 
 class Fill {
  public:
-  Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
-       const FillConfig& config);
+  Fill(const std::vector<FillNode>& nodes, const FillTrace& trace, const FillConfig& config);
   // The exact path: a study scorer, the fill's own filter, ranks and score cache.
   Status Init(const GpuShareScorerFactory& make_policy);
   // Any Policy, through the engine-shaped view.
@@ -98,19 +97,13 @@ class Fill {
   // The node (index into state_) the pod goes to and the GPUs it takes there, or -1.
   int Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus, FillResult& result);
   void Place(size_t node, const FillPod& pod, const std::vector<int>& gpus);
-  int ShapeId(const PodShape& shape) const { return shape_ids_.at(shape); }
-  // The request class of a trace pod: its shape and memory.
-  size_t ClassOf(const FillPod& pod) const {
-    return class_of_[static_cast<size_t>(&pod - pods_.data())];
-  }
   FillFinalState FinalState() const;
 
   const std::vector<FillNode>& nodes_;
-  const std::vector<FillPod>& pods_;
+  const FillTrace& trace_;
+  std::span<const TypicalPod> typical_;  // trace_'s
   FillConfig config_;
   Rng rng_;
-  std::vector<const FillPod*> pool_;  // originals sorted by name
-  std::vector<TypicalPod> typical_;
   GpuShareContext context_;
   std::unique_ptr<GpuShareScorer> policy_;  // the exact path
   Policy* any_policy_ = nullptr;            // or any policy, through view_
@@ -119,8 +112,6 @@ class Fill {
   std::vector<const FillNode*> by_name_;  // the nodes sorted by name; state_[i] is by_name_[i]
   std::vector<NodeState> state_;
   std::vector<NodeLoad> load_;  // load_[i] goes with state_[i]
-  std::map<PodShape, int> shape_ids_;
-  std::vector<size_t> class_of_;  // by trace pod: its request class
   std::unique_ptr<FillCandidates> candidates_;
   // Score cache: per pod shape and node (shape-major: a filter reads one shape's row),
   // valid while the node's version matches.
@@ -131,9 +122,8 @@ class Fill {
   int64_t used_milli_ = 0, idle_milli_ = 0;
 };
 
-Fill::Fill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
-           const FillConfig& config)
-    : nodes_(nodes), pods_(pods), config_(config), rng_(config.seed) {}
+Fill::Fill(const std::vector<FillNode>& nodes, const FillTrace& trace, const FillConfig& config)
+    : nodes_(nodes), trace_(trace), typical_(trace.typical()), config_(config), rng_(config.seed) {}
 
 Status Fill::Init(Policy& policy) {
   any_policy_ = &policy;
@@ -142,20 +132,7 @@ Status Fill::Init(Policy& policy) {
 
 Status Fill::Init(const GpuShareScorerFactory& make_policy) {
   if (nodes_.empty()) return Status::InvalidArgument("the cluster has no nodes");
-  for (const FillPod& p : pods_) pool_.push_back(&p);
-  SortByName(pool_);
-  std::vector<PodShape> shapes;
-  for (const FillPod* p : pool_) {
-    shapes.push_back(p->shape);
-    shape_ids_.emplace(p->shape, static_cast<int>(shape_ids_.size()));
-  }
-  typical_ = TypicalPods(shapes);
-  std::map<std::pair<PodShape, int64_t>, size_t> classes;
-  for (const FillPod& p : pods_) {
-    class_of_.push_back(
-        classes.emplace(std::pair(p.shape, p.memory_mib), classes.size()).first->second);
-  }
-  candidates_ = std::make_unique<FillCandidates>(classes.size());
+  candidates_ = std::make_unique<FillCandidates>(trace_.classes());
   context_ = GpuShareContext{&rng_, typical_};
   if (any_policy_ != nullptr) return Status::Ok();
   policy_ = make_policy(config_.policy, context_);
@@ -187,7 +164,7 @@ bool Fill::Fits(size_t node, const FillPod& pod) const {
 int Fill::Choose(const FillPod& pod, int shape_id) {
   feasible_.clear();
   candidates_->Collect(
-      ClassOf(pod), state_.size(), [&](size_t i) { return Admits(state_[i], pod); },
+      trace_.ClassOf(pod), state_.size(), [&](size_t i) { return Admits(state_[i], pod); },
       [&](size_t i) { return Fits(i, pod); }, feasible_);
   if (feasible_.empty()) return -1;
   if (feasible_.size() == 1) return static_cast<int>(feasible_[0]);
@@ -222,7 +199,7 @@ int Fill::Decide(const FillPod& pod, uint32_t submission, std::vector<int>& gpus
     gpus = std::move(out.gpus);
     return static_cast<int>(by_rank_[*out.rank]);
   }
-  const int node = Choose(pod, ShapeId(pod.shape));
+  const int node = Choose(pod, static_cast<int>(trace_.ShapeOf(pod)));
   if (node >= 0) gpus = policy_->SelectGpus(state_[static_cast<size_t>(node)].gpu, pod.shape);
   return node;
 }
@@ -270,7 +247,7 @@ Result<FillResult> Fill::Run() {
   for (const FillNode& n : nodes_) capacity += int64_t{n.gpus} * kMilliPerGpu;
   result.total_gpus = capacity / kMilliPerGpu;
   const std::vector<const FillPod*> order =
-      PlanSubmissions(pods_, config_.tune_ratio * static_cast<double>(capacity), rng_).order;
+      TopUp(trace_.pool(), config_.tune_ratio * static_cast<double>(capacity), rng_);
   for (const FillNode& n : nodes_) by_name_.push_back(&n);
   std::stable_sort(by_name_.begin(), by_name_.end(),
                    [](const FillNode* a, const FillNode* b) { return a->name < b->name; });
@@ -296,12 +273,12 @@ Result<FillResult> Fill::Run() {
       nodes[static_cast<size_t>(ranks[i])] = by_name_[i];
       by_rank_[static_cast<size_t>(ranks[i])] = i;
     }
-    Result<std::unique_ptr<FillClusterView>> view = FillClusterView::Make(nodes, pods_);
+    Result<std::unique_ptr<FillClusterView>> view = FillClusterView::Make(nodes, trace_.pods());
     if (!view.ok()) return view.status();
     view_ = std::move(view).value();
   }
-  cached_score_.assign(state_.size() * shape_ids_.size(), 0);
-  cached_version_.assign(state_.size() * shape_ids_.size(), 0);
+  cached_score_.assign(state_.size() * trace_.shapes(), 0);
+  cached_version_.assign(state_.size() * trace_.shapes(), 0);
   std::map<PodShape, int64_t> failed;
   int64_t arrived = 0;
   std::vector<int> gpus;
@@ -343,9 +320,36 @@ std::vector<int64_t> RandomRanks(size_t n, Rng& rng) {
   return ranks;
 }
 
+FillTrace::FillTrace(const std::vector<FillPod>& pods) : pods_(&pods) {
+  for (const FillPod& p : pods) pool_.push_back(&p);
+  SortByName(pool_);
+  // Shape ids in pool order, class ids in trace order (any fixed numbering would do).
+  std::map<PodShape, uint32_t> shape_ids;
+  std::vector<PodShape> shapes;
+  for (const FillPod* p : pool_) {
+    shapes.push_back(p->shape);
+    shape_ids.emplace(p->shape, static_cast<uint32_t>(shape_ids.size()));
+  }
+  typical_ = TypicalPods(shapes);
+  std::map<std::pair<PodShape, int64_t>, uint32_t> classes;
+  for (const FillPod& p : pods) {
+    const uint32_t cls = classes.emplace(std::pair(p.shape, p.memory_mib),
+                                         static_cast<uint32_t>(classes.size()))
+                             .first->second;
+    ids_.push_back({shape_ids.at(p.shape), cls});
+  }
+  shapes_ = shape_ids.size();
+  classes_ = classes.size();
+}
+
 Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
                            const FillConfig& config, const GpuShareScorerFactory& make_policy) {
-  Fill fill(nodes, pods, config);
+  return RunFill(nodes, FillTrace(pods), config, make_policy);
+}
+
+Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const FillTrace& trace,
+                           const FillConfig& config, const GpuShareScorerFactory& make_policy) {
+  Fill fill(nodes, trace, config);
   if (Status s = fill.Init(make_policy); !s.ok()) return s;
   return fill.Run();
 }
@@ -353,7 +357,12 @@ Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector
 Result<FillResult> RunPolicyFill(const std::vector<FillNode>& nodes,
                                  const std::vector<FillPod>& pods, const FillConfig& config,
                                  Policy& policy) {
-  Fill fill(nodes, pods, config);
+  return RunPolicyFill(nodes, FillTrace(pods), config, policy);
+}
+
+Result<FillResult> RunPolicyFill(const std::vector<FillNode>& nodes, const FillTrace& trace,
+                                 const FillConfig& config, Policy& policy) {
+  Fill fill(nodes, trace, config);
   if (Status s = fill.Init(policy); !s.ok()) return s;
   return fill.Run();
 }
