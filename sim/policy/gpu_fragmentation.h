@@ -75,7 +75,8 @@ struct FragBreakdown {
 // The breakdown of a node with `cpu_left_milli` free CPU, per-GPU free milli
 // `gpu_free_milli` and GPU model `model`. Allocates nothing; O(typical.size()) when every
 // GPU is either fully free or holds nothing smaller than the pod's request, otherwise
-// O(typical.size() × GPUs).
+// O(typical.size() × GPUs). It depends on `gpu_free_milli` as a multiset: any order of
+// the same values gives the same result, bit for bit (FGD scores equal GPUs once).
 FragBreakdown NodeFragmentationBreakdown(int64_t cpu_left_milli,
                                          std::span<const int32_t> gpu_free_milli,
                                          std::string_view model,

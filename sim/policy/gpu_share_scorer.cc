@@ -7,16 +7,7 @@ namespace migsim {
 bool FitsGpuShare(const GpuShareNode& node, const PodShape& pod) {
   if (pod.gpu_milli <= 0 || pod.num_gpu <= 0) return true;
   if (node.gpu_free_milli.empty()) return false;
-  if (!ModelAllowed(pod.gpu_type, node.model)) return false;
-  // One GPU per requested GPU. The reference filter lets a GPU give several slots while
-  // its free milli covers the request, but its Reserve then takes whole GPUs; for the
-  // trace's multi-GPU pods (always 1000 milli) both rules agree, and one slot per GPU
-  // keeps the filter and BestFitGpus consistent for any request.
-  int fitting = 0;
-  for (int32_t free : node.gpu_free_milli) {
-    if (free >= pod.gpu_milli && ++fitting >= pod.num_gpu) return true;
-  }
-  return false;
+  return ModelAllowed(pod.gpu_type, node.model) && GpusFit(node, pod);
 }
 
 std::vector<int> LowestFreeGpus(const GpuShareNode& node, int count) {

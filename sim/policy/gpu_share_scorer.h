@@ -33,6 +33,13 @@ class GpuShareScorer {
   // The node's score for the pod, an integer in [0, 100]; higher wins, ties go to the
   // node with the lowest rank. REQUIRES: FitsGpuShare(node, pod) and the CPU fits.
   virtual int64_t Score(const GpuShareNode& node, const PodShape& pod) = 0;
+  // Score, for a caller that already knows `frag`, the node's fragmentation
+  // (NodeFragmentation) under the context's typical pods: FGD starts from it instead of
+  // computing it again; the others ignore it. The same result as Score.
+  virtual int64_t ScoreKnowingFrag(const GpuShareNode& node, const PodShape& pod, double frag) {
+    (void)frag;
+    return Score(node, pod);
+  }
   // The GPUs the pod takes on `node` (empty for a CPU-only pod), as indices.
   // REQUIRES: FitsGpuShare(node, pod).
   virtual std::vector<int> SelectGpus(const GpuShareNode& node, const PodShape& pod) = 0;
@@ -48,6 +55,20 @@ class GpuShareScorer {
 // allowed, and a sharing or 1-GPU pod finds one GPU with enough free milli, a multi-GPU
 // pod num_gpu GPUs that each have that much free.
 bool FitsGpuShare(const GpuShareNode& node, const PodShape& pod);
+// FitsGpuShare without the model test: enough GPUs with enough free milli (always true
+// for a CPU-only pod). Inline: the fill experiment's filter runs it per node and pod.
+inline bool GpusFit(const GpuShareNode& node, const PodShape& pod) {
+  if (pod.gpu_milli <= 0 || pod.num_gpu <= 0) return true;
+  // One GPU per requested GPU. The reference filter lets a GPU give several slots while
+  // its free milli covers the request, but its Reserve then takes whole GPUs; for the
+  // trace's multi-GPU pods (always 1000 milli) both rules agree, and one slot per GPU
+  // keeps the filter and BestFitGpus consistent for any request.
+  int fitting = 0;
+  for (int32_t free : node.gpu_free_milli) {
+    if (free >= pod.gpu_milli && ++fitting >= pod.num_gpu) return true;
+  }
+  return false;
+}
 
 // GPU selection "best" (§4.7): a sharing pod takes the GPU with the least free milli that
 // still fits (lowest index on ties); whole-GPU pods the lowest-index fully free GPUs.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -281,6 +282,59 @@ TEST_CASE("fgd reproduces the protocol's scores on a partly used G2 node",
   const PodShape d = Pod(12500, 0, 0);
   CHECK(fgd->Score(node, d) == 50);
   CHECK(fgd->SelectGpus(node, d).empty());
+}
+
+// FGD as §4.6 states it: every fitting GPU scored on a copy of the node.
+struct FgdChoice {
+  int64_t score = 0;
+  std::vector<int> gpus;
+};
+FgdChoice PlainFgd(const GpuShareNode& node, const PodShape& pod,
+                   const std::vector<TypicalPod>& typical) {
+  const double before = NodeFragmentation(node, typical);
+  if (pod.num_gpu != 1 || pod.gpu_milli <= 0 || pod.gpu_milli >= kMilliPerGpu) {
+    const std::vector<int> gpus = BestFitGpus(node, pod);
+    return {FgdScore(before, NodeFragmentation(WithPod(node, pod, gpus), typical)), gpus};
+  }
+  FgdChoice best;
+  for (size_t i = 0; i < node.gpu_free_milli.size(); ++i) {
+    if (node.gpu_free_milli[i] < pod.gpu_milli) continue;
+    const std::vector<int> gpu{static_cast<int>(i)};
+    const int64_t score = FgdScore(before, NodeFragmentation(WithPod(node, pod, gpu), typical));
+    if (best.gpus.empty() || score > best.score) best = {score, gpu};
+  }
+  return best;
+}
+
+TEST_CASE("fgd's score and GPUs are those of scoring every fitting GPU, with or without the "
+          "node's fragmentation given",
+          "[openb][policies]") {
+  const std::vector<TypicalPod> typical{
+      TypicalPod(Pod(4000, 500, 1), 0.4), TypicalPod(Pod(8000, 1000, 1), 0.3),
+      TypicalPod(Pod(2000, 250, 1, "T4"), 0.1), TypicalPod(Pod(16000, 1000, 2), 0.1),
+      TypicalPod(Pod(1000, 0, 0), 0.1)};
+  Rng rng(3);
+  std::unique_ptr<GpuShareScorer> fgd = Make("fgd", {&rng, typical});
+  const std::vector<int32_t> levels = {0, 1000, 1000, 750, 500, 250, 100};
+  const std::vector<PodShape> pods = {Pod(3000, 250, 1), Pod(3000, 500, 1),   Pod(6000, 1000, 1),
+                                      Pod(9000, 1000, 2), Pod(2000, 0, 0), Pod(1000, 100, 1)};
+  std::mt19937 gen(5);
+  for (int trial = 0; trial < 400; ++trial) {
+    std::vector<int32_t> free;
+    const int gpus = std::uniform_int_distribution<int>(1, 8)(gen);
+    for (int i = 0; i < gpus; ++i)
+      free.push_back(levels[std::uniform_int_distribution<size_t>(0, levels.size() - 1)(gen)]);
+    const GpuShareNode node =
+        Node(std::uniform_int_distribution<int64_t>(0, 32000)(gen), free, trial % 2 ? "T4" : "G2");
+    for (const PodShape& pod : pods) {
+      if (!FitsGpuShare(node, pod)) continue;
+      const FgdChoice plain = PlainFgd(node, pod, typical);
+      INFO("trial " << trial << ", pod of " << pod.gpu_milli << " x " << pod.num_gpu);
+      CHECK(fgd->Score(node, pod) == plain.score);
+      CHECK(fgd->ScoreKnowingFrag(node, pod, NodeFragmentation(node, typical)) == plain.score);
+      CHECK(fgd->SelectGpus(node, pod) == plain.gpus);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -89,6 +89,38 @@ FillPlan PlanSubmissions(const std::vector<FillPod>& pods, double target_milli, 
 // A uniformly random permutation of 0..n-1: node i's tie-break rank (§2.2 step 7).
 std::vector<int64_t> RandomRanks(size_t n, Rng& rng);
 
+// What every run on one trace shares, computed once (§2.2 steps 1 and 2, no randomness):
+// the originals sorted by name (PlanSubmissions' pool), the typical pods, and each pod's
+// shape and request class (shape and memory) as small ids. Read-only once made, so runs
+// on several threads share one. Keeps the address of `pods`, which must outlive it.
+class FillTrace {
+ public:
+  explicit FillTrace(const std::vector<FillPod>& pods);
+
+  const std::vector<FillPod>& pods() const { return *pods_; }
+  const std::vector<const FillPod*>& pool() const { return pool_; }
+  const std::vector<TypicalPod>& typical() const { return typical_; }
+  size_t shapes() const { return shapes_; }
+  size_t classes() const { return classes_; }
+  // REQUIRES: `pod` is an element of pods().
+  uint32_t ShapeOf(const FillPod& pod) const { return ids_[Index(pod)].shape; }
+  uint32_t ClassOf(const FillPod& pod) const { return ids_[Index(pod)].cls; }
+
+ private:
+  struct Ids {
+    uint32_t shape = 0;
+    uint32_t cls = 0;
+  };
+  size_t Index(const FillPod& pod) const { return static_cast<size_t>(&pod - pods_->data()); }
+
+  const std::vector<FillPod>* pods_;
+  std::vector<const FillPod*> pool_;
+  std::vector<TypicalPod> typical_;
+  std::vector<Ids> ids_;  // by pod of pods()
+  size_t shapes_ = 0;
+  size_t classes_ = 0;
+};
+
 // Makes the policy a run uses, from the run's random stream and typical pods (which
 // outlive it); nullptr for an unknown name. policies/ provides MakeGpuShareScorer.
 using GpuShareScorerFactory = std::function<std::unique_ptr<GpuShareScorer>(
@@ -96,6 +128,9 @@ using GpuShareScorerFactory = std::function<std::unique_ptr<GpuShareScorer>(
 
 // InvalidArgument for an unknown policy or an empty cluster.
 Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector<FillPod>& pods,
+                           const FillConfig& config, const GpuShareScorerFactory& make_policy);
+// The same, on a trace prepared once for many runs.
+Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const FillTrace& trace,
                            const FillConfig& config, const GpuShareScorerFactory& make_policy);
 
 // The same protocol — the same submissions, ranks, events and final state — with any
@@ -107,5 +142,7 @@ Result<FillResult> RunFill(const std::vector<FillNode>& nodes, const std::vector
 Result<FillResult> RunPolicyFill(const std::vector<FillNode>& nodes,
                                  const std::vector<FillPod>& pods, const FillConfig& config,
                                  Policy& policy);
+Result<FillResult> RunPolicyFill(const std::vector<FillNode>& nodes, const FillTrace& trace,
+                                 const FillConfig& config, Policy& policy);
 
 }  // namespace migsim

@@ -112,7 +112,7 @@ Result<std::vector<FillPod>> LoadTrace(const std::string& path) {
 }
 
 // One fill run: the exact path, or a fresh instance of the policy through the view.
-Result<FillResult> RunOne(const std::vector<FillNode>& nodes, const std::vector<FillPod>& trace,
+Result<FillResult> RunOne(const std::vector<FillNode>& nodes, const FillTrace& trace,
                           const FillPolicy& policy, const FillConfig& config) {
   if (!policy.make) return RunFill(nodes, trace, config, &MakeGpuShareScorer);
   std::unique_ptr<Policy> made = policy.make(config.seed);
@@ -174,13 +174,17 @@ std::vector<FillRun> RunFillCampaign(const OpenbInputs& inputs,
       }
     }
   }
+  // Each trace's name sort, typical pods and ids once, shared by its runs.
+  std::vector<FillTrace> traces;
+  traces.reserve(inputs.traces.size());
+  for (const std::vector<FillPod>& trace : inputs.traces) traces.emplace_back(trace);
   const size_t per_trace = policies.size() * options.seeds.size();
   const auto policy_of = [&](size_t i) -> const FillPolicy& {
     return policies[(i % per_trace) / options.seeds.size()];
   };
   const auto run = [&](size_t i) {
     Result<FillResult> r =
-        RunOne(inputs.nodes, inputs.traces[i / per_trace], policy_of(i), runs[i].config);
+        RunOne(inputs.nodes, traces[i / per_trace], policy_of(i), runs[i].config);
     // LoadOpenbInputs checked nodes and traces; REQUIRES covers the policies.
     MIGSIM_CHECK(r.ok(), r.status().ToString().c_str());
     runs[i].result = std::move(r).value();

@@ -319,6 +319,20 @@ TEST_CASE("the FGD score is a truncated sigmoid of the fragmentation drop", "[fr
   CHECK(FgdScore(1100, 1000) == 52);  // 100 × sigmoid(0.1) = 52.497...
 }
 
+// A node of `model` with random free CPU and min_gpus..8 GPUs, each at one of `levels`.
+GpuShareNode RandomNode(std::mt19937& rng, const std::string& model, int min_gpus,
+                        const std::vector<int32_t>& levels) {
+  GpuShareNode node;
+  node.cpu_left_milli = std::uniform_int_distribution<int64_t>(0, 64000)(rng);
+  node.model = model;
+  const int gpus = std::uniform_int_distribution<int>(min_gpus, 8)(rng);
+  for (int i = 0; i < gpus; ++i) {
+    node.gpu_free_milli.push_back(
+        levels[std::uniform_int_distribution<size_t>(0, levels.size() - 1)(rng)]);
+  }
+  return node;
+}
+
 TEST_CASE("the shortcuts give the same bits as the plain definition", "[fragmentation]") {
   std::vector<TypicalPod> typical = DefaultTypicalPods();
   typical.emplace_back(Shape(8000, 1000, 2), 0.01);
@@ -327,14 +341,7 @@ TEST_CASE("the shortcuts give the same bits as the plain definition", "[fragment
   const std::vector<int32_t> levels = {0, 0, 1000, 1000, 1000, 190, 500, 810, 470, 1};
   std::mt19937 rng(7);
   for (int trial = 0; trial < 2000; ++trial) {
-    GpuShareNode node;
-    node.cpu_left_milli = std::uniform_int_distribution<int64_t>(0, 64000)(rng);
-    node.model = trial % 3 == 0 ? "P100" : "G2";
-    const int gpus = std::uniform_int_distribution<int>(0, 8)(rng);
-    for (int i = 0; i < gpus; ++i) {
-      node.gpu_free_milli.push_back(
-          levels[std::uniform_int_distribution<size_t>(0, levels.size() - 1)(rng)]);
-    }
+    const GpuShareNode node = RandomNode(rng, trial % 3 == 0 ? "P100" : "G2", 0, levels);
     const FragBreakdown fast = NodeFragmentationBreakdown(node, typical);
     const FragBreakdown naive = NaiveBreakdown(node, typical);
     INFO("trial " << trial);
@@ -346,6 +353,24 @@ TEST_CASE("the shortcuts give the same bits as the plain definition", "[fragment
     CHECK(fast.xr == naive.xr);
     CHECK(fast.na == naive.na);
     CHECK(NodeFragmentation(node, typical) == naive.fragment());
+  }
+}
+
+TEST_CASE("the fragmentation depends on the GPUs' free milli as a multiset, not their order",
+          "[fragmentation]") {
+  std::vector<TypicalPod> typical = DefaultTypicalPods();
+  typical.emplace_back(Shape(8000, 1000, 2), 0.01);
+  typical.emplace_back(Shape(4000, 500, 1, "P100"), 0.01);
+  const std::vector<int32_t> levels = {0, 1000, 1000, 190, 500, 810, 470, 1};
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 500; ++trial) {
+    const GpuShareNode node = RandomNode(rng, trial % 2 == 0 ? "P100" : "G2", 1, levels);
+    GpuShareNode shuffled = node;
+    std::shuffle(shuffled.gpu_free_milli.begin(), shuffled.gpu_free_milli.end(), rng);
+    INFO("trial " << trial);
+    CHECK(NodeFragmentation(shuffled, typical) == NodeFragmentation(node, typical));
+    CHECK(NodeFragmentationBreakdown(shuffled, typical).q3 ==
+          NodeFragmentationBreakdown(node, typical).q3);
   }
 }
 

@@ -109,6 +109,29 @@ TEST_CASE("a fill run is the same for the same seed and differs between seeds",
   }
 }
 
+TEST_CASE("runs on one prepared trace, on several threads, equal runs that prepare it themselves",
+          "[openb][workloads]") {
+  const std::vector<FillPod> pods = TinyTrace();
+  const FillTrace trace(pods);
+  CHECK(trace.pool().size() == pods.size());
+  CHECK(trace.ClassOf(pods[6]) != trace.ClassOf(pods[7]));  // same request, another model
+  const std::vector<std::string> policies = GpuShareScorerNames();
+  std::vector<FillResult> shared(policies.size() * 4);
+  ParallelFor(shared.size(), 2, [&](size_t i) {
+    Result<FillResult> r = RunFill(TinyCluster(), trace,
+                                   FillConfig{policies[i % policies.size()], i / policies.size(), 1.3},
+                                   &MakeGpuShareScorer);
+    if (r.ok()) shared[i] = std::move(r).value();
+  });
+  for (size_t i = 0; i < shared.size(); ++i) {
+    INFO(policies[i % policies.size()] << ", seed " << i / policies.size());
+    const FillResult alone = Run(TinyCluster(), pods, policies[i % policies.size()], i / policies.size());
+    CHECK(SameEvents(shared[i], alone));
+    CHECK(shared[i].pods_failed == alone.pods_failed);
+    CHECK(shared[i].final_state.milli_gpu_used == alone.final_state.milli_gpu_used);
+  }
+}
+
 TEST_CASE("the pod order does not depend on the policy, only on the seed", "[openb][workloads]") {
   const std::vector<int64_t> fgd = Arrived(Run(TinyCluster(), TinyTrace(), "fgd", 9));
   for (const std::string& policy : GpuShareScorerNames()) {
