@@ -84,8 +84,8 @@ std::string WithoutTimings(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("--quiet leaves stderr silent on a terminal for run, sweep, plan and openb, and the "
-          "results as they are",
+TEST_CASE("migsim run sweep plan and openb with --quiet leave a terminal stderr silent and print "
+          "the same results",
           "[cli][quiet]") {
   const std::string openb = "openb --data " + Source("tests/golden/openb-small") +
                             " --trace small --policy all --seeds 1-2";
