@@ -65,8 +65,9 @@ if(NOT MIGSIM_SANITIZE)
 endif()
 
 # The Debian package: migsim_<version>_<arch>.deb in build/.
-set(MIGSIM_PACKAGE_MAINTAINER
-    "Seed d28dc234 maintainers <maintainers@users.noreply.a-seed-d28dc234.example>"
+# A fixed project address (the .invalid domain never resolves, RFC 2606), not whoever
+# committed or builds: the same package from any checkout. A distributor sets its own.
+set(MIGSIM_PACKAGE_MAINTAINER "migsim developers <migsim@invalid>"
     CACHE STRING "The Debian package's Maintainer field")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME migsim)

@@ -2,7 +2,7 @@
 """The regression gate of migsim (plain python3, standard library only).
 
 Functional part: runs `migsim run FILE --json --quiet` on every scenario of the suite
-(scenarios/*.json by default) and compares each variant's metrics with
+(scenarios/*.json and *.yaml by default) and compares each variant's metrics with
 bench/baseline/regression.json: counts exactly, times and ratios within a relative
 tolerance (1e-6 by default: the simulator is deterministic, so any drift is a change).
 
@@ -31,7 +31,8 @@ ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 DEFAULT_MIGSIM = os.path.join(ROOT, "build", "migsim")
 DEFAULT_BASELINE = os.path.join(ROOT, "bench", "baseline", "regression.json")
 DEFAULT_SPEED_BASELINE = os.path.join(ROOT, "bench", "baseline", "speed.json")
-DEFAULT_SCENARIOS = [os.path.join(ROOT, "scenarios", "*.json")]
+DEFAULT_SCENARIOS = [os.path.join(ROOT, "scenarios", "*.json"),
+                     os.path.join(ROOT, "scenarios", "*.yaml")]
 # Runs of the default functional suite beyond the scenario files: a file run with options
 # of its own, {name: (file relative to the root, options)}. mig-100k-streaming holds the
 # results of a run that gives back the records of pods that are over and reports
@@ -200,11 +201,13 @@ def matches_any(name, patterns):
 # Functional part
 
 def discover(specs):
-    """Scenario files from directories, globs or files: {stem: absolute path}."""
+    """Scenario files from directories, globs or files: {name: absolute path}, the name a
+    JSON file's stem, a YAML file's whole file name (bert-a100.yaml beside bert-a100)."""
     found = {}
     for spec in specs:
         if os.path.isdir(spec):
-            paths = sorted(glob.glob(os.path.join(spec, "*.json")))
+            paths = sorted(glob.glob(os.path.join(spec, "*.json")) +
+                           glob.glob(os.path.join(spec, "*.yaml")))
         elif any(c in spec for c in "*?["):
             paths = sorted(glob.glob(spec))
         elif os.path.isfile(spec):
@@ -212,7 +215,8 @@ def discover(specs):
         else:
             raise UsageError("no scenario file or directory %s" % spec)
         for p in paths:
-            stem = os.path.splitext(os.path.basename(p))[0]
+            stem = os.path.basename(p)
+            stem = stem[:-len(".json")] if stem.endswith(".json") else stem
             p = os.path.realpath(p)
             if stem in found and found[stem] != p:
                 raise UsageError("two scenarios named %s: %s and %s"
@@ -616,10 +620,12 @@ def parse_args(argv):
     p.add_argument("--speed-baseline", default=DEFAULT_SPEED_BASELINE, metavar="FILE",
                    help="the instruction-count baseline (default: bench/baseline/speed.json)")
     p.add_argument("--only", nargs="+", default=[], metavar="NAME",
-                   help="only these scenarios (file names without .json) and speed runs; "
+                   help="only these scenarios (file names without .json; a YAML one's "
+                        "with .yaml) and speed runs; "
                         "globs allowed")
     p.add_argument("--scenarios", action="append", metavar="DIR|GLOB|FILE",
-                   help="the suite's scenario files (default: scenarios/*.json); repeatable")
+                   help="the suite's scenario files (default: scenarios/*.json and "
+                        "*.yaml); repeatable")
     p.add_argument("--no-speed", action="store_true", help="skip the speed part")
     p.add_argument("--speed-only", action="store_true", help="skip the functional part")
     p.add_argument("--require-speed", action="store_true",

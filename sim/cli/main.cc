@@ -287,10 +287,16 @@ void AddExplain(CLI::App& app, Cli& cli) {
   with_catalog(Sub(app, "nodes", "List the node types: GPUs, vCPU, memory, prices", "migsim nodes",
                    [&cli] { cli.code = migsim::NodesCommand(cli.catalog_file, cli.json); }));
   CLI::App* validate =
-      Sub(app, "validate", "Check a scenario and show what it would simulate, without running it",
-          "migsim validate scenarios/mig-strategies.json",
+      Sub(app, "validate",
+          "Check a scenario, sweep or plan file and show what it would simulate, without "
+          "running it",
+          "migsim validate scenarios/mig-strategies.json\n"
+          "  migsim validate scenarios/sweeps/superres-nodes.json",
           [&cli] { cli.code = migsim::ValidateCommand(cli.scenario, cli.manifests, cli.json); });
-  validate->add_option("scenario", cli.scenario, "Scenario file (JSON)")->required();
+  validate->add_option("scenario", cli.scenario,
+                       "Scenario (JSON or YAML), sweep or plan file: told apart by its \"$schema\" "
+                       "or its members")
+      ->required();
   validate->add_option("manifests", cli.manifests,
                        "Kubernetes manifests (YAML or JSON files, or directories of them) added "
                        "to the scenario's own");

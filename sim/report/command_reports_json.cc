@@ -28,6 +28,13 @@ OrderedJson VariantJson(const VariantFacts& f) {
           {"warnings", JsonStrings(f.warnings)}};
 }
 
+// The keys a sweep's and a plan's validate --json begin with.
+OrderedJson ValidatedStudyJson(const ValidatedFile& file, const char* kind,
+                               const std::string& scenario) {
+  return {{"path", file.path}, {"name", file.name}, {"description", file.description},
+          {"valid", true},     {"kind", kind},      {"scenario", scenario}};
+}
+
 }  // namespace
 
 std::string FormatValidateJson(const ValidatedFile& file,
@@ -40,6 +47,29 @@ std::string FormatValidateJson(const ValidatedFile& file,
                        {"valid", true},
                        {"warnings", JsonStrings(file.warnings)},
                        {"variants", std::move(out)}});
+}
+
+std::string FormatValidateSweepJson(const ValidatedFile& file, const SweepFacts& sweep) {
+  OrderedJson out = ValidatedStudyJson(file, "sweep", sweep.scenario);
+  out["sets"] = JsonStrings(sweep.columns);
+  out["points"] = sweep.points;
+  out["runs"] = sweep.runs;
+  return JsonDocument(out);
+}
+
+std::string FormatValidatePlanJson(const ValidatedFile& file, const PlanFacts& plan) {
+  OrderedJson configurations = OrderedJson::array();
+  for (const PlanConfigurationFacts& c : plan.configurations) {
+    configurations.push_back(
+        {{"name", c.name}, {"node_type", c.node_type}, {"price_usd_per_h", c.price_per_hour}});
+  }
+  OrderedJson out = ValidatedStudyJson(file, "plan", plan.scenario);
+  out["pool"] = plan.pool;
+  out["max_nodes"] = plan.max_nodes;
+  out["seeds"] = plan.seeds;
+  out["rank_by"] = plan.rank_by;
+  out["configurations"] = std::move(configurations);
+  return JsonDocument(out);
 }
 
 double CalibrationErrorPercent(const CurvePoint& point, double fitted) {

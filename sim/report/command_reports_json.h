@@ -9,6 +9,7 @@
 
 #include "sim/perf/mig_curve.h"
 #include "sim/study/scenario_facts.h"
+#include "sim/study/study_facts.h"
 
 namespace migsim {
 
@@ -24,6 +25,15 @@ struct ValidatedFile {
 // "workloads", "warnings"}]} — the keys of migsim.validate from Python, without its "text".
 std::string FormatValidateJson(const ValidatedFile& file,
                                const std::vector<VariantFacts>& variants);
+
+// A sweep or plan file (without `warnings`: neither has manifests of its own):
+// {"path", "name", "description", "valid": true, "kind": "sweep", "scenario", "sets": [..],
+// "points", "runs"};
+// {"path", "name", "description", "valid": true, "kind": "plan", "scenario", "pool",
+// "max_nodes", "seeds", "rank_by", "configurations": [{"name", "node_type",
+// "price_usd_per_h"}]}.
+std::string FormatValidateSweepJson(const ValidatedFile& file, const SweepFacts& sweep);
+std::string FormatValidatePlanJson(const ValidatedFile& file, const PlanFacts& plan);
 
 // One measured point of `migsim calibrate`.
 struct CalibrationRow {

@@ -4,6 +4,7 @@
 // end, so that stdout holds exactly one JSON document. For sim/report's JSON writers only:
 // nlohmann stays inside sim/io and sim/report (scripts/check_layering.sh).
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -26,6 +27,16 @@ inline OrderedJson JsonTextOrNull(const std::string& text) {
 template <typename T>
 OrderedJson JsonOrNull(const std::optional<T>& value) {
   return value ? OrderedJson(*value) : OrderedJson(nullptr);
+}
+
+// A figure rounded to the microsecond (6 decimals; the engine's resolution), as every --json
+// writer prints its figures: stable and free of binary-fraction noise (64116.191999999995
+// prints 64116.192).
+inline double JsonMicro(double value) { return std::round(value * 1e6) / 1e6; }
+
+// An optional figure: nullopt as null, else JsonMicro's.
+inline OrderedJson JsonMicroOrNull(const std::optional<double>& value) {
+  return value ? OrderedJson(JsonMicro(*value)) : OrderedJson(nullptr);
 }
 
 // A list of lines as a JSON array of strings.

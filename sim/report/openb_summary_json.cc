@@ -6,17 +6,17 @@
 namespace migsim {
 namespace {
 
-// A table cell "mean ±half-width (n/of)" as its numbers.
-OrderedJson IntervalJson(const MeanSd& m) {
-  return {{"mean", m.n == 0 ? OrderedJson(nullptr) : OrderedJson(m.mean)},
-          {"half_width", m.n == 0 ? OrderedJson(nullptr) : OrderedJson(HalfWidth95(m))},
-          {"n", m.n},
-          {"missing", m.missing}};
+// A mean, or null where the table says "n/a" (no run).
+OrderedJson MeanJson(const MeanSd& m) {
+  return m.n == 0 ? OrderedJson(nullptr) : OrderedJson(JsonMicro(m.mean));
 }
 
-// A MIG table cell: the mean, or null where the table says "n/a".
-OrderedJson MeanJson(const MeanSd& m) {
-  return m.n == 0 ? OrderedJson(nullptr) : OrderedJson(m.mean);
+// A table cell "mean ±half-width (n/of)" as its numbers.
+OrderedJson IntervalJson(const MeanSd& m) {
+  return {{"mean", MeanJson(m)},
+          {"half_width", m.n == 0 ? OrderedJson(nullptr) : OrderedJson(JsonMicro(HalfWidth95(m)))},
+          {"n", m.n},
+          {"missing", m.missing}};
 }
 
 OrderedJson MigJson(const std::vector<MigFillRun>& mig) {
@@ -51,7 +51,7 @@ std::string FormatOpenbJson(const std::vector<FillRun>& runs,
   for (const FinalStateRow& row : FinalStateRows(runs, policies)) {
     OrderedJson j = {{"policy", row.policy}, {"trace", row.trace}};
     for (size_t i = 0; i < kFinalStateColumns.size(); ++i) {
-      j[std::string(kFinalStateColumns[i])] = row.means[i];
+      j[std::string(kFinalStateColumns[i])] = JsonMicro(row.means[i]);
     }
     final_state.push_back(std::move(j));
   }

@@ -8,11 +8,11 @@ namespace migsim {
 namespace {
 
 OrderedJson ObjectivesJson(const PlanSlo& slo) {
-  return {{"p95_queueing_latency_s", JsonOrNull(slo.p95_queueing_latency_s)},
+  return {{"p95_queueing_latency_s", JsonMicroOrNull(slo.p95_queueing_latency_s)},
           {"max_pending", JsonOrNull(slo.max_pending)},
-          {"makespan_s", JsonOrNull(slo.makespan_s)},
-          {"min_completed_fraction", JsonOrNull(slo.min_completed_fraction)},
-          {"max_wait_s", JsonOrNull(slo.max_wait_s)},
+          {"makespan_s", JsonMicroOrNull(slo.makespan_s)},
+          {"min_completed_fraction", JsonMicroOrNull(slo.min_completed_fraction)},
+          {"max_wait_s", JsonMicroOrNull(slo.max_wait_s)},
           {"max_unserved", JsonOrNull(slo.max_unserved)},
           {"max_pending_peak", JsonOrNull(slo.max_pending_peak)}};
 }
@@ -26,7 +26,7 @@ OrderedJson PoolsJson(const PlanEvaluation& e) {
          {"node_type", p.node_type},
          {"varied", p.varied},
          {"autoscaled", p.autoscaled},
-         {"cost_usd_per_h", p.cost_per_hour},
+         {"cost_usd_per_h", JsonMicro(p.cost_per_hour)},
          {"peak_nodes", p.autoscaled ? OrderedJson(p.peak_nodes) : OrderedJson(nullptr)}});
   }
   return pools;
@@ -35,16 +35,16 @@ OrderedJson PoolsJson(const PlanEvaluation& e) {
 // The chosen evaluation's figures, in the table's order.
 OrderedJson FiguresJson(const PlanEvaluation& e) {
   const RunMetrics& m = e.metrics;
-  return {{"cost_usd_per_h", e.cost_per_hour},
-          {"cost_usd_per_month", e.cost_per_hour * kHoursPerMonth},
-          {"p95_queueing_latency_s", m.queueing.p95_s},
-          {"longest_wait_s", m.unserved.longest_wait_s},
+  return {{"cost_usd_per_h", JsonMicro(e.cost_per_hour)},
+          {"cost_usd_per_month", JsonMicro(e.cost_per_hour * kHoursPerMonth)},
+          {"p95_queueing_latency_s", JsonMicro(m.queueing.p95_s)},
+          {"longest_wait_s", JsonMicro(m.unserved.longest_wait_s)},
           {"pods_never_bound", m.unserved.never_bound},
-          {"makespan_s", JsonOrNull(m.makespan_s)},
-          {"gpu_allocation_ratio", m.gpu_allocation_ratio},
-          {"gpu_compute_utilization", m.gpu_compute_utilization},
-          {"energy_kwh", e.energy_kwh},
-          {"energy_usd", e.energy_cost}};
+          {"makespan_s", JsonMicroOrNull(m.makespan_s)},
+          {"gpu_allocation_ratio", JsonMicro(m.gpu_allocation_ratio)},
+          {"gpu_compute_utilization", JsonMicro(m.gpu_compute_utilization)},
+          {"energy_kwh", JsonMicro(e.energy_kwh)},
+          {"energy_usd", JsonMicro(e.energy_cost)}};
 }
 
 // One row of the table (and of plan.csv): the chosen evaluation's figures, or nulls when no
@@ -67,7 +67,7 @@ OrderedJson ConfigurationJson(const ConfigurationAnswer& c) {
 
 OrderedJson IntervalJson(const SeedInterval& i) {
   if (i.n == 0) return nullptr;
-  return {{"mean", i.mean}, {"half_width", i.half_width}, {"n", i.n}};
+  return {{"mean", JsonMicro(i.mean)}, {"half_width", JsonMicro(i.half_width)}, {"n", i.n}};
 }
 
 OrderedJson SeedIntervalsJson(const PlanResult& result, const std::vector<size_t>& ranked) {
@@ -96,11 +96,11 @@ OrderedJson RecommendationJson(const PlanResult& result, const std::vector<size_
   return {{"configuration", best.configuration->name},
           {"nodes", *best.answer.nodes},
           {"pools", PoolsJson(e)},
-          {"cost_usd_per_h", e.cost_per_hour},
-          {"cost_usd_per_month", e.cost_per_hour * kHoursPerMonth},
-          {"energy_kwh", e.energy_kwh},
-          {"energy_usd", e.energy_cost},
-          {"co2_kg", e.co2_kg}};
+          {"cost_usd_per_h", JsonMicro(e.cost_per_hour)},
+          {"cost_usd_per_month", JsonMicro(e.cost_per_hour * kHoursPerMonth)},
+          {"energy_kwh", JsonMicro(e.energy_kwh)},
+          {"energy_usd", JsonMicro(e.energy_cost)},
+          {"co2_kg", JsonMicro(e.co2_kg)}};
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "sim/report/document_json.h"
 #include "sim/report/run_report.h"
 
 namespace migsim {
@@ -10,7 +11,7 @@ using Json = nlohmann::ordered_json;
 
 // Rounded to the microsecond (the engine's resolution), so printed values are stable
 // and free of binary-fraction noise.
-double Micro(double v) { return std::round(v * 1e6) / 1e6; }
+constexpr auto& Micro = JsonMicro;
 
 // Percentiles of more values than a run keeps are estimates (sim/metrics/latency_summary.h):
 // "percentile_relative_error" says within what, and is absent when they are exact.

@@ -102,6 +102,14 @@ def case_fails(migsim, tmp):
            "baseline" in out, "expected a missing scenario to fail", out)
 
 
+def case_yaml(migsim, tmp):
+    """A YAML scenario is gated beside the JSON one of the same stem, under its file name."""
+    rc, out = gate(migsim, "--only", "bert-a100*", "--no-speed")
+    expect(rc == 0, "expected exit 0 against the committed baseline, got %d" % rc, out)
+    for line in ("ok    bert-a100 ", "ok    bert-a100.yaml ", "check-regression: 2 passed"):
+        expect(line in out, "expected %r" % line, out)
+
+
 def case_update(migsim, tmp):
     """--update rewrites a stale baseline (sorted, stable), keeping the other scenarios."""
     doc = load(BASELINE)
@@ -167,7 +175,7 @@ def case_speed(migsim, tmp):
 
 
 CASES = {"passes": case_passes, "fails": case_fails, "update": case_update,
-         "speed": case_speed}
+         "speed": case_speed, "yaml": case_yaml}
 
 
 def main():

@@ -131,6 +131,16 @@ void CheckCell(const std::string& cell, const Json& value) {
   }
 }
 
+// Every figure of `doc` as `migsim run --json` writes its own: rounded to the microsecond.
+void CheckRoundedToMicro(const Json& doc, const std::string& where = "") {
+  if (doc.is_structured()) {
+    for (const auto& [key, value] : doc.items()) CheckRoundedToMicro(value, where + "/" + key);
+  } else if (doc.is_number_float()) {
+    INFO(where << ": " << doc.dump());
+    CHECK(doc.get<double>() == std::round(doc.get<double>() * 1e6) / 1e6);
+  }
+}
+
 TEST_CASE("migsim policies --json lists the policies, parameters and queue orders the text does",
           "[cli][json]") {
   const Json j = Document(Run("policies --json"));
@@ -405,11 +415,13 @@ TEST_CASE("migsim sweep --json over seeds gives the interval table's means, half
   }
 }
 
-TEST_CASE("migsim plan --json gives plan.csv's rows in the table's order and the seeds' intervals",
+TEST_CASE("migsim plan --json gives plan.csv's rows in the table's order and the seeds' intervals, "
+          "rounded as run --json",
           "[cli][json]") {
   test::ScratchDir dir("json-plan");
   const std::string plan = Source("scenarios/plans/capacity-inference-mix.plan.json");
   const Json j = Document(Run("plan " + plan + " -q --json --out " + dir.Path("out")));
+  CheckRoundedToMicro(j);
   const std::vector<std::vector<std::string>> csv = Csv(ReadText(dir.Path("out/plan.csv")));
   REQUIRE(csv.size() == j["configurations"].size() + 1);
   const std::vector<std::string>& header = csv[0];
@@ -444,12 +456,14 @@ TEST_CASE("migsim plan --json gives plan.csv's rows in the table's order and the
   }
 }
 
-TEST_CASE("migsim openb --json gives the tables' rows, with the MIG edition's", "[cli][json]") {
+TEST_CASE("migsim openb --json gives the tables' rows, with the MIG edition's, rounded as run --json",
+          "[cli][json]") {
   test::ScratchDir dir("json-openb");
   const std::string args = "openb --data " + Source("tests/golden/openb-small") +
                            " --trace small --policy all --seeds 1-3 --mig -q";
   const Json j = Document(Run(args + " --json --out " + dir.Path("out")));
   CHECK(fs::exists(dir.Path("out/alloc_discrete.csv")));
+  CheckRoundedToMicro(j);
   const std::string text = Run(args).out;
   REQUIRE(!j["fill"].empty());
   CHECK(j["runs"] == 3 * j["fill"].size());
