@@ -42,6 +42,26 @@ std::string FormatTheoryNote(const RunReport& report) {
   return out;
 }
 
+// "(percentiles of queueing latency, JCT: from a sketch, within 0.5 %, ...)" when a
+// variant's percentiles in the table came from the sketch (LatencySummary), or "".
+std::string FormatSketchNote(const RunReport& report) {
+  double error = 0;
+  std::string what;
+  const auto note = [&](const LatencyStats& s, const std::string& name) {
+    if (s.relative_error <= 0) return;
+    error = std::max(error, s.relative_error);
+    if (what.find(name) == std::string::npos) what += (what.empty() ? "" : ", ") + name;
+  };
+  for (const VariantResult& v : report.variants) {
+    note(v.metrics.queueing, "queueing latency");
+    note(v.metrics.jobs.completion, "JCT");
+    note(v.metrics.jobs.slowdown, "job slowdown");
+  }
+  if (what.empty()) return "";
+  return "(percentiles of " + what + ": from a sketch, within " + FormatShortest(100 * error) +
+         " %, past the values --exact-limit keeps exact, 1048576 by default)\n";
+}
+
 }  // namespace
 
 std::string SummaryNotes(const RunReport& report) {
@@ -53,8 +73,8 @@ std::string SummaryNotes(const RunReport& report) {
   if (unfinished) {
     out += "(pods running or pending at the end of the run are not in the makespan)\n";
   }
-  return out + FormatNeverScheduledNote(report) + FormatTheoryNote(report) +
-         EnergyNote(report.variants);
+  return out + FormatSketchNote(report) + FormatNeverScheduledNote(report) +
+         FormatTheoryNote(report) + EnergyNote(report.variants);
 }
 
 }  // namespace migsim

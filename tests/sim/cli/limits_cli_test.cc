@@ -47,8 +47,7 @@ TEST_CASE("migsim run stops a run past its budget: exit 2, the reason, nothing w
           "[cli][limits]") {
   const test::ScratchDir dir("limits");
   const std::string s = dir.Write("s.json", kHundredPods);
-  const Outcome r =
-      RunMigsim("run " + s + " --limit run-pods=50 --out " + dir.Path("out") + " -q");
+  const Outcome r = RunMigsim("run " + s + " --limit run-pods=50 --out " + dir.Path("out") + " -q");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("s.json: variant base: the run stopped at simulated time "
                                        "0 s: more than 50 pods created") &&
@@ -61,11 +60,11 @@ TEST_CASE("migsim sweep refuses a sweep one of whose runs passes its budget, wri
           "[cli][limits]") {
   const test::ScratchDir dir("limits");
   dir.Write("s.json", kHundredPods);
-  const std::string sweep = dir.Write(
-      "sweep.json", R"({"name": "w", "description": "d", "scenario": "s.json",
+  const std::string sweep =
+      dir.Write("sweep.json", R"({"name": "w", "description": "d", "scenario": "s.json",
                        "axes": {"/workloads/w/count": [10, 100]}})");
-  const Outcome r = RunMigsim("sweep " + sweep + " --limit run-pods=50 --out " +
-                              dir.Path("out") + " -q");
+  const Outcome r =
+      RunMigsim("sweep " + sweep + " --limit run-pods=50 --out " + dir.Path("out") + " -q");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("sweep.json: point 1, variant base: the run stopped at "
                                        "simulated time 0 s: more than 50 pods created"));
@@ -84,9 +83,10 @@ TEST_CASE("an unknown limit or a bad value is a usage error naming the limits", 
   CHECK_THAT(bad.output, Catch::Contains("give pods=N, N an integer from 1 to"));
 }
 
-TEST_CASE("migsim run --exact-limit N gives back the pods past N and says its percentiles "
-          "are within 0.5 %",
-          "[cli][limits][stream]") {
+TEST_CASE(
+    "migsim run --exact-limit N gives back the pods past N and says its percentiles "
+    "are within 0.5 %",
+    "[cli][limits][stream]") {
   const test::ScratchDir dir("exact-limit");
   const std::string s = dir.Write("s.json", kHundredPods);
   const Outcome exact = RunMigsim("run " + s + " --json --quiet");
@@ -96,8 +96,14 @@ TEST_CASE("migsim run --exact-limit N gives back the pods past N and says its pe
   REQUIRE(sketched.exit_code == 0);
   CHECK_THAT(sketched.output, Catch::Contains("\"percentile_relative_error\":0.005") ||
                                   Catch::Contains("\"percentile_relative_error\": 0.005"));
-  CHECK_THAT(sketched.output, Catch::Contains("\"completed\":100") ||
-                                  Catch::Contains("\"completed\": 100"));
+  CHECK_THAT(sketched.output,
+             Catch::Contains("\"completed\":100") || Catch::Contains("\"completed\": 100"));
+  const Outcome table = RunMigsim("run " + s + " --quiet --exact-limit 10");
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.output, Catch::Contains("(percentiles of queueing latency: from a sketch, "
+                                           "within 0.5 %, past the values --exact-limit keeps "
+                                           "exact, 1048576 by default)"));
+  CHECK_THAT(RunMigsim("run " + s + " --quiet").output, !Catch::Contains("from a sketch"));
   const Outcome zero = RunMigsim("run " + s + " --exact-limit 0");
   CHECK(zero.exit_code == 2);
   CHECK_THAT(zero.output, Catch::Contains("--exact-limit"));
