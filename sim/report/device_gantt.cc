@@ -175,6 +175,15 @@ std::string DeviceGanttSection(const VariantResult& v) {
   if (v.pods.empty()) return out + "<p class=\"note\">No pods (not collected).</p>\n";
   DeviceRows rows = GroupByDevice(v);
   if (rows.empty()) return out + "<p class=\"note\">No pod ran on a GPU device.</p>\n";
+  // A run that gave back the records of pods that were over lists only its first pods
+  // (RunOptions::pod_sink; README "Large runs"): the chart says what it draws.
+  const auto listed = static_cast<int64_t>(v.pods.size());
+  if (listed < v.metrics.pods.submitted) {
+    out += "<p class=\"note\">Drawn: the first " + std::to_string(listed) + " of " +
+           std::to_string(v.metrics.pods.submitted) +
+           " pods (a run that gives back the records of pods that are over keeps only "
+           "these; every metric covers every pod).</p>\n";
+  }
   return out + "<div>" + BuildGantt(v, rows).Render(kGanttWidth, kMaxGanttRows) + "</div>\n";
 }
 

@@ -169,6 +169,20 @@ TEST_CASE("the Gantt chart shows at most 300 rows", "[report]") {
   CHECK(Contains(html, ">101 more rows not shown</text>"));
 }
 
+TEST_CASE("the Gantt chart of a run that gave back its pods says it draws only the first ones",
+          "[report][stream]") {
+  ScenarioFile file;
+  file.name = "released";
+  VariantResult v = Variant("streamed", 10);
+  for (int i = 0; i < 3; ++i) v.pods.push_back(Pod("p", "gpu" + std::to_string(i), 0, 1));
+  v.metrics.pods.submitted = 5000;  // the rest were folded in and given back
+  std::string html = FormatHtmlReport(RunReport{&file, {v}});
+  CheckWellFormed(html);
+  CHECK(Contains(html, "Drawn: the first 3 of 5000 pods"));
+  v.metrics.pods.submitted = 3;  // every pod listed: no note
+  CHECK_FALSE(Contains(FormatHtmlReport(RunReport{&file, {v}}), "Drawn: the first"));
+}
+
 // The distinct #rrggbb fills of the <rect> bars in `html`.
 std::set<std::string> BarFills(const std::string& html) {
   std::set<std::string> fills;
